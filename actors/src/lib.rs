@@ -1,5 +1,20 @@
-//! The daemon's actors. Placeholder API; the real implementation follows.
+//! The daemon's actors: the acceptor and the two connection kinds, the session manager, one
+//! actor per session and per window, and the PTY plumbing between windows and their programs.
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use actix::prelude::*;
+
+pub mod acceptor;
+pub mod binary_connection;
+pub mod codec;
+pub mod errors;
+pub mod json_connection;
+pub mod pty;
+pub mod session;
+pub mod session_manager;
+pub mod verbs;
+pub mod window;
 
 /// What the actor system needs to know about the daemon that hosts it.
 #[derive(Debug, Clone)]
@@ -14,16 +29,35 @@ pub struct DaemonInfo {
 }
 
 /// Handle to a running actor system.
-pub struct DaemonHandle {}
+pub struct DaemonHandle {
+    acceptor: Addr<acceptor::Acceptor>,
+    manager: Addr<session_manager::SessionManager>,
+}
 
 impl DaemonHandle {
-    /// Stop accepting, close connections, end every child process. Resolves when done.
-    pub async fn shutdown(self) {}
+    /// Stop accepting, then end every session's programs. Resolves when they are gone.
+    pub async fn shutdown(self) {
+        let _ = self.acceptor.send(acceptor::StopAccepting).await;
+        let _ = self.manager.send(session_manager::Shutdown).await;
+    }
 }
 
 /// Start the acceptor and the session manager on `listener`. Must be called inside a running
 /// actix `System`.
 pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHandle {
-    let _ = (listener, info);
-    DaemonHandle {}
+    let info = Arc::new(info);
+    let manager = session_manager::SessionManager::new(info.clone()).start();
+    let env = verbs::VerbEnv {
+        manager: manager.clone(),
+        info,
+    };
+    let acceptor = acceptor::Acceptor::start(listener, env);
+    DaemonHandle { acceptor, manager }
+}
+
+pub(crate) fn unix_now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }

@@ -1,1 +1,251 @@
-fn main() {}
+//! `tuios`: the daemon entry point and the command-line client that drives it.
+
+mod autostart;
+mod binary_client;
+mod cli;
+mod failure;
+mod json_client;
+mod output;
+mod params;
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::FromArgMatches;
+use protocol::binary::{ClientMessage, DaemonMessage};
+use serde_json::Value;
+
+use crate::binary_client::{unexpected, BinaryClient};
+use crate::cli::{Cli, Command};
+use crate::failure::Failure;
+use crate::json_client::JsonClient;
+use crate::params::Request;
+
+/// How long kill-server waits for the daemon to remove its socket.
+const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
+/// Size of a session created by `tuios new` before any client gives it one.
+const NEW_SESSION_SIZE: (u16, u16) = (80, 24);
+
+fn main() -> ExitCode {
+    let matches = cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let code = match run(cli) {
+        Ok(code) => code,
+        Err(failure) => {
+            failure.report();
+            failure.exit_code()
+        }
+    };
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+fn run(cli: Cli) -> Result<i32, Failure> {
+    if let Command::Daemon(args) = cli.command {
+        return Ok(daemon::run(daemon::DaemonOptions {
+            socket: cli.socket,
+            config: args.config,
+            log_level: args.log_level,
+        }));
+    }
+    let socket = cli.socket.unwrap_or_else(daemon::paths::socket_path);
+    match cli.command {
+        Command::Daemon(_) => unreachable!("handled above"),
+        Command::New(a) => new_session(&socket, a.name, a.detach),
+        Command::KillServer => kill_server(&socket),
+        Command::Ls(a) => {
+            let result = call(&socket, &params::list_sessions())?;
+            let sessions = result
+                .get("sessions")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if a.json {
+                print_json(&Value::Array(sessions))
+            } else {
+                emit(&output::sessions_table(&sessions))
+            }
+        }
+        Command::KillSession(a) => {
+            call(&socket, &params::kill_session(&a.session))?;
+            emit(&format!("killed session {}\n", a.session))
+        }
+        Command::ListVerbs(a) => {
+            let result = call(&socket, &params::list_verbs(a.verb.as_deref()))?;
+            if a.json {
+                print_json(&result)
+            } else {
+                emit(&output::verb_list(&result, a.verb.is_some()))
+            }
+        }
+        Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
+        Command::SendKeys(a) => verb_command(&socket, &params::send_keys(&a), a.target.json, |_| {
+            String::new()
+        }),
+        Command::SendText(a) => verb_command(&socket, &params::send_text(&a), a.target.json, |_| {
+            String::new()
+        }),
+        Command::CapturePane(a) => {
+            let tty = io::stdout().is_terminal();
+            verb_command(&socket, &params::capture_pane(&a), a.target.json, |r| {
+                let content = r.get("content").and_then(Value::as_str).unwrap_or("");
+                output::capture(content, tty)
+            })
+        }
+        Command::ListWindows(a) => verb_command(
+            &socket,
+            &params::list_windows(&a.target),
+            a.target.json,
+            output::windows_table,
+        ),
+        Command::NewWindow(a) => verb_command(
+            &socket,
+            &params::new_window(&a),
+            a.target.json,
+            output::window_created,
+        ),
+        Command::SessionInfo(a) => verb_command(
+            &socket,
+            &params::session_info(&a.target),
+            a.target.json,
+            output::key_values,
+        ),
+        Command::Resize(a) => {
+            verb_command(&socket, &params::resize(&a), a.target.json, output::resized)
+        }
+    }
+}
+
+/// Write text to stdout; a closed pipe (`tuios ls | head`) is not an error worth reporting.
+fn emit(text: &str) -> Result<i32, Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(0),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(Failure::msg(format!("cannot write output: {e}"))),
+    }
+}
+
+fn print_json(value: &Value) -> Result<i32, Failure> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Failure::msg(format!("cannot render JSON: {e}")))?;
+    emit(&format!("{text}\n"))
+}
+
+fn call(socket: &Path, req: &Request) -> Result<Value, Failure> {
+    JsonClient::connect(socket)?.call(req.verb, req.params_value().as_ref())
+}
+
+/// Run one verb; print its result as JSON or through `human`.
+fn verb_command(
+    socket: &Path,
+    req: &Request,
+    json: bool,
+    human: impl FnOnce(&Value) -> String,
+) -> Result<i32, Failure> {
+    let result = call(socket, req)?;
+    if json {
+        print_json(&result)
+    } else {
+        emit(&human(&result))
+    }
+}
+
+/// `tuios call VERB [PARAMS-JSON]`: the response line verbatim; exit 1 on an error response.
+fn call_raw(socket: &Path, verb: &str, params_arg: Option<&str>) -> Result<i32, Failure> {
+    let text = match params_arg {
+        Some("-") => {
+            let mut buf = String::new();
+            io::stdin()
+                .read_to_string(&mut buf)
+                .map_err(|e| Failure::msg(format!("cannot read PARAMS-JSON from stdin: {e}")))?;
+            Some(buf)
+        }
+        other => other.map(str::to_string),
+    };
+    let params = params::call_params(text.as_deref()).map_err(Failure::msg)?;
+    let line = JsonClient::connect(socket)?.call_raw(verb, params.as_ref())?;
+    emit(&format!("{line}\n"))?;
+    Ok(if json_client::is_error_response(&line) {
+        failure::EXIT_FAILURE
+    } else {
+        0
+    })
+}
+
+/// `tuios new [NAME] [-d]`: start the daemon if needed, then create a detached session.
+fn new_session(socket: &Path, name: Option<String>, detach: bool) -> Result<i32, Failure> {
+    if let Some(n) = &name {
+        // Refuse a bad name before starting a daemon just to hear it refused.
+        protocol::binary::validate_session_name(n)
+            .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
+    }
+    autostart::ensure_daemon(socket)?;
+    let mut client = BinaryClient::connect(socket)?;
+    client.hello()?;
+    client.send(&ClientMessage::NewSession {
+        name,
+        width: NEW_SESSION_SIZE.0,
+        height: NEW_SESSION_SIZE.1,
+        detach: true,
+    })?;
+    match client.recv()? {
+        DaemonMessage::SessionCreated { name, .. } => {
+            emit(&output::session_created(&name, !detach))
+        }
+        DaemonMessage::Error { message, .. } => Err(Failure::with_hints(
+            message,
+            vec!["list the sessions that exist: tuios ls".to_string()],
+        )),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// `tuios kill-server`: ask the daemon to stop and wait until its socket is gone.
+fn kill_server(socket: &Path) -> Result<i32, Failure> {
+    match daemon::probe(socket) {
+        daemon::Probe::Absent => emit("tuios daemon is not running\n"),
+        daemon::Probe::Stale => {
+            remove_stale(socket)?;
+            emit(&format!(
+                "tuios daemon is not running (removed a stale socket at {})\n",
+                socket.display()
+            ))
+        }
+        daemon::Probe::Running => {
+            let mut client = BinaryClient::connect(socket)?;
+            client.hello()?;
+            client.send(&ClientMessage::KillServer)?;
+            match client.recv()? {
+                DaemonMessage::Ok => {}
+                DaemonMessage::Error { message, .. } => return Err(Failure::msg(message)),
+                other => return Err(unexpected(&other)),
+            }
+            drop(client);
+            if autostart::wait_until_gone(socket, KILL_SERVER_DEADLINE) {
+                emit("tuios daemon stopped\n")
+            } else {
+                Err(Failure::msg(format!(
+                    "the daemon accepted kill-server but {} is still there after {} s",
+                    socket.display(),
+                    KILL_SERVER_DEADLINE.as_secs()
+                )))
+            }
+        }
+    }
+}
+
+fn remove_stale(socket: &Path) -> Result<(), Failure> {
+    match std::fs::remove_file(socket) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Failure::msg(format!(
+            "cannot remove the stale socket {}: {e}",
+            socket.display()
+        ))),
+    }
+}

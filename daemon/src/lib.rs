@@ -1,1 +1,14 @@
-//! placeholder
+//! The `tuios daemon` entry point as a library: socket path and permissions, the start lock, stale
+//! socket handling, logging, signals, systemd notification, and building the actor system.
+
+pub mod paths;
+
+mod lock;
+mod logging;
+mod probe;
+mod run;
+
+pub use lock::StartLock;
+pub use logging::init_logging;
+pub use probe::{probe, probe_with_timeout, Probe, PROBE_TIMEOUT};
+pub use run::{run, DaemonOptions};

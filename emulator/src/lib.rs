@@ -1,1 +1,691 @@
-//! placeholder
+//! The daemon's terminal emulator for one window.
+//!
+//! alacritty_terminal runs the VT state machine. Its own history is kept short (a few dozen
+//! rows): every row that scrolls into it is moved into [`store`], a compact ring of UTF-8 text
+//! plus style runs, so a window with 10,000 lines of scrollback costs about 2 MB instead of
+//! alacritty's 24 bytes per cell.
+//!
+//! The parser drives a thin wrapper around alacritty's `Term` (`Sink`). Before every action
+//! that can push rows into the history (line feed, wrapping input, `CSI n S`, `CSI n M`,
+//! `CSI 2 J`) the wrapper makes sure the history has room for all of them, draining it first
+//! if not, so no row is ever lost however many lines a few bytes scroll.
+//!
+//! alacritty's grid storage grows by at least 1,000 rows whenever it needs one more row than
+//! it holds. To avoid that cost, the grids are rebuilt with exactly the capacity they need at
+//! creation and after each resize, and the history never holds more than that capacity.
+
+mod render;
+mod store;
+
+use std::mem;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use alacritty_terminal::event::{Event, EventListener};
+use alacritty_terminal::grid::{Dimensions, Grid};
+use alacritty_terminal::index::Line;
+use alacritty_terminal::term::cell::Cell;
+use alacritty_terminal::term::{Config, Osc52, Term, TermMode};
+use alacritty_terminal::vte::ansi::{
+    self, Attr, CharsetIndex, ClearMode, Color, CursorShape, CursorStyle, Handler, Hyperlink,
+    KeyboardModes, KeyboardModesApplyBehavior, LineClearMode, ModifyOtherKeys, NamedPrivateMode,
+    PrivateMode, Processor, Rgb, ScpCharPath, ScpUpdateMode, StandardCharset, TabulationClearMode,
+    Timeout,
+};
+
+use crate::store::Store;
+
+/// Smallest history alacritty keeps between drains. It is also never below the screen
+/// height, the most rows one action can scroll at once.
+const MIN_HISTORY: usize = 64;
+/// History limit while a resize reflows, so the reflow itself drops nothing.
+const RESIZE_HISTORY: usize = usize::MAX / 4;
+
+fn history_cap(rows: usize) -> usize {
+    rows.max(MIN_HISTORY)
+}
+
+/// Side effects of the output fed since the last `take_effects`.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Effects {
+    /// Answers to DA / DSR / DECRQM / colour queries, to be written back to the PTY.
+    pub pty_replies: Vec<u8>,
+    pub title_changed: bool,
+    pub bells: u32,
+    /// Mode switches in the order they happened.
+    pub mode_changes: Vec<(Mode, bool)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    AltScreen,
+    BracketedPaste,
+    AppCursor,
+    MouseReporting,
+    FocusReporting,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::AltScreen => "alt-screen",
+            Mode::BracketedPaste => "bracketed-paste",
+            Mode::AppCursor => "app-cursor",
+            Mode::MouseReporting => "mouse",
+            Mode::FocusReporting => "focus",
+        }
+    }
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Modes {
+    pub alt_screen: bool,
+    pub bracketed_paste: bool,
+    pub app_cursor: bool,
+    pub mouse: bool,
+    /// Always false: focus reporting (1004) is refused by policy (DESIGN, Lumen input rules).
+    pub focus: bool,
+}
+
+impl Modes {
+    fn of(mode: TermMode) -> Modes {
+        Modes {
+            alt_screen: mode.contains(TermMode::ALT_SCREEN),
+            bracketed_paste: mode.contains(TermMode::BRACKETED_PASTE),
+            app_cursor: mode.contains(TermMode::APP_CURSOR),
+            mouse: mode.intersects(TermMode::MOUSE_MODE),
+            focus: mode.contains(TermMode::FOCUS_IN_OUT),
+        }
+    }
+
+    fn push_changes(before: Modes, after: Modes, out: &mut Vec<(Mode, bool)>) {
+        for (mode, a, b) in [
+            (Mode::AltScreen, before.alt_screen, after.alt_screen),
+            (Mode::BracketedPaste, before.bracketed_paste, after.bracketed_paste),
+            (Mode::AppCursor, before.app_cursor, after.app_cursor),
+            (Mode::MouseReporting, before.mouse, after.mouse),
+            (Mode::FocusReporting, before.focus, after.focus),
+        ] {
+            if a != b {
+                out.push((mode, b));
+            }
+        }
+    }
+}
+
+/// Collects alacritty's events; the emulator turns them into effects after each feed.
+#[derive(Clone, Default)]
+struct Listener(Arc<Mutex<Vec<Event>>>);
+
+impl Listener {
+    fn queue(&self) -> MutexGuard<'_, Vec<Event>> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl EventListener for Listener {
+    fn send_event(&self, event: Event) {
+        if matches!(
+            event,
+            Event::PtyWrite(_)
+                | Event::Title(_)
+                | Event::ResetTitle
+                | Event::Bell
+                | Event::ColorRequest(..)
+        ) {
+            self.queue().push(event);
+        }
+    }
+}
+
+/// Synchronized updates (mode 2026) stay off: alacritty would buffer output until a timer
+/// that only a GUI event loop drives. The daemon coalesces frames anyway.
+#[derive(Default)]
+struct NoSync;
+
+impl Timeout for NoSync {
+    fn set_timeout(&mut self, _: Duration) {}
+    fn clear_timeout(&mut self) {}
+    fn pending_timeout(&self) -> bool {
+        false
+    }
+}
+
+struct Size {
+    cols: usize,
+    rows: usize,
+}
+
+impl Dimensions for Size {
+    fn total_lines(&self) -> usize {
+        self.rows
+    }
+    fn screen_lines(&self) -> usize {
+        self.rows
+    }
+    fn columns(&self) -> usize {
+        self.cols
+    }
+}
+
+struct State {
+    listener: Listener,
+    effects: Effects,
+    title: Option<String>,
+}
+
+/// A terminal emulator with a compact scrollback. `Send`, not `Sync`.
+pub struct Emulator {
+    term: Term<Listener>,
+    parser: Processor<NoSync>,
+    store: Store,
+    /// Rows alacritty's history may hold between drains.
+    history: usize,
+    state: State,
+}
+
+impl Emulator {
+    pub fn new(cols: u16, rows: u16, scrollback_lines: usize) -> Self {
+        let cols = usize::from(cols.max(2));
+        let rows = usize::from(rows.max(1));
+        let history = history_cap(rows);
+        let listener = Listener::default();
+        let config = Config {
+            scrolling_history: history,
+            kitty_keyboard: true,
+            osc52: Osc52::Disabled,
+            ..Config::default()
+        };
+        let mut term = Term::new(config, &Size { cols, rows }, listener.clone());
+        rebuild_active_grid(&mut term, history);
+        Emulator {
+            term,
+            parser: Processor::new(),
+            store: Store::new(scrollback_lines),
+            history,
+            state: State { listener, effects: Effects::default(), title: None },
+        }
+    }
+
+    /// Feeds PTY output. Effects accumulate until `take_effects`.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let mut sink = Sink {
+            term: &mut self.term,
+            store: &mut self.store,
+            history: self.history,
+            state: &mut self.state,
+        };
+        self.parser.advance(&mut sink, bytes);
+        sink.drain();
+        flush_events(&self.term, &mut self.state);
+    }
+
+    pub fn take_effects(&mut self) -> Effects {
+        mem::take(&mut self.state.effects)
+    }
+
+    /// Resizes the screen; alacritty reflows the primary screen. Rows the reflow pushes off
+    /// the top go to the scrollback; rows already in the scrollback keep their old width.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        let cols = usize::from(cols.max(2));
+        let rows = usize::from(rows.max(1));
+        if cols == self.term.columns() && rows == self.term.screen_lines() {
+            return;
+        }
+        drain_history(&mut self.term, &mut self.store);
+        let saved_alt = self.term.mode().contains(TermMode::ALT_SCREEN).then(|| self.leave_alt());
+
+        // The primary screen is active now, with an empty history.
+        self.term.grid_mut().update_history(RESIZE_HISTORY);
+        self.term.resize(Size { cols, rows });
+        drain_history(&mut self.term, &mut self.store);
+        self.history = history_cap(rows);
+        rebuild_active_grid(&mut self.term, self.history);
+
+        match saved_alt {
+            Some((alt, kitty)) => self.reenter_alt(alt, kitty),
+            None => self.rebuild_inactive_alt(),
+        }
+        flush_events(&self.term, &mut self.state);
+    }
+
+    /// Switches to the primary screen without touching the alternate screen's content,
+    /// which is returned.
+    fn leave_alt(&mut self) -> (Grid<Cell>, TermMode) {
+        let kitty = *self.term.mode() & TermMode::KITTY_KEYBOARD_PROTOCOL;
+        let (rows, cols) = (self.term.screen_lines(), self.term.columns());
+        let alt = mem::replace(self.term.grid_mut(), Grid::new(rows, cols, 0));
+        self.term.swap_alt();
+        (alt, kitty)
+    }
+
+    /// Undoes `leave_alt`, with `alt` resized to the current size.
+    fn reenter_alt(&mut self, mut alt: Grid<Cell>, kitty: TermMode) {
+        let (rows, cols) = (self.term.screen_lines(), self.term.columns());
+        alt.resize::<Color>(false, rows, cols);
+        let alt = exact_grid(&mut alt, 0);
+        self.term.swap_alt();
+        *self.term.grid_mut() = alt;
+        restore_kitty_mode(&mut self.term, kitty);
+    }
+
+    /// Gives the (inactive) alternate grid exactly the rows it needs.
+    fn rebuild_inactive_alt(&mut self) {
+        let saved = self.term.grid().saved_cursor.clone();
+        let kitty = *self.term.mode() & TermMode::KITTY_KEYBOARD_PROTOCOL;
+        // Entering the alternate screen clears it and clobbers the primary's saved cursor;
+        // neither matters here, and the saved cursor is put back.
+        self.term.swap_alt();
+        rebuild_active_grid(&mut self.term, 0);
+        self.term.swap_alt();
+        self.term.grid_mut().saved_cursor = saved;
+        restore_kitty_mode(&mut self.term, kitty);
+    }
+
+    pub fn cols(&self) -> u16 {
+        self.term.columns() as u16
+    }
+
+    pub fn rows(&self) -> u16 {
+        self.term.screen_lines() as u16
+    }
+
+    /// (col, row), 0-based on the visible screen.
+    pub fn cursor(&self) -> (u16, u16) {
+        let point = self.term.grid().cursor.point;
+        (point.column.0 as u16, point.line.0.max(0) as u16)
+    }
+
+    /// Whether the program shows the cursor (DECTCEM).
+    pub fn cursor_visible(&self) -> bool {
+        self.term.mode().contains(TermMode::SHOW_CURSOR)
+    }
+
+    /// The title set with OSC 0/2; None when unset, reset or empty.
+    pub fn title(&self) -> Option<&str> {
+        self.state.title.as_deref()
+    }
+
+    pub fn modes(&self) -> Modes {
+        Modes::of(*self.term.mode())
+    }
+
+    /// The kitty keyboard protocol flags the program pushed (`CSI > flags u`), 0 when none.
+    pub fn kitty_keyboard_flags(&self) -> u8 {
+        ((*self.term.mode() & TermMode::KITTY_KEYBOARD_PROTOCOL).bits() >> 18) as u8
+    }
+
+    /// Rows alacritty holds that are not yet in the store (zero outside `feed`/`resize`).
+    fn pending_rows(&self) -> usize {
+        self.term.grid().history_size()
+    }
+
+    /// Rows of scrollback, at most `scrollback_lines`.
+    pub fn scrollback_len(&self) -> usize {
+        (self.store.len() + self.pending_rows()).min(self.store.capacity())
+    }
+
+    /// Total rows ever pushed into scrollback; never decreases.
+    pub fn rows_pushed(&self) -> u64 {
+        self.store.pushed() + self.pending_rows() as u64
+    }
+
+    /// Heap bytes held by the scrollback store.
+    pub fn store_bytes(&self) -> usize {
+        self.store.heap_bytes()
+    }
+
+    /// Capture for capture-pane. Visible part: exactly `rows` rows joined by '\n', no trailing
+    /// newline. With scrollback: every scrollback row, oldest first, each followed by '\n',
+    /// then the visible part. Plain rows drop trailing spaces and wide-char spacer cells;
+    /// styled rows carry SGR (and OSC 8) sequences, are padded to their full width and end
+    /// with `ESC[m` whenever a style is still set there.
+    pub fn capture(&self, include_scrollback: bool, styled: bool) -> String {
+        let grid = self.term.grid();
+        let rows = grid.screen_lines();
+        let cols = grid.columns();
+        let mut out = String::with_capacity((rows + 1) * (cols + 1));
+        if include_scrollback {
+            let pending = self.pending_rows();
+            let skip = (self.store.len() + pending).saturating_sub(self.store.capacity());
+            for i in skip.min(self.store.len())..self.store.len() {
+                let row = self.store.row(i);
+                if styled {
+                    row.render_styled(&mut out);
+                } else {
+                    row.render_plain(&mut out);
+                }
+                out.push('\n');
+            }
+            let skip_pending = skip.saturating_sub(self.store.len());
+            for i in (1..=pending - skip_pending).rev() {
+                render_row(&mut out, &grid[Line(-(i as i32))][..], styled);
+                out.push('\n');
+            }
+        }
+        for r in 0..rows {
+            if r > 0 {
+                out.push('\n');
+            }
+            render_row(&mut out, &grid[Line(r as i32)][..], styled);
+        }
+        out
+    }
+}
+
+fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
+    if styled {
+        render::render_cells_styled(out, cells);
+    } else {
+        render::render_cells_plain(out, cells);
+    }
+}
+
+/// Moves every row of the active grid's history into the store, oldest first.
+fn drain_history(term: &mut Term<Listener>, store: &mut Store) {
+    let grid = term.grid_mut();
+    let pending = grid.history_size();
+    if pending == 0 {
+        return;
+    }
+    let cols = grid.columns();
+    for i in (1..=pending).rev() {
+        store.push(&grid[Line(-(i as i32))][..], cols);
+    }
+    grid.clear_history();
+}
+
+/// A copy of `old`'s screen (rows moved, not cloned) in a grid that allocates exactly
+/// `rows + history` rows, so alacritty never grows it by its 1,000-row step. `old` must
+/// have an empty history.
+fn exact_grid(old: &mut Grid<Cell>, history: usize) -> Grid<Cell> {
+    debug_assert_eq!(old.history_size(), 0);
+    let rows = old.screen_lines();
+    let cols = old.columns();
+    let mut fresh = Grid::new(rows + history, cols, history);
+    if history > 0 {
+        // Shrinking the screen keeps the rows as spare capacity for the history.
+        fresh.resize::<Color>(false, rows, cols);
+    }
+    for i in 0..rows as i32 {
+        mem::swap(&mut fresh[Line(i)], &mut old[Line(i)]);
+    }
+    fresh.cursor = old.cursor.clone();
+    fresh.saved_cursor = old.saved_cursor.clone();
+    fresh
+}
+
+fn rebuild_active_grid(term: &mut Term<Listener>, history: usize) {
+    let fresh = exact_grid(term.grid_mut(), history);
+    *term.grid_mut() = fresh;
+}
+
+/// Screen swaps re-derive the kitty keyboard mode from the mode stack; put back the mode
+/// the program had (it may have changed it with `CSI = flags u`, outside the stack).
+fn restore_kitty_mode(term: &mut Term<Listener>, kitty: TermMode) {
+    if *term.mode() & TermMode::KITTY_KEYBOARD_PROTOCOL != kitty {
+        let modes = KeyboardModes::from_bits_truncate((kitty.bits() >> 18) as u8);
+        Handler::set_keyboard_mode(term, modes, KeyboardModesApplyBehavior::Replace);
+    }
+}
+
+fn flush_events(term: &Term<Listener>, state: &mut State) {
+    let events = {
+        let mut queue = state.listener.queue();
+        if queue.is_empty() {
+            return;
+        }
+        mem::take(&mut *queue)
+    };
+    let effects = &mut state.effects;
+    for event in events {
+        match event {
+            Event::PtyWrite(text) => effects.pty_replies.extend_from_slice(text.as_bytes()),
+            Event::Title(title) => {
+                state.title = Some(title).filter(|t| !t.is_empty());
+                effects.title_changed = true;
+            },
+            Event::ResetTitle => {
+                state.title = None;
+                effects.title_changed = true;
+            },
+            Event::Bell => effects.bells = effects.bells.saturating_add(1),
+            Event::ColorRequest(index, format) => {
+                let rgb = term.colors()[index].unwrap_or_else(|| default_color(index));
+                effects.pty_replies.extend_from_slice(format(rgb).as_bytes());
+            },
+            _ => {},
+        }
+    }
+}
+
+/// Colours reported to programs that query them (OSC 4/10/11/12) and never set them:
+/// the xterm palette on a dark background.
+fn default_color(index: usize) -> Rgb {
+    const BASE: [(u8, u8, u8); 16] = [
+        (0, 0, 0),
+        (205, 0, 0),
+        (0, 205, 0),
+        (205, 205, 0),
+        (0, 0, 238),
+        (205, 0, 205),
+        (0, 205, 205),
+        (229, 229, 229),
+        (127, 127, 127),
+        (255, 0, 0),
+        (0, 255, 0),
+        (255, 255, 0),
+        (92, 92, 255),
+        (255, 0, 255),
+        (0, 255, 255),
+        (255, 255, 255),
+    ];
+    let level = |v: usize| if v == 0 { 0 } else { (55 + 40 * v) as u8 };
+    let (r, g, b) = match index {
+        0..=15 => BASE[index],
+        16..=231 => {
+            let n = index - 16;
+            (level(n / 36), level(n / 6 % 6), level(n % 6))
+        },
+        232..=255 => {
+            let v = (8 + 10 * (index - 232)) as u8;
+            (v, v, v)
+        },
+        257 => (0, 0, 0),
+        _ => (229, 229, 229),
+    };
+    Rgb { r, g, b }
+}
+
+/// The parser's handler: alacritty's `Term`, plus the bookkeeping that keeps its history
+/// drained and applies the daemon's policies. Every method forwards to `Term`.
+struct Sink<'a> {
+    term: &'a mut Term<Listener>,
+    store: &'a mut Store,
+    history: usize,
+    state: &'a mut State,
+}
+
+impl Sink<'_> {
+    /// Makes sure `rows` more rows fit in the history without it dropping any.
+    #[inline(always)]
+    fn make_room(&mut self, rows: usize) {
+        if self.term.grid().history_size() + rows > self.history {
+            self.drain();
+        }
+    }
+
+    fn drain(&mut self) {
+        drain_history(self.term, self.store);
+    }
+
+    /// Runs `f` and records the mode switches it made.
+    fn tracking_modes(&mut self, f: impl FnOnce(&mut Term<Listener>)) {
+        let before = Modes::of(*self.term.mode());
+        f(self.term);
+        let after = Modes::of(*self.term.mode());
+        if before != after {
+            Modes::push_changes(before, after, &mut self.state.effects.mode_changes);
+        }
+    }
+}
+
+macro_rules! forward {
+    ($(fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*);)*) => {
+        $(
+            #[inline]
+            fn $name(&mut self $(, $arg: $ty)*) {
+                Handler::$name(&mut *self.term $(, $arg)*)
+            }
+        )*
+    };
+}
+
+impl Handler for Sink<'_> {
+    #[inline]
+    fn input(&mut self, c: char) {
+        // A wrapping character scrolls at most one row.
+        self.make_room(1);
+        Handler::input(&mut *self.term, c)
+    }
+
+    #[inline]
+    fn put_tab(&mut self, count: u16) {
+        self.make_room(1);
+        Handler::put_tab(&mut *self.term, count)
+    }
+
+    #[inline]
+    fn linefeed(&mut self) {
+        self.make_room(1);
+        Handler::linefeed(&mut *self.term)
+    }
+
+    #[inline]
+    fn newline(&mut self) {
+        self.make_room(1);
+        Handler::newline(&mut *self.term)
+    }
+
+    fn scroll_up(&mut self, rows: usize) {
+        // alacritty scrolls at most the scroll region's height.
+        self.make_room(rows.min(self.term.screen_lines()));
+        Handler::scroll_up(&mut *self.term, rows)
+    }
+
+    fn delete_lines(&mut self, rows: usize) {
+        // At the top of a region that starts on the first row, deleted rows go to history.
+        self.make_room(rows.min(self.term.screen_lines()));
+        Handler::delete_lines(&mut *self.term, rows)
+    }
+
+    fn clear_screen(&mut self, mode: ClearMode) {
+        match mode {
+            // Clearing the primary screen scrolls its content into the history.
+            ClearMode::All => self.make_room(self.term.screen_lines()),
+            ClearMode::Saved if !self.term.mode().contains(TermMode::ALT_SCREEN) => {
+                self.drain();
+                self.store.clear();
+            },
+            _ => {},
+        }
+        Handler::clear_screen(&mut *self.term, mode)
+    }
+
+    fn reset_state(&mut self) {
+        // alacritty empties its history on RIS; the scrollback keeps it.
+        self.drain();
+        self.tracking_modes(|term| Handler::reset_state(term));
+    }
+
+    fn set_private_mode(&mut self, mode: PrivateMode) {
+        match mode {
+            // Focus reporting stays off (DESIGN: Lumen input rules).
+            PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) => return,
+            // Rows scrolled so far belong to the primary screen's history.
+            PrivateMode::Named(NamedPrivateMode::SwapScreenAndSetRestoreCursor) => self.drain(),
+            _ => {},
+        }
+        self.tracking_modes(|term| Handler::set_private_mode(term, mode));
+    }
+
+    fn unset_private_mode(&mut self, mode: PrivateMode) {
+        self.tracking_modes(|term| Handler::unset_private_mode(term, mode));
+    }
+
+    fn report_private_mode(&mut self, mode: PrivateMode) {
+        if let PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) = mode {
+            // "Permanently reset", after any reply already queued.
+            flush_events(self.term, self.state);
+            self.state.effects.pty_replies.extend_from_slice(b"\x1b[?1004;4$y");
+            return;
+        }
+        Handler::report_private_mode(&mut *self.term, mode)
+    }
+
+    forward! {
+        fn set_title(&mut self, title: Option<String>);
+        fn set_cursor_style(&mut self, style: Option<CursorStyle>);
+        fn set_cursor_shape(&mut self, shape: CursorShape);
+        fn goto(&mut self, line: i32, col: usize);
+        fn goto_line(&mut self, line: i32);
+        fn goto_col(&mut self, col: usize);
+        fn insert_blank(&mut self, count: usize);
+        fn move_up(&mut self, rows: usize);
+        fn move_down(&mut self, rows: usize);
+        fn identify_terminal(&mut self, intermediate: Option<char>);
+        fn device_status(&mut self, arg: usize);
+        fn move_forward(&mut self, cols: usize);
+        fn move_backward(&mut self, cols: usize);
+        fn move_down_and_cr(&mut self, rows: usize);
+        fn move_up_and_cr(&mut self, rows: usize);
+        fn backspace(&mut self);
+        fn carriage_return(&mut self);
+        fn bell(&mut self);
+        fn substitute(&mut self);
+        fn set_horizontal_tabstop(&mut self);
+        fn scroll_down(&mut self, rows: usize);
+        fn insert_blank_lines(&mut self, rows: usize);
+        fn erase_chars(&mut self, count: usize);
+        fn delete_chars(&mut self, count: usize);
+        fn move_backward_tabs(&mut self, count: u16);
+        fn move_forward_tabs(&mut self, count: u16);
+        fn save_cursor_position(&mut self);
+        fn restore_cursor_position(&mut self);
+        fn clear_line(&mut self, mode: LineClearMode);
+        fn clear_tabs(&mut self, mode: TabulationClearMode);
+        fn set_tabs(&mut self, interval: u16);
+        fn reverse_index(&mut self);
+        fn terminal_attribute(&mut self, attr: Attr);
+        fn set_mode(&mut self, mode: ansi::Mode);
+        fn unset_mode(&mut self, mode: ansi::Mode);
+        fn report_mode(&mut self, mode: ansi::Mode);
+        fn set_scrolling_region(&mut self, top: usize, bottom: Option<usize>);
+        fn set_keypad_application_mode(&mut self);
+        fn unset_keypad_application_mode(&mut self);
+        fn set_active_charset(&mut self, index: CharsetIndex);
+        fn configure_charset(&mut self, index: CharsetIndex, charset: StandardCharset);
+        fn set_color(&mut self, index: usize, color: Rgb);
+        fn dynamic_color_sequence(&mut self, prefix: String, index: usize, terminator: &str);
+        fn reset_color(&mut self, index: usize);
+        fn clipboard_store(&mut self, clipboard: u8, base64: &[u8]);
+        fn clipboard_load(&mut self, clipboard: u8, terminator: &str);
+        fn decaln(&mut self);
+        fn push_title(&mut self);
+        fn pop_title(&mut self);
+        fn text_area_size_pixels(&mut self);
+        fn text_area_size_chars(&mut self);
+        fn set_hyperlink(&mut self, link: Option<Hyperlink>);
+        fn set_mouse_cursor_icon(&mut self, icon: ansi::cursor_icon::CursorIcon);
+        fn report_keyboard_mode(&mut self);
+        fn push_keyboard_mode(&mut self, mode: KeyboardModes);
+        fn pop_keyboard_modes(&mut self, to_pop: u16);
+        fn set_keyboard_mode(&mut self, mode: KeyboardModes, behavior: KeyboardModesApplyBehavior);
+        fn set_modify_other_keys(&mut self, mode: ModifyOtherKeys);
+        fn report_modify_other_keys(&mut self);
+        fn set_scp(&mut self, char_path: ScpCharPath, update_mode: ScpUpdateMode);
+    }
+}
+
+#[cfg(test)]
+mod tests;

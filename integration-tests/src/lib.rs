@@ -1,1 +1,755 @@
-//! placeholder
+//! Harness for the end-to-end tests: runs the real `tuios` binary on a private socket in a
+//! temporary directory and talks to it over the wire, exactly as a script would.
+//!
+//! Every test starts its own daemon, so tests are independent and can run in parallel
+//! (nextest or `cargo test`). Nothing here sleeps to wait for something: waits poll a
+//! condition with a deadline.
+
+use serde_json::{json, Map, Value};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Default deadline for anything the daemon should do "soon". Generous, because the tests
+/// run on a loaded 2-core machine; a correct daemon finishes far sooner.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+/// How long one response line may take before the test fails.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(20);
+/// Pause between two probes of a polled condition.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(20);
+
+/// The `tuios` binary under test: `$TUIOS_TEST_BIN` if set, else `target/<profile>/tuios`
+/// next to this test executable (which lives in `target/<profile>/deps`).
+pub fn tuios_bin() -> PathBuf {
+    if let Some(path) = std::env::var_os("TUIOS_TEST_BIN") {
+        return PathBuf::from(path);
+    }
+    let exe = std::env::current_exe().expect("cannot locate the test executable");
+    let mut dir = exe
+        .parent()
+        .expect("test executable has no parent")
+        .to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let bin = dir.join("tuios");
+    if !bin.is_file() {
+        panic!(
+            "the tuios binary is missing at {}; build it first with `cargo build -p tuios-client` \
+             (or point TUIOS_TEST_BIN at one)",
+            bin.display()
+        );
+    }
+    bin
+}
+
+/// Poll `probe` until it yields a value or `timeout` passes (then panic naming `what`).
+pub fn wait_until<T>(timeout: Duration, what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = probe() {
+            return value;
+        }
+        if Instant::now() >= deadline {
+            panic!("timed out after {timeout:?} waiting for {what}");
+        }
+        std::thread::sleep(POLL_INTERVAL);
+    }
+}
+
+/// Run a command to completion with a deadline, capturing stdout and stderr.
+/// A command still running at the deadline is killed and the test fails.
+pub fn run_with_deadline(mut cmd: Command, timeout: Duration) -> Output {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let described = format!("{cmd:?}");
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {described}: {e}"));
+    // Drain both pipes on threads so a chatty child never blocks on a full pipe.
+    let mut out_pipe = child.stdout.take().expect("stdout piped");
+    let mut err_pipe = child.stderr.take().expect("stderr piped");
+    let out_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait().expect("try_wait") {
+            Some(status) => break status,
+            None if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{described} did not finish within {timeout:?}");
+            }
+            None => std::thread::sleep(POLL_INTERVAL),
+        }
+    };
+    Output {
+        status,
+        stdout: out_thread.join().unwrap_or_default(),
+        stderr: err_thread.join().unwrap_or_default(),
+    }
+}
+
+/// A private environment for one test: a temporary directory holding the socket, HOME,
+/// config and state directories, and the environment every `tuios` process gets.
+pub struct TestEnv {
+    dir: tempfile::TempDir,
+    socket: PathBuf,
+}
+
+static LOG_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+impl Default for TestEnv {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        // A short prefix under /tmp keeps the socket path well below the 108-byte sun_path limit.
+        let dir = tempfile::Builder::new()
+            .prefix("tuios-it-")
+            .tempdir_in("/tmp")
+            .expect("cannot create a temporary directory");
+        for sub in ["home", "config", "state"] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("create test subdirectory");
+        }
+        let socket = dir.path().join("tuios.sock");
+        TestEnv { dir, socket }
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// `<socket>.pid`, written by the daemon while it runs.
+    pub fn pid_file(&self) -> PathBuf {
+        PathBuf::from(format!("{}.pid", self.socket.display()))
+    }
+
+    /// A `tuios` command with this environment: our socket, HOME and XDG dirs inside the
+    /// temporary directory, no XDG_RUNTIME_DIR, `/bin/sh` as the shell, quiet logging, and no
+    /// TUIOS_* variables inherited from whoever runs the tests.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(tuios_bin());
+        cmd.args(args);
+        for (key, _) in std::env::vars_os() {
+            let key_str = key.to_string_lossy();
+            if key_str.starts_with("TUIOS_") || key_str.starts_with("XDG_") || key_str == "ENV" {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd.env("TUIOS_SOCKET", &self.socket)
+            .env("HOME", self.dir().join("home"))
+            .env("XDG_CONFIG_HOME", self.dir().join("config"))
+            .env("XDG_STATE_HOME", self.dir().join("state"))
+            .env("SHELL", "/bin/sh")
+            .env("TUIOS_LOG", "warn")
+            .env("TERM", "xterm-256color")
+            .current_dir(self.dir())
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Run `tuios ARGS...` to completion (30 s deadline).
+    pub fn cli(&self, args: &[&str]) -> Output {
+        run_with_deadline(self.command(args), Duration::from_secs(30))
+    }
+
+    /// Spawn `tuios daemon` without waiting for it; its stderr goes to a file in the temp dir.
+    pub fn spawn_daemon(&self) -> DaemonProcess {
+        let n = LOG_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let log = self.dir().join(format!("daemon-{n}.stderr"));
+        let file = std::fs::File::create(&log).expect("create daemon log");
+        let child = self
+            .command(&["daemon"])
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("cannot spawn `tuios daemon`");
+        DaemonProcess {
+            child: Some(child),
+            log,
+        }
+    }
+
+    /// Wait until something accepts connections on the socket, failing early if `proc` exits.
+    pub fn wait_for_socket(&self, proc: &mut DaemonProcess) {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            if UnixStream::connect(&self.socket).is_ok() {
+                return;
+            }
+            if let Some(status) = proc.try_wait() {
+                // Its stderr is printed when `proc` is dropped during the unwind.
+                panic!("`tuios daemon` exited ({status}) before accepting connections");
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "`tuios daemon` did not accept connections on {} within {DEADLINE:?}",
+                    self.socket.display()
+                );
+            }
+            std::thread::sleep(POLL_INTERVAL);
+        }
+    }
+
+    /// Start a daemon in this environment and wait until it serves.
+    pub fn start_daemon(self) -> TestDaemon {
+        let mut proc = self.spawn_daemon();
+        self.wait_for_socket(&mut proc);
+        TestDaemon { proc, env: self }
+    }
+}
+
+/// A `tuios daemon` child process. Dropping it stops it: SIGTERM by pid, then SIGKILL by pid
+/// if it has not exited within the deadline. When the test is failing, its stderr is printed.
+pub struct DaemonProcess {
+    child: Option<Child>,
+    log: PathBuf,
+}
+
+impl DaemonProcess {
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map(Child::id).unwrap_or(0)
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// The exit status if the process has exited (it is reaped then).
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.child
+            .as_mut()
+            .and_then(|c| c.try_wait().expect("try_wait on daemon"))
+    }
+
+    /// Wait for the process to exit, up to `timeout`; None if it is still running.
+    pub fn wait_timeout(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(POLL_INTERVAL);
+        }
+    }
+
+    pub fn signal(&self, sig: libc::c_int) {
+        let pid = self.pid();
+        if pid != 0 {
+            // SAFETY: kill(2) with our own child's pid; the child is not reaped while we hold it.
+            unsafe {
+                libc::kill(pid as libc::pid_t, sig);
+            }
+        }
+    }
+
+    /// SIGTERM, then wait (deadline) for the exit status.
+    pub fn terminate(&mut self) -> ExitStatus {
+        if let Some(status) = self.try_wait() {
+            return status;
+        }
+        self.signal(libc::SIGTERM);
+        match self.wait_timeout(DEADLINE) {
+            Some(status) => status,
+            None => panic!(
+                "daemon pid {} did not exit within {DEADLINE:?} of SIGTERM",
+                self.pid()
+            ),
+        }
+    }
+}
+
+impl Drop for DaemonProcess {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "---- daemon (pid {}) stderr ----\n{}---- end of daemon stderr ----",
+                self.pid(),
+                self.log_text()
+            );
+        }
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        // SAFETY: kill(2) on our own, not yet reaped, child.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                return;
+            }
+            std::thread::sleep(POLL_INTERVAL);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// A running daemon on a private socket.
+pub struct TestDaemon {
+    // Declared first so the process is stopped before its temporary directory is removed.
+    proc: DaemonProcess,
+    env: TestEnv,
+}
+
+impl TestDaemon {
+    /// Start a daemon in a fresh temporary environment and wait until it accepts connections.
+    pub fn start() -> TestDaemon {
+        TestEnv::new().start_daemon()
+    }
+
+    pub fn env(&self) -> &TestEnv {
+        &self.env
+    }
+
+    pub fn socket(&self) -> &Path {
+        self.env.socket()
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.env.dir()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.proc.pid()
+    }
+
+    pub fn process(&mut self) -> &mut DaemonProcess {
+        &mut self.proc
+    }
+
+    pub fn stderr_log(&self) -> String {
+        self.proc.log_text()
+    }
+
+    /// A new JSON verb-protocol connection.
+    pub fn conn(&self) -> JsonConn {
+        JsonConn::connect(self.socket())
+    }
+
+    /// Run `tuios ARGS...` against this daemon.
+    pub fn cli(&self, args: &[&str]) -> Output {
+        self.env.cli(args)
+    }
+
+    /// Create a detached session through the CLI (`tuios new -d NAME`, binary protocol).
+    pub fn new_session(&self, name: &str) -> String {
+        let out = self.cli(&["new", "-d", name]);
+        assert!(
+            out.status.success(),
+            "`tuios new -d {name}` failed ({}):\nstdout: {}\nstderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        name.to_string()
+    }
+
+    /// Create a session and return (name, id of its first window).
+    pub fn session_with_window(&self, name: &str) -> (String, String) {
+        self.new_session(name);
+        let window = self.conn().first_window(name);
+        (name.to_string(), window)
+    }
+
+    /// SIGTERM the daemon and wait for its exit status.
+    pub fn terminate(&mut self) -> ExitStatus {
+        self.proc.terminate()
+    }
+}
+
+/// A client of the JSON verb protocol: one request line out, one response line back.
+pub struct JsonConn {
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+    next_id: u64,
+}
+
+/// Build a params object from pairs, leaving out nulls and empty strings (both mean "omit").
+pub fn params(pairs: &[(&str, Value)]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in pairs {
+        let skip = value.is_null() || value.as_str().is_some_and(str::is_empty);
+        if !skip {
+            map.insert((*key).to_string(), value.clone());
+        }
+    }
+    Value::Object(map)
+}
+
+impl JsonConn {
+    pub fn connect(socket: &Path) -> JsonConn {
+        let stream = UnixStream::connect(socket)
+            .unwrap_or_else(|e| panic!("cannot connect to {}: {e}", socket.display()));
+        stream
+            .set_read_timeout(Some(READ_TIMEOUT))
+            .expect("set_read_timeout");
+        let writer = stream.try_clone().expect("clone stream");
+        JsonConn {
+            reader: BufReader::new(stream),
+            writer,
+            next_id: 1,
+        }
+    }
+
+    /// Change how long one response may take (e.g. for a 2 MiB write).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.writer
+            .set_read_timeout(Some(timeout))
+            .expect("set_read_timeout");
+    }
+
+    pub fn stream(&self) -> &UnixStream {
+        &self.writer
+    }
+
+    /// Write `line` followed by a newline.
+    pub fn send_line(&mut self, line: &str) {
+        let mut buf = Vec::with_capacity(line.len() + 1);
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
+        self.send_raw(&buf);
+    }
+
+    /// Write raw bytes as they are.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.writer
+            .write_all(bytes)
+            .and_then(|()| self.writer.flush())
+            .unwrap_or_else(|e| panic!("write to daemon failed: {e}"));
+    }
+
+    /// Close our writing half: the daemon sees end of input.
+    pub fn shutdown_write(&self) {
+        let _ = self.writer.shutdown(std::net::Shutdown::Write);
+    }
+
+    /// The next raw line without its newline, or None at end of stream.
+    /// Panics when nothing arrives within the read timeout.
+    pub fn read_raw_line(&mut self) -> Option<String> {
+        let mut buf = Vec::new();
+        match self.reader.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                }
+                Some(String::from_utf8(buf).expect("response is not UTF-8"))
+            }
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                panic!(
+                    "no response line from the daemon within the read timeout (partial: {:?})",
+                    String::from_utf8_lossy(&buf)
+                )
+            }
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => None,
+            Err(e) => panic!("read from daemon failed: {e}"),
+        }
+    }
+
+    /// The next line, parsed as JSON. Panics at end of stream.
+    pub fn read_line(&mut self) -> Value {
+        let line = self
+            .read_raw_line()
+            .expect("the daemon closed the connection instead of answering");
+        serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("response is not JSON ({e}): {line:?}"))
+    }
+
+    /// Send a request with a fresh numeric id and return the whole response
+    /// (checked to echo the id). `params` of Null is left out of the request.
+    pub fn call(&mut self, verb: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut req = json!({ "id": id, "verb": verb });
+        if !params.is_null() {
+            req["params"] = params;
+        }
+        self.send_line(&req.to_string());
+        let resp = self.read_line();
+        assert_eq!(
+            resp.get("id"),
+            Some(&json!(id)),
+            "response does not echo the request id: {resp}"
+        );
+        resp
+    }
+
+    /// The result of a call that must succeed.
+    pub fn ok(&mut self, verb: &str, params: Value) -> Value {
+        let resp = self.call(verb, params.clone());
+        match resp.get("result") {
+            Some(result) if resp.get("error").is_none() => {
+                assert!(
+                    result.get("type").and_then(Value::as_str).is_some(),
+                    "result has no type discriminator: {resp}"
+                );
+                result.clone()
+            }
+            _ => panic!("{verb} {params} failed: {resp}"),
+        }
+    }
+
+    /// The error object of a call that must fail.
+    pub fn err(&mut self, verb: &str, params: Value) -> Value {
+        let resp = self.call(verb, params.clone());
+        match resp.get("error") {
+            Some(error) if resp.get("result").is_none() => {
+                assert!(
+                    error.get("code").and_then(Value::as_str).is_some(),
+                    "error has no code: {resp}"
+                );
+                assert!(
+                    error.get("message").and_then(Value::as_str).is_some(),
+                    "error has no message: {resp}"
+                );
+                error.clone()
+            }
+            _ => panic!("{verb} {params} was expected to fail but answered: {resp}"),
+        }
+    }
+
+    /// The error object of a call that must fail with `code`.
+    pub fn err_code(&mut self, verb: &str, params: Value, code: &str) -> Value {
+        let error = self.err(verb, params.clone());
+        assert_eq!(
+            error["code"], code,
+            "{verb} {params}: expected error code {code}, got {error}"
+        );
+        error
+    }
+
+    /// Window ids of a session, in `list-windows` order.
+    pub fn window_ids(&mut self, session: &str) -> Vec<String> {
+        let list = self.ok("list-windows", json!({ "session": session }));
+        list["windows"]
+            .as_array()
+            .unwrap_or_else(|| panic!("list-windows has no windows array: {list}"))
+            .iter()
+            .map(|w| {
+                w["window_id"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("window row without window_id: {w}"))
+                    .to_string()
+            })
+            .collect()
+    }
+
+    /// The id of the first window of a session (a `tuios new -d` session starts with one).
+    pub fn first_window(&mut self, session: &str) -> String {
+        let ids = self.window_ids(session);
+        ids.into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("session {session} has no windows"))
+    }
+
+    /// Create a window and return its `window_created` result.
+    pub fn new_window(&mut self, session: &str, extra: Value) -> Value {
+        let mut p = json!({ "session": session });
+        if let Value::Object(map) = extra {
+            for (k, v) in map {
+                p[k] = v;
+            }
+        }
+        let result = self.ok("new-window", p);
+        assert_eq!(result["type"], "window_created", "{result}");
+        result
+    }
+
+    /// Create a window and return its id.
+    pub fn new_window_id(&mut self, session: &str, extra: Value) -> String {
+        let result = self.new_window(session, extra);
+        result["window_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("window_created without window_id: {result}"))
+            .to_string()
+    }
+
+    /// capture-pane with extra params (`source`, `styled`, `lines`, ...); returns `content`.
+    pub fn capture(&mut self, session: &str, window: &str, extra: Value) -> String {
+        let result = self.capture_result(session, window, extra);
+        result["content"]
+            .as_str()
+            .unwrap_or_else(|| panic!("pane_content without content: {result}"))
+            .to_string()
+    }
+
+    /// capture-pane returning the whole `pane_content` result.
+    pub fn capture_result(&mut self, session: &str, window: &str, extra: Value) -> Value {
+        let mut p = params(&[("session", json!(session)), ("window", json!(window))]);
+        if let Value::Object(map) = extra {
+            for (k, v) in map {
+                p[k] = v;
+            }
+        }
+        let result = self.ok("capture-pane", p);
+        assert_eq!(result["type"], "pane_content", "{result}");
+        result
+    }
+
+    /// Poll capture-pane (scrollback + screen) until `accept` returns Some for its content.
+    /// Panics at the deadline with the last capture.
+    pub fn wait_for_capture<T>(
+        &mut self,
+        session: &str,
+        window: &str,
+        what: &str,
+        timeout: Duration,
+        mut accept: impl FnMut(&str) -> Option<T>,
+    ) -> T {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let p = params(&[
+                ("session", json!(session)),
+                ("window", json!(window)),
+                ("source", json!("recent")),
+            ]);
+            let resp = self.call("capture-pane", p);
+            if let Some(content) = resp["result"]["content"].as_str() {
+                if let Some(v) = accept(content) {
+                    return v;
+                }
+            }
+            if Instant::now() >= deadline {
+                let shown = resp["result"]["content"]
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| resp.to_string());
+                panic!("timed out after {timeout:?} waiting for {what} in window {window:?} of {session:?}; last capture:\n{shown}");
+            }
+            std::thread::sleep(POLL_INTERVAL);
+        }
+    }
+
+    /// Poll until the pane's text (scrollback + screen) contains `needle`; returns the capture.
+    pub fn wait_for_text(&mut self, session: &str, window: &str, needle: &str) -> String {
+        self.wait_for_capture(session, window, &format!("{needle:?}"), DEADLINE, |c| {
+            c.contains(needle).then(|| c.to_string())
+        })
+    }
+
+    /// Poll until some line of the pane, with surrounding blanks trimmed, equals `line`.
+    /// Matching a whole line keeps the shell's echo of the typed command from matching.
+    pub fn wait_for_line(&mut self, session: &str, window: &str, line: &str) -> String {
+        self.wait_for_capture(
+            session,
+            window,
+            &format!("a line {line:?}"),
+            DEADLINE,
+            |c| c.lines().any(|l| l.trim() == line).then(|| c.to_string()),
+        )
+    }
+}
+
+/// The 35 verbs of the spec, sorted as `list-verbs` lists them. The daemon may implement a
+/// subset while it grows, never anything outside this set.
+pub const SPEC_VERBS: [&str; 35] = [
+    "capture-pane",
+    "close-window",
+    "explain-agent-detect",
+    "explain-agent-screen",
+    "focus-window",
+    "get-agent-state",
+    "get-option",
+    "hello",
+    "kill-session",
+    "list-options",
+    "list-sessions",
+    "list-themes",
+    "list-verbs",
+    "list-windows",
+    "list-workspaces",
+    "move-window",
+    "new-window",
+    "resize",
+    "run-command",
+    "select-workspace",
+    "send-keys",
+    "send-text",
+    "session-info",
+    "set-agent-state",
+    "set-layout",
+    "set-option",
+    "set-session-accent",
+    "set-session-name",
+    "set-window",
+    "set-workspace-name",
+    "set-workspace-order",
+    "split-window",
+    "subscribe",
+    "unsubscribe",
+    "wait-for",
+];
+
+/// The verbs every build must answer (the first milestone's set).
+pub const CORE_VERBS: [&str; 12] = [
+    "capture-pane",
+    "close-window",
+    "hello",
+    "kill-session",
+    "list-sessions",
+    "list-verbs",
+    "list-windows",
+    "new-window",
+    "resize",
+    "send-keys",
+    "send-text",
+    "session-info",
+];
+
+/// The stable error codes, in the catalog order `list-verbs` publishes.
+pub const ERROR_CODES: [&str; 13] = [
+    "invalid_request",
+    "unknown_verb",
+    "invalid_params",
+    "session_not_found",
+    "window_not_found",
+    "no_windows",
+    "pty_not_found",
+    "needs_client",
+    "option_not_found",
+    "command_failed",
+    "timeout",
+    "protocol_mismatch",
+    "internal",
+];
+
+/// The strings of a JSON array of strings (panics on anything else).
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("expected an array of strings, got {value}"))
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .unwrap_or_else(|| panic!("expected a string, got {v}"))
+                .to_string()
+        })
+        .collect()
+}

@@ -1,0 +1,93 @@
+//! The Acceptor actor: owns the listener, checks each peer's uid, and hands the connection to the
+//! JSON or binary side depending on its first byte.
+use std::time::Duration;
+
+use actix::prelude::*;
+use tokio::io::AsyncReadExt;
+use tokio::net::{UnixListener, UnixStream};
+
+use crate::binary_connection::BinaryConnection;
+use crate::json_connection::JsonConnection;
+use crate::verbs::VerbEnv;
+
+/// How long a new connection may stay silent before its first byte; generous, since a script
+/// may connect first and compute its request later.
+const FIRST_BYTE_WAIT: Duration = Duration::from_secs(600);
+
+pub struct Acceptor {
+    env: VerbEnv,
+    uid: u32,
+}
+
+impl Acceptor {
+    pub fn start(listener: UnixListener, env: VerbEnv) -> Addr<Acceptor> {
+        Acceptor::create(move |ctx| {
+            ctx.add_stream(futures_util::stream::unfold(listener, |l| async move {
+                let r = l.accept().await.map(|(s, _)| s);
+                Some((r, l))
+            }));
+            Acceptor {
+                env,
+                // SAFETY: geteuid has no failure modes.
+                uid: unsafe { libc::geteuid() },
+            }
+        })
+    }
+}
+
+impl Actor for Acceptor {
+    type Context = Context<Self>;
+}
+
+impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
+    fn handle(&mut self, item: std::io::Result<UnixStream>, _: &mut Self::Context) {
+        let stream = match item {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "accept failed");
+                return;
+            }
+        };
+        match stream.peer_cred() {
+            Ok(cred) if cred.uid() == self.uid => {}
+            Ok(cred) => {
+                tracing::warn!(
+                    peer_uid = cred.uid(),
+                    "refused a connection from another user"
+                );
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read peer credentials; refusing");
+                return;
+            }
+        }
+        let env = self.env.clone();
+        actix::spawn(async move {
+            let (mut reader, writer) = stream.into_split();
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(FIRST_BYTE_WAIT, reader.read(&mut first)).await {
+                Ok(Ok(1)) => {}
+                _ => return,
+            }
+            let reader = std::io::Cursor::new(first.to_vec()).chain(reader);
+            if matches!(first[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
+                JsonConnection::start(reader, writer, env);
+            } else {
+                BinaryConnection::start(reader, writer, env);
+            }
+        });
+    }
+}
+
+/// Stop accepting connections (daemon shutdown). Dropping the listener frees the socket.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct StopAccepting;
+
+impl Handler<StopAccepting> for Acceptor {
+    type Result = ();
+    fn handle(&mut self, _: StopAccepting, ctx: &mut Self::Context) {
+        ctx.stop();
+    }
+}

@@ -1,0 +1,211 @@
+//! PTY plumbing for a window: spawning the child, the non-blocking reader stream (the PtyReader),
+//! the writer task, and reaping the child.
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use futures_util::{Stream, StreamExt};
+use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
+use tokio::io::AsyncWriteExt;
+use tokio::net::unix::pipe;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::io::ReaderStream;
+
+/// Bytes read per PTY read. Large reads keep a flood cheap; the actor handles one chunk at a time,
+/// so a window that cannot keep up stops reading and the child blocks on its PTY (backpressure).
+const READ_CHUNK: usize = 64 * 1024;
+
+/// Queued writes per window. Verb writes wait for room; emulator replies are dropped when full.
+const WRITE_QUEUE: usize = 256;
+
+/// What to run in a new PTY.
+#[derive(Debug, Clone)]
+pub struct SpawnSpec {
+    /// argv; empty means the shell.
+    pub command: Vec<String>,
+    pub shell: String,
+    pub cwd: Option<PathBuf>,
+    pub cols: u16,
+    pub rows: u16,
+    pub env: Vec<(String, String)>,
+}
+
+/// How a child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitInfo {
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+}
+
+pub struct SpawnedPty {
+    pub master: Box<dyn MasterPty + Send>,
+    pub child: Box<dyn portable_pty::Child + Send + Sync>,
+    pub pid: i32,
+}
+
+pub fn pty_size(cols: u16, rows: u16) -> PtySize {
+    PtySize {
+        rows,
+        cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
+/// Open a PTY and start the program in it. Errors are the OS reason, for the caller to classify.
+pub fn spawn(spec: &SpawnSpec) -> Result<SpawnedPty, String> {
+    let pair = native_pty_system()
+        .openpty(pty_size(spec.cols, spec.rows))
+        .map_err(|e| format!("could not open a PTY: {e}"))?;
+    // A shell on a terminal is interactive by itself; no flags needed.
+    let mut cmd = if spec.command.is_empty() {
+        CommandBuilder::new(&spec.shell)
+    } else {
+        CommandBuilder::from_argv(spec.command.iter().map(Into::into).collect())
+    };
+    if let Some(cwd) = &spec.cwd {
+        cmd.cwd(cwd);
+    }
+    for (k, v) in &spec.env {
+        cmd.env(k, v);
+    }
+    let child = pair.slave.spawn_command(cmd).map_err(|e| e.to_string())?;
+    // The slave must be closed here, or reads never see the end of output.
+    drop(pair.slave);
+    let pid = child
+        .process_id()
+        .map(|p| p as i32)
+        .ok_or_else(|| "the child has no process id".to_string())?;
+    Ok(SpawnedPty {
+        master: pair.master,
+        child,
+        pid,
+    })
+}
+
+fn dup_fd(fd: RawFd) -> io::Result<OwnedFd> {
+    // SAFETY: dup on a descriptor we own; the result is checked and owned exactly once.
+    let new = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+    if new < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `new` is a fresh descriptor returned by fcntl above.
+    Ok(unsafe { OwnedFd::from_raw_fd(new) })
+}
+
+/// The PtyReader: the master's output as a stream of chunks, ending at EOF or EIO (the child and
+/// every holder of the slave are gone). Also returns the raw fd for a final synchronous drain.
+pub fn reader_stream(
+    master: &dyn MasterPty,
+) -> io::Result<(impl Stream<Item = Bytes> + 'static, RawFd)> {
+    let fd = master
+        .as_raw_fd()
+        .ok_or_else(|| io::Error::other("PTY has no descriptor"))?;
+    let owned = dup_fd(fd)?;
+    let raw = owned.as_raw_fd();
+    let rx = pipe::Receiver::from_owned_fd_unchecked(owned)?;
+    let stream = ReaderStream::with_capacity(rx, READ_CHUNK)
+        .take_while(|r| {
+            let keep = match r {
+                Ok(b) => !b.is_empty(),
+                Err(e) => {
+                    if e.raw_os_error() != Some(libc::EIO) {
+                        tracing::debug!(error = %e, "PTY read ended");
+                    }
+                    false
+                }
+            };
+            std::future::ready(keep)
+        })
+        .filter_map(|r| std::future::ready(r.ok()));
+    Ok((stream, raw))
+}
+
+/// Read whatever is already buffered on a non-blocking PTY fd, without waiting.
+pub fn drain_now(fd: RawFd, mut sink: impl FnMut(&[u8])) {
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        // SAFETY: reading into a buffer we own, of the length we pass.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n <= 0 {
+            return;
+        }
+        sink(&buf[..n as usize]);
+    }
+}
+
+/// One write to the PTY, with an optional completion signal.
+pub struct WriteJob {
+    pub bytes: Vec<u8>,
+    pub done: Option<oneshot::Sender<io::Result<()>>>,
+}
+
+/// Start the writer task for a PTY; writes happen in queue order, off the actor.
+pub fn start_writer(master: &dyn MasterPty) -> io::Result<mpsc::Sender<WriteJob>> {
+    let fd = master
+        .as_raw_fd()
+        .ok_or_else(|| io::Error::other("PTY has no descriptor"))?;
+    let mut tx_pipe = pipe::Sender::from_owned_fd_unchecked(dup_fd(fd)?)?;
+    let (tx, mut rx) = mpsc::channel::<WriteJob>(WRITE_QUEUE);
+    actix::spawn(async move {
+        while let Some(job) = rx.recv().await {
+            let res = tx_pipe.write_all(&job.bytes).await;
+            let failed = res.is_err();
+            if let Some(done) = job.done {
+                let _ = done.send(res);
+            }
+            if failed {
+                // The PTY is gone; later jobs would fail the same way, so fail them fast.
+                while let Some(job) = rx.recv().await {
+                    if let Some(done) = job.done {
+                        let _ = done.send(Err(io::Error::from_raw_os_error(libc::EIO)));
+                    }
+                }
+                return;
+            }
+        }
+    });
+    Ok(tx)
+}
+
+/// Block until the child exits and report how. Runs on the blocking pool.
+pub fn wait_child(pid: i32) -> ExitInfo {
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: waitpid on our own child with a valid status pointer.
+        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if r == pid {
+            if libc::WIFEXITED(status) {
+                return ExitInfo {
+                    code: Some(libc::WEXITSTATUS(status)),
+                    signal: None,
+                };
+            }
+            if libc::WIFSIGNALED(status) {
+                return ExitInfo {
+                    code: None,
+                    signal: Some(libc::WTERMSIG(status)),
+                };
+            }
+            continue;
+        }
+        if r < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            continue;
+        }
+        // Someone else reaped it, or it never was ours: nothing more to learn.
+        return ExitInfo {
+            code: None,
+            signal: None,
+        };
+    }
+}
+
+/// Signal the child's process group (it is a session leader, so the group is its pid) and the child.
+pub fn signal_child(pid: i32, sig: libc::c_int) {
+    // SAFETY: plain kill(2) calls; failures (already gone) are fine.
+    unsafe {
+        libc::kill(-pid, sig);
+        libc::kill(pid, sig);
+    }
+}

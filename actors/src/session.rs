@@ -1,0 +1,542 @@
+//! The Session actor: one per session. It owns the window table (order, workspaces, names, focus)
+//! and resolves window targets; each window's screen and PTY live in its own Window actor.
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use actix::prelude::*;
+use futures_util::future::join_all;
+use protocol::closest::echo_name;
+use protocol::{ErrorCode, Hint, VerbError};
+use serde_json::{json, Value};
+
+use crate::errors;
+use crate::pty::{self, ExitInfo, SpawnSpec};
+use crate::window::{self, Window, WindowNotice};
+use crate::DaemonInfo;
+
+/// Workspaces per session.
+pub const NUM_WORKSPACES: i64 = 9;
+
+struct WindowEntry {
+    id: String,
+    pty_id: String,
+    addr: Addr<Window>,
+    custom_name: Option<String>,
+    /// The title given at creation; the program's own (OSC) title takes precedence once set.
+    stored_title: String,
+    live_title: Option<String>,
+    workspace: i64,
+    minimized: bool,
+    /// Made with an explicit argv: closes when the program exits, unless `remain`.
+    command: bool,
+    remain: bool,
+    cols: u16,
+    rows: u16,
+    exited: Option<ExitInfo>,
+}
+
+impl WindowEntry {
+    fn title(&self) -> &str {
+        self.live_title.as_deref().unwrap_or(&self.stored_title)
+    }
+    fn display_name(&self) -> &str {
+        self.custom_name.as_deref().unwrap_or_else(|| self.title())
+    }
+}
+
+pub struct Session {
+    name: String,
+    id: String,
+    created: u64,
+    width: u16,
+    height: u16,
+    windows: Vec<WindowEntry>,
+    focused: Option<String>,
+    current_workspace: i64,
+    workspace_focus: HashMap<i64, String>,
+    info: Arc<DaemonInfo>,
+}
+
+impl Session {
+    pub fn new(name: String, width: u16, height: u16, info: Arc<DaemonInfo>) -> Self {
+        Session {
+            name,
+            id: uuid::Uuid::new_v4().to_string(),
+            created: crate::unix_now_secs(),
+            width,
+            height,
+            windows: Vec::new(),
+            focused: None,
+            current_workspace: 1,
+            workspace_focus: HashMap::new(),
+            info,
+        }
+    }
+
+    fn index_of(&self, id: &str) -> Option<usize> {
+        self.windows.iter().position(|w| w.id == id)
+    }
+
+    fn focused_index(&self) -> Option<usize> {
+        self.focused.as_deref().and_then(|id| self.index_of(id))
+    }
+
+    fn window_row(&self, idx: usize) -> Value {
+        let w = &self.windows[idx];
+        let mut row = json!({
+            "window_id": w.id,
+            "index": idx,
+            "title": w.title(),
+            "display_name": w.display_name(),
+            "workspace": w.workspace,
+            "minimized": w.minimized,
+            "focused": self.focused.as_deref() == Some(w.id.as_str()),
+            "x": 0,
+            "y": 0,
+            "width": w.cols,
+            "height": w.rows,
+            "pty_id": w.pty_id,
+            "agent_state": "none",
+            "alive": w.exited.is_none(),
+        });
+        if let Some(name) = &w.custom_name {
+            row["custom_name"] = json!(name);
+        }
+        if let Some(exit) = w.exited {
+            if let Some(code) = exit.code {
+                row["exit_code"] = json!(code);
+            }
+            if let Some(sig) = exit.signal {
+                row["signal"] = json!(sig);
+            }
+        }
+        row
+    }
+
+    /// The window target rules of the protocol: empty = focused; exact id; index; unique id
+    /// prefix; exact name or title.
+    fn resolve(&self, target: Option<&str>) -> Result<usize, VerbError> {
+        if self.windows.is_empty() {
+            return Err(errors::no_windows(&self.name));
+        }
+        let target = target.unwrap_or("");
+        if target.is_empty() {
+            if let Some(i) = self.focused_index() {
+                return Ok(i);
+            }
+            return Ok(self
+                .windows
+                .iter()
+                .position(|w| w.workspace == self.current_workspace)
+                .unwrap_or(0));
+        }
+        if let Some(i) = self.index_of(target) {
+            return Ok(i);
+        }
+        if target.len() <= 4 && target.bytes().all(|b| b.is_ascii_digit()) {
+            if let Ok(n) = target.parse::<usize>() {
+                if n < self.windows.len() {
+                    return Ok(n);
+                }
+            }
+        }
+        let by_prefix: Vec<usize> = (0..self.windows.len())
+            .filter(|&i| self.windows[i].id.starts_with(target))
+            .collect();
+        match by_prefix.len() {
+            1 => return Ok(by_prefix[0]),
+            0 => {}
+            n => {
+                return Err(errors::window_not_found(
+                    target,
+                    &self.addressable(),
+                    &format!("window id prefix {} matches {n} windows", echo_name(target)),
+                ))
+            }
+        }
+        let by_name: Vec<usize> = (0..self.windows.len())
+            .filter(|&i| {
+                let w = &self.windows[i];
+                w.custom_name.as_deref() == Some(target) || w.title() == target
+            })
+            .collect();
+        match by_name.len() {
+            1 => Ok(by_name[0]),
+            0 => Err(errors::window_not_found(
+                target,
+                &self.addressable(),
+                &format!("no window matches {}", echo_name(target)),
+            )),
+            n => Err(errors::window_not_found(
+                target,
+                &self.addressable(),
+                &format!("window name {} matches {n} windows", echo_name(target)),
+            )),
+        }
+    }
+
+    /// Every id and every display name that differs from it, sorted.
+    fn addressable(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for w in &self.windows {
+            out.push(w.id.clone());
+            if w.display_name() != w.id {
+                out.push(w.display_name().to_string());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn remove_window(&mut self, idx: usize) -> WindowEntry {
+        let entry = self.windows.remove(idx);
+        if self.workspace_focus.get(&entry.workspace) == Some(&entry.id) {
+            self.workspace_focus.remove(&entry.workspace);
+        }
+        if self.focused.as_deref() == Some(entry.id.as_str()) {
+            // Focus moves to the first visible window left on the same workspace.
+            self.focused = self
+                .windows
+                .iter()
+                .find(|w| w.workspace == entry.workspace && !w.minimized)
+                .map(|w| w.id.clone());
+            if let Some(id) = &self.focused {
+                self.workspace_focus.insert(entry.workspace, id.clone());
+            }
+        }
+        entry
+    }
+
+    fn info_json(&self) -> Value {
+        json!({
+            "type": "session_info",
+            "session_name": self.name,
+            "session_id": self.id,
+            "display_name": "",
+            "accent": "",
+            "mode": "unknown",
+            "current_workspace": self.current_workspace,
+            "num_workspaces": NUM_WORKSPACES,
+            "workspace_names": {},
+            "workspace_order": null,
+            "layout_mode": "unknown",
+            "window_count": self.windows.len(),
+            "tiling_mode": "floating",
+            "master_ratio": 0.5,
+            "width": self.width,
+            "height": self.height,
+            "tui_attached": false,
+            "created": self.created,
+        })
+    }
+}
+
+impl Actor for Session {
+    type Context = Context<Self>;
+}
+
+impl Handler<WindowNotice> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: WindowNotice, _: &mut Self::Context) {
+        match msg {
+            WindowNotice::Title { window_id, title } => {
+                if let Some(i) = self.index_of(&window_id) {
+                    self.windows[i].live_title = title;
+                }
+            }
+            WindowNotice::Exited { window_id, exit } => {
+                let Some(i) = self.index_of(&window_id) else {
+                    return;
+                };
+                tracing::debug!(session = %self.name, window = %window_id, ?exit, "window program exited");
+                self.windows[i].exited = Some(exit);
+                if self.windows[i].command && !self.windows[i].remain {
+                    let entry = self.remove_window(i);
+                    entry.addr.do_send(window::CloseWindow);
+                }
+            }
+        }
+    }
+}
+
+/// What `new-window` asks for, validated except for what only the session knows.
+#[derive(Debug, Clone, Default)]
+pub struct NewWindowSpec {
+    pub name: Option<String>,
+    /// 0 means the current workspace.
+    pub workspace: i64,
+    pub cwd: Option<std::path::PathBuf>,
+    pub focus: bool,
+    pub command: Vec<String>,
+    pub remain: bool,
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<Value, VerbError>")]
+pub struct NewWindow(pub NewWindowSpec);
+
+impl Handler<NewWindow> for Session {
+    type Result = Result<Value, VerbError>;
+    fn handle(&mut self, msg: NewWindow, ctx: &mut Self::Context) -> Self::Result {
+        let spec = msg.0;
+        let workspace = if spec.workspace == 0 {
+            self.current_workspace
+        } else {
+            spec.workspace
+        };
+        if !(1..=NUM_WORKSPACES).contains(&workspace) {
+            return Err(VerbError::new(
+                ErrorCode::InvalidParams,
+                format!("workspace {workspace} is out of range (1-{NUM_WORKSPACES})"),
+            )
+            .with_hint(
+                Hint::new()
+                    .param("workspace")
+                    .verb("list-workspaces")
+                    .detail(format!(
+                        "This session has workspaces 1 to {NUM_WORKSPACES}; omit workspace for the current one."
+                    )),
+            ));
+        }
+        let id = uuid::Uuid::new_v4().to_string();
+        let pty_id = uuid::Uuid::new_v4().to_string();
+        let (cols, rows) = (self.width, self.height);
+        let shell = self
+            .info
+            .default_shell
+            .clone()
+            .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| "/bin/sh".to_string());
+        let socket = self.info.socket_path.to_string_lossy().into_owned();
+        let spawn_spec = SpawnSpec {
+            command: spec.command.clone(),
+            shell,
+            cwd: spec.cwd.clone(),
+            cols,
+            rows,
+            env: vec![
+                ("TUIOS_SOCKET".into(), socket),
+                ("TUIOS_SESSION".into(), self.name.clone()),
+                ("TUIOS_WINDOW_ID".into(), id.clone()),
+                ("TUIOS_PANE_ID".into(), pty_id.clone()),
+                ("TUIOS_ENV".into(), "1".into()),
+                ("TERM".into(), "xterm-256color".into()),
+                ("COLORTERM".into(), "truecolor".into()),
+            ],
+        };
+        let spawned = pty::spawn(&spawn_spec).map_err(|reason| {
+            if spec.command.is_empty() {
+                errors::internal(format!("could not start the shell {}: {reason}", spawn_spec.shell))
+            } else {
+                VerbError::new(
+                    ErrorCode::InvalidParams,
+                    format!(
+                        "cannot run {}: {reason}",
+                        echo_name(&spec.command[0])
+                    ),
+                )
+                .with_hint(Hint::new().param("command").detail(
+                    "command is an argv executed directly, without a shell; its first element must be an executable program.",
+                ))
+            }
+        })?;
+        let addr = Window::start(
+            id.clone(),
+            spawned,
+            cols,
+            rows,
+            self.info.scrollback_lines,
+            ctx.address().recipient(),
+        )
+        .map_err(|e| errors::internal(format!("could not attach to the new PTY: {e}")))?;
+        let stored_title = spec
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("Terminal {}", &id[..8]));
+        self.windows.push(WindowEntry {
+            id: id.clone(),
+            pty_id: pty_id.clone(),
+            addr,
+            custom_name: spec.name.clone(),
+            stored_title: stored_title.clone(),
+            live_title: None,
+            workspace,
+            minimized: false,
+            command: !spec.command.is_empty(),
+            remain: spec.remain,
+            cols,
+            rows,
+            exited: None,
+        });
+        self.workspace_focus.insert(workspace, id.clone());
+        if spec.focus || self.focused.is_none() {
+            self.focused = Some(id.clone());
+            self.current_workspace = workspace;
+        }
+        tracing::info!(session = %self.name, window = %id, "window created");
+        Ok(json!({
+            "type": "window_created",
+            "window_id": id,
+            "name": stored_title,
+            "workspace": workspace,
+            "pty_id": pty_id,
+            "focused": spec.focus,
+            "unplaced": true,
+        }))
+    }
+}
+
+/// A resolved window target.
+pub struct ResolvedWindow {
+    pub id: String,
+    pub addr: Addr<Window>,
+    pub alive: bool,
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<ResolvedWindow, VerbError>")]
+pub struct ResolveWindow(pub Option<String>);
+
+impl Handler<ResolveWindow> for Session {
+    type Result = Result<ResolvedWindow, VerbError>;
+    fn handle(&mut self, msg: ResolveWindow, _: &mut Self::Context) -> Self::Result {
+        let i = self.resolve(msg.0.as_deref())?;
+        let w = &self.windows[i];
+        Ok(ResolvedWindow {
+            id: w.id.clone(),
+            addr: w.addr.clone(),
+            alive: w.exited.is_none(),
+        })
+    }
+}
+
+/// Record a new PTY size after a resize.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WindowResized {
+    pub window_id: String,
+    pub cols: u16,
+    pub rows: u16,
+}
+
+impl Handler<WindowResized> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: WindowResized, _: &mut Self::Context) {
+        if let Some(i) = self.index_of(&msg.window_id) {
+            self.windows[i].cols = msg.cols;
+            self.windows[i].rows = msg.rows;
+        }
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<(), VerbError>")]
+pub struct CloseWindow(pub Option<String>);
+
+impl Handler<CloseWindow> for Session {
+    type Result = Result<(), VerbError>;
+    fn handle(&mut self, msg: CloseWindow, _: &mut Self::Context) -> Self::Result {
+        let i = self.resolve(msg.0.as_deref())?;
+        let entry = self.remove_window(i);
+        tracing::info!(session = %self.name, window = %entry.id, "window closed");
+        entry.addr.do_send(window::CloseWindow);
+        Ok(())
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Value")]
+pub struct ListWindows;
+
+impl Handler<ListWindows> for Session {
+    type Result = MessageResult<ListWindows>;
+    fn handle(&mut self, _: ListWindows, _: &mut Self::Context) -> Self::Result {
+        let windows: Vec<Value> = (0..self.windows.len())
+            .map(|i| self.window_row(i))
+            .collect();
+        let mut per_workspace = vec![0usize; NUM_WORKSPACES as usize];
+        for w in &self.windows {
+            if let Some(slot) = per_workspace.get_mut((w.workspace - 1) as usize) {
+                *slot += 1;
+            }
+        }
+        MessageResult(json!({
+            "type": "window_list",
+            "windows": windows,
+            "total": self.windows.len(),
+            "focused_index": self.focused_index().map(|i| i as i64).unwrap_or(-1),
+            "focused_window_id": self.focused.clone().filter(|_| self.focused_index().is_some()).unwrap_or_default(),
+            "current_workspace": self.current_workspace,
+            "workspace_windows": per_workspace,
+        }))
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Value")]
+pub struct SessionInfo;
+
+impl Handler<SessionInfo> for Session {
+    type Result = MessageResult<SessionInfo>;
+    fn handle(&mut self, _: SessionInfo, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.info_json())
+    }
+}
+
+/// The facts `list-sessions` and the binary session list show.
+#[derive(Debug, Clone)]
+pub struct SessionSummary {
+    pub name: String,
+    pub id: String,
+    pub created: u64,
+    pub width: u16,
+    pub height: u16,
+    pub current_workspace: i64,
+    /// (id, title, workspace) per window.
+    pub windows: Vec<(String, String, i64)>,
+}
+
+#[derive(Message)]
+#[rtype(result = "SessionSummary")]
+pub struct Summarize;
+
+impl Handler<Summarize> for Session {
+    type Result = MessageResult<Summarize>;
+    fn handle(&mut self, _: Summarize, _: &mut Self::Context) -> Self::Result {
+        MessageResult(SessionSummary {
+            name: self.name.clone(),
+            id: self.id.clone(),
+            created: self.created,
+            width: self.width,
+            height: self.height,
+            current_workspace: self.current_workspace,
+            windows: self
+                .windows
+                .iter()
+                .map(|w| (w.id.clone(), w.display_name().to_string(), w.workspace))
+                .collect(),
+        })
+    }
+}
+
+/// End every window's program, wait until they are reaped, then stop.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Terminate;
+
+impl Handler<Terminate> for Session {
+    type Result = ResponseActFuture<Self, ()>;
+    fn handle(&mut self, _: Terminate, _: &mut Self::Context) -> Self::Result {
+        let windows: Vec<Addr<Window>> = self.windows.drain(..).map(|w| w.addr).collect();
+        self.focused = None;
+        tracing::info!(session = %self.name, windows = windows.len(), "session ending");
+        Box::pin(
+            async move {
+                join_all(windows.iter().map(|w| w.send(window::Terminate))).await;
+            }
+            .into_actor(self)
+            .map(|_, _, ctx| ctx.stop()),
+        )
+    }
+}

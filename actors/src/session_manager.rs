@@ -1,0 +1,244 @@
+//! The SessionManager actor: the session table. Creates, finds and kills sessions and keeps the
+//! "most recently active" order (a counter bumped by every verb or client action on a session).
+use std::sync::Arc;
+
+use actix::prelude::*;
+use futures_util::future::join_all;
+use protocol::binary::{validate_session_name, BinaryErrorCode};
+use protocol::{ErrorCode, Hint, VerbError};
+
+use crate::errors;
+use crate::session::{self, NewWindowSpec, Session};
+use crate::DaemonInfo;
+
+struct SessionRecord {
+    name: String,
+    addr: Addr<Session>,
+    /// Monotonic activity stamp; the highest is the most recently active session.
+    activity: u64,
+    /// Wall-clock seconds of the last activity, for listings.
+    last_active: u64,
+}
+
+pub struct SessionManager {
+    sessions: Vec<SessionRecord>,
+    clock: u64,
+    info: Arc<DaemonInfo>,
+}
+
+impl SessionManager {
+    pub fn new(info: Arc<DaemonInfo>) -> Self {
+        SessionManager {
+            sessions: Vec::new(),
+            clock: 0,
+            info,
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.sessions.iter().map(|s| s.name.clone()).collect();
+        names.sort();
+        names
+    }
+
+    fn touch(&mut self, idx: usize) {
+        self.clock += 1;
+        self.sessions[idx].activity = self.clock;
+        self.sessions[idx].last_active = crate::unix_now_secs();
+    }
+
+    fn free_name(&self) -> String {
+        (0..)
+            .map(|n| format!("session-{n}"))
+            .find(|n| !self.sessions.iter().any(|s| &s.name == n))
+            .expect("an unbounded range always has a free name")
+    }
+}
+
+impl Actor for SessionManager {
+    type Context = Context<Self>;
+}
+
+/// A session that was found, for a verb to act on.
+#[derive(Clone)]
+pub struct SessionRef {
+    pub name: String,
+    pub addr: Addr<Session>,
+}
+
+/// Find a session by exact name, or the most recently active one when no name is given.
+#[derive(Message)]
+#[rtype(result = "Result<SessionRef, VerbError>")]
+pub struct ResolveSession(pub Option<String>);
+
+impl Handler<ResolveSession> for SessionManager {
+    type Result = Result<SessionRef, VerbError>;
+    fn handle(&mut self, msg: ResolveSession, _: &mut Self::Context) -> Self::Result {
+        let idx = match msg.0.as_deref().filter(|n| !n.is_empty()) {
+            Some(name) => self
+                .sessions
+                .iter()
+                .position(|s| s.name == name)
+                .ok_or_else(|| errors::session_not_found(name, &self.names()))?,
+            None => self
+                .sessions
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, s)| s.activity)
+                .map(|(i, _)| i)
+                .ok_or_else(errors::no_sessions)?,
+        };
+        self.touch(idx);
+        let s = &self.sessions[idx];
+        Ok(SessionRef {
+            name: s.name.clone(),
+            addr: s.addr.clone(),
+        })
+    }
+}
+
+/// Create a session, with one window running the shell when `with_window` is set.
+#[derive(Message)]
+#[rtype(result = "Result<(String, Option<String>), (BinaryErrorCode, String)>")]
+pub struct CreateSession {
+    pub name: Option<String>,
+    pub width: u16,
+    pub height: u16,
+    pub with_window: bool,
+}
+
+impl Handler<CreateSession> for SessionManager {
+    type Result =
+        ResponseActFuture<Self, Result<(String, Option<String>), (BinaryErrorCode, String)>>;
+    fn handle(&mut self, msg: CreateSession, _: &mut Self::Context) -> Self::Result {
+        let name = match msg.name.filter(|n| !n.is_empty()) {
+            Some(n) => n,
+            None => self.free_name(),
+        };
+        if let Err(why) = validate_session_name(&name) {
+            return Box::pin(fut::ready(Err((BinaryErrorCode::InvalidName, why))));
+        }
+        if self.sessions.iter().any(|s| s.name == name) {
+            return Box::pin(fut::ready(Err((
+                BinaryErrorCode::SessionExists,
+                format!("session {name} already exists"),
+            ))));
+        }
+        let (w, h) = (msg.width.max(1), msg.height.max(1));
+        let addr = Session::new(name.clone(), w, h, self.info.clone()).start();
+        self.sessions.push(SessionRecord {
+            name: name.clone(),
+            addr: addr.clone(),
+            activity: 0,
+            last_active: crate::unix_now_secs(),
+        });
+        let idx = self.sessions.len() - 1;
+        self.touch(idx);
+        tracing::info!(session = %name, "session created");
+        if !msg.with_window {
+            return Box::pin(fut::ready(Ok((name, None))));
+        }
+        let spec = NewWindowSpec {
+            focus: true,
+            ..Default::default()
+        };
+        Box::pin(
+            async move {
+                let res = addr.send(session::NewWindow(spec)).await;
+                (name, addr, res)
+            }
+            .into_actor(self)
+            .map(|(name, addr, res), act, _| match res {
+                Ok(Ok(created)) => Ok((name, created["window_id"].as_str().map(str::to_owned))),
+                Ok(Err(e)) => {
+                    // A session whose first window cannot start is not left behind half-made.
+                    act.sessions.retain(|s| s.name != name);
+                    addr.do_send(session::Terminate);
+                    Err((BinaryErrorCode::Internal, e.message))
+                }
+                Err(e) => {
+                    act.sessions.retain(|s| s.name != name);
+                    Err((BinaryErrorCode::Internal, e.to_string()))
+                }
+            }),
+        )
+    }
+}
+
+/// The sessions in creation order, each with its last activity time.
+#[derive(Message)]
+#[rtype(result = "Vec<(Addr<Session>, u64)>")]
+pub struct ListSessions;
+
+impl Handler<ListSessions> for SessionManager {
+    type Result = MessageResult<ListSessions>;
+    fn handle(&mut self, _: ListSessions, _: &mut Self::Context) -> Self::Result {
+        MessageResult(
+            self.sessions
+                .iter()
+                .map(|s| (s.addr.clone(), s.last_active))
+                .collect(),
+        )
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub struct SessionCount;
+
+impl Handler<SessionCount> for SessionManager {
+    type Result = usize;
+    fn handle(&mut self, _: SessionCount, _: &mut Self::Context) -> usize {
+        self.sessions.len()
+    }
+}
+
+/// Remove a session by exact name and end it; resolves when its programs are gone.
+#[derive(Message)]
+#[rtype(result = "Result<(), VerbError>")]
+pub struct KillSession(pub String);
+
+impl Handler<KillSession> for SessionManager {
+    type Result = ResponseFuture<Result<(), VerbError>>;
+    fn handle(&mut self, msg: KillSession, _: &mut Self::Context) -> Self::Result {
+        let name = msg.0;
+        if name.is_empty() {
+            let err = VerbError::new(
+                ErrorCode::InvalidParams,
+                "session is required: kill-session never guesses which session to end",
+            )
+            .with_hint(
+                Hint::new()
+                    .param("session")
+                    .command("tuios ls")
+                    .available(self.names()),
+            );
+            return Box::pin(async move { Err(err) });
+        }
+        let Some(idx) = self.sessions.iter().position(|s| s.name == name) else {
+            let err = errors::session_not_found(&name, &self.names());
+            return Box::pin(async move { Err(err) });
+        };
+        let record = self.sessions.remove(idx);
+        tracing::info!(session = %name, "session killed");
+        Box::pin(async move {
+            let _ = record.addr.send(session::Terminate).await;
+            Ok(())
+        })
+    }
+}
+
+/// End every session (daemon shutdown); resolves when their programs are gone.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Shutdown;
+
+impl Handler<Shutdown> for SessionManager {
+    type Result = ResponseFuture<()>;
+    fn handle(&mut self, _: Shutdown, _: &mut Self::Context) -> Self::Result {
+        let all: Vec<Addr<Session>> = self.sessions.drain(..).map(|s| s.addr).collect();
+        Box::pin(async move {
+            join_all(all.iter().map(|s| s.send(session::Terminate))).await;
+        })
+    }
+}

@@ -1,0 +1,345 @@
+//! The Window actor: one PTY, its child, and the server-side emulator of its screen. Every change
+//! to a window's screen happens here.
+use std::os::fd::RawFd;
+use std::time::Duration;
+
+use actix::prelude::*;
+use bytes::Bytes;
+use emulator::Emulator;
+use portable_pty::MasterPty;
+use protocol::VerbError;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::errors;
+use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
+
+/// How long a closed window's program gets to leave after SIGHUP before it is killed.
+const HANGUP_GRACE: Duration = Duration::from_secs(2);
+
+/// Notices a window sends to its session. Both are rare: a title is pushed at most once per
+/// chunk of output, and only when it changed; an exit happens once.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub enum WindowNotice {
+    Title {
+        window_id: String,
+        title: Option<String>,
+    },
+    Exited {
+        window_id: String,
+        exit: ExitInfo,
+    },
+}
+
+pub struct Window {
+    id: String,
+    emulator: Emulator,
+    master: Box<dyn MasterPty + Send>,
+    input: Option<mpsc::Sender<WriteJob>>,
+    reader_fd: Option<RawFd>,
+    pid: i32,
+    /// Set when the child has been reaped and its last output is in the emulator.
+    exited: Option<ExitInfo>,
+    /// The child was reaped, but the reader stream had not ended yet.
+    reaped: Option<ExitInfo>,
+    stream_done: bool,
+    last_title: Option<String>,
+    notices: Recipient<WindowNotice>,
+    /// Told when the child has been reaped (daemon shutdown waits on this).
+    reap_waiters: Vec<oneshot::Sender<()>>,
+}
+
+impl Window {
+    /// Start the actor for a freshly spawned PTY.
+    pub fn start(
+        id: String,
+        spawned: SpawnedPty,
+        cols: u16,
+        rows: u16,
+        scrollback: usize,
+        notices: Recipient<WindowNotice>,
+    ) -> std::io::Result<Addr<Window>> {
+        let SpawnedPty { master, child, pid } = spawned;
+        let (stream, reader_fd) = pty::reader_stream(master.as_ref())?;
+        let input = pty::start_writer(master.as_ref())?;
+        Ok(Window::create(move |ctx| {
+            ctx.add_stream(stream);
+            let addr = ctx.address();
+            actix::spawn(async move {
+                let exit = actix_rt::task::spawn_blocking(move || {
+                    let info = pty::wait_child(pid);
+                    drop(child);
+                    info
+                })
+                .await
+                .unwrap_or(ExitInfo {
+                    code: None,
+                    signal: None,
+                });
+                addr.do_send(ChildExited(exit));
+            });
+            Window {
+                id,
+                emulator: Emulator::new(cols, rows, scrollback),
+                master,
+                input: Some(input),
+                reader_fd: Some(reader_fd),
+                pid,
+                exited: None,
+                reaped: None,
+                stream_done: false,
+                last_title: None,
+                notices,
+                reap_waiters: Vec::new(),
+            }
+        }))
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        self.emulator.feed(bytes);
+        let effects = self.emulator.take_effects();
+        if !effects.pty_replies.is_empty() {
+            if let Some(input) = &self.input {
+                // A program that floods queries while never reading its input loses replies
+                // rather than growing the daemon's memory.
+                let _ = input.try_send(WriteJob {
+                    bytes: effects.pty_replies,
+                    done: None,
+                });
+            }
+        }
+        if effects.title_changed {
+            let title = self.emulator.title().map(str::to_owned);
+            if title != self.last_title {
+                self.last_title = title.clone();
+                self.notices.do_send(WindowNotice::Title {
+                    window_id: self.id.clone(),
+                    title,
+                });
+            }
+        }
+    }
+
+    /// Finish the exit once both the child is reaped and its output is fully read.
+    fn settle_exit(&mut self) {
+        if self.exited.is_some() {
+            return;
+        }
+        let Some(exit) = self.reaped else { return };
+        if !self.stream_done {
+            // A background process may still hold the PTY open: take what is buffered now and
+            // report the exit without waiting for it.
+            if let Some(fd) = self.reader_fd {
+                let mut chunks = Vec::new();
+                pty::drain_now(fd, |b| chunks.push(b.to_vec()));
+                for c in chunks {
+                    self.feed(&c);
+                }
+            }
+        }
+        self.exited = Some(exit);
+        self.input = None;
+        self.notices.do_send(WindowNotice::Exited {
+            window_id: self.id.clone(),
+            exit,
+        });
+    }
+}
+
+impl Actor for Window {
+    type Context = Context<Self>;
+
+    fn stopping(&mut self, _: &mut Self::Context) -> Running {
+        if self.exited.is_none() && self.reaped.is_none() {
+            hang_up(self.pid);
+        }
+        Running::Stop
+    }
+}
+
+/// SIGHUP now, SIGKILL after a grace period if it is still there.
+fn hang_up(pid: i32) {
+    pty::signal_child(pid, libc::SIGHUP);
+    actix::spawn(async move {
+        tokio::time::sleep(HANGUP_GRACE).await;
+        // SAFETY: kill with signal 0 only checks existence.
+        if unsafe { libc::kill(pid, 0) } == 0 {
+            pty::signal_child(pid, libc::SIGKILL);
+        }
+    });
+}
+
+impl StreamHandler<Bytes> for Window {
+    fn handle(&mut self, chunk: Bytes, _: &mut Self::Context) {
+        self.feed(&chunk);
+    }
+
+    fn finished(&mut self, _: &mut Self::Context) {
+        // Unlike the default, stay alive: a window outlives its program until it is closed.
+        self.stream_done = true;
+        self.settle_exit();
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+struct ChildExited(ExitInfo);
+
+impl Handler<ChildExited> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: ChildExited, _: &mut Self::Context) {
+        self.reaped = Some(msg.0);
+        for w in self.reap_waiters.drain(..) {
+            let _ = w.send(());
+        }
+        self.settle_exit();
+    }
+}
+
+/// Write bytes to the PTY; resolves once they are written.
+#[derive(Message)]
+#[rtype(result = "Result<(), VerbError>")]
+pub struct WriteInput(pub Vec<u8>);
+
+impl Handler<WriteInput> for Window {
+    type Result = ResponseFuture<Result<(), VerbError>>;
+    fn handle(&mut self, msg: WriteInput, _: &mut Self::Context) -> Self::Result {
+        let id = self.id.clone();
+        let input = match (&self.input, self.exited.or(self.reaped)) {
+            (Some(input), None) => input.clone(),
+            _ => return Box::pin(async move { Err(errors::pty_not_found(&id)) }),
+        };
+        Box::pin(async move {
+            let (done, wait) = oneshot::channel();
+            if input
+                .send(WriteJob {
+                    bytes: msg.0,
+                    done: Some(done),
+                })
+                .await
+                .is_err()
+            {
+                return Err(errors::pty_not_found(&id));
+            }
+            match wait.await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) if e.raw_os_error() == Some(libc::EIO) => {
+                    Err(errors::pty_not_found(&id))
+                }
+                Ok(Err(e)) => Err(errors::internal(format!(
+                    "writing to window {id} failed: {e}"
+                ))),
+                Err(_) => Err(errors::pty_not_found(&id)),
+            }
+        })
+    }
+}
+
+/// Render the screen (and optionally scrollback) as text.
+#[derive(Message)]
+#[rtype(result = "String")]
+pub struct Capture {
+    pub scrollback: bool,
+    pub styled: bool,
+}
+
+impl Handler<Capture> for Window {
+    type Result = String;
+    fn handle(&mut self, msg: Capture, _: &mut Self::Context) -> String {
+        self.emulator.capture(msg.scrollback, msg.styled)
+    }
+}
+
+/// Resize the PTY (TIOCSWINSZ, so the child gets SIGWINCH) and the emulator.
+#[derive(Message)]
+#[rtype(result = "Result<(), VerbError>")]
+pub struct Resize {
+    pub cols: u16,
+    pub rows: u16,
+}
+
+impl Handler<Resize> for Window {
+    type Result = Result<(), VerbError>;
+    fn handle(&mut self, msg: Resize, _: &mut Self::Context) -> Self::Result {
+        if self.exited.or(self.reaped).is_some() {
+            return Err(errors::pty_not_found(&self.id));
+        }
+        // The emulator first, so output the program draws for the new size lands on a grid of it.
+        self.emulator.resize(msg.cols, msg.rows);
+        self.master
+            .resize(pty::pty_size(msg.cols, msg.rows))
+            .map_err(|e| errors::internal(format!("resizing window {} failed: {e}", self.id)))
+    }
+}
+
+/// Close the window: hang up its program and stop.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct CloseWindow;
+
+impl Handler<CloseWindow> for Window {
+    type Result = ();
+    fn handle(&mut self, _: CloseWindow, ctx: &mut Self::Context) {
+        ctx.stop();
+    }
+}
+
+/// Kill the program at once (daemon shutdown) and resolve when it has been reaped.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Terminate;
+
+impl Handler<Terminate> for Window {
+    type Result = ResponseActFuture<Self, ()>;
+    fn handle(&mut self, _: Terminate, _: &mut Self::Context) -> Self::Result {
+        let pid = self.pid;
+        let reaped = if self.reaped.is_some() {
+            None
+        } else {
+            let (tx, rx) = oneshot::channel();
+            self.reap_waiters.push(tx);
+            pty::signal_child(pid, libc::SIGHUP);
+            Some(rx)
+        };
+        Box::pin(
+            async move {
+                let Some(mut rx) = reaped else { return };
+                // A program that ignores the hangup is killed after a short grace.
+                if tokio::time::timeout(Duration::from_millis(500), &mut rx)
+                    .await
+                    .is_err()
+                {
+                    pty::signal_child(pid, libc::SIGKILL);
+                    let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
+                }
+            }
+            .into_actor(self)
+            .map(|_, _, ctx| ctx.stop()),
+        )
+    }
+}
+
+/// The live facts a session lists about a window.
+#[derive(Debug, Clone)]
+pub struct WindowState {
+    pub cols: u16,
+    pub rows: u16,
+    pub exited: Option<ExitInfo>,
+    pub title: Option<String>,
+}
+
+#[derive(Message)]
+#[rtype(result = "WindowState")]
+pub struct GetState;
+
+impl Handler<GetState> for Window {
+    type Result = MessageResult<GetState>;
+    fn handle(&mut self, _: GetState, _: &mut Self::Context) -> Self::Result {
+        MessageResult(WindowState {
+            cols: self.emulator.cols(),
+            rows: self.emulator.rows(),
+            exited: self.exited,
+            title: self.emulator.title().map(str::to_owned),
+        })
+    }
+}

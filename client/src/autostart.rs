@@ -1,0 +1,92 @@
+//! Starting a background daemon for `tuios new`, and waiting for a socket to come or go.
+
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::failure::Failure;
+
+/// How long `tuios new` waits for a daemon it started to answer.
+const START_DEADLINE: Duration = Duration::from_secs(5);
+/// If our daemon exits early (another start won the race), how long to wait for the winner.
+const RACE_GRACE: Duration = Duration::from_secs(1);
+/// Interval between socket probes while waiting.
+const POLL_INTERVAL: Duration = Duration::from_millis(20);
+
+/// Make sure a daemon answers on `socket`, starting one in the background if needed.
+/// Returns whether this call started it.
+pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
+    if matches!(daemon::probe(socket), daemon::Probe::Running) {
+        return Ok(false);
+    }
+    eprintln!("starting the tuios daemon on {}", socket.display());
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::msg(format!("cannot find the tuios executable to start: {e}")))?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("--socket")
+        .arg(socket)
+        .arg("daemon")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setsid is async-signal-safe and touches no memory of the parent; running it
+    // between fork and exec detaches the daemon from our terminal and process group, so a
+    // Ctrl+C or a closed terminal does not reach it.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| Failure::msg(format!("cannot start the tuios daemon: {e}")))?;
+
+    let mut deadline = Instant::now() + START_DEADLINE;
+    let mut exited = false;
+    loop {
+        if matches!(daemon::probe(socket), daemon::Probe::Running) {
+            return Ok(true);
+        }
+        if !exited {
+            if let Ok(Some(_)) = child.try_wait() {
+                // Lost a start race, or failed outright: give a concurrent start a moment.
+                exited = true;
+                deadline = deadline.min(Instant::now() + RACE_GRACE);
+            }
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+        thread::sleep(POLL_INTERVAL);
+    }
+    let flag = format!("--socket {}", crate::output::shell_quote(&socket.to_string_lossy()));
+    Err(Failure::with_hints(
+        format!(
+            "the tuios daemon did not start answering on {} within {} s",
+            socket.display(),
+            START_DEADLINE.as_secs()
+        ),
+        vec![format!(
+            "run it in the foreground to see why: tuios {flag} daemon --log-level debug"
+        )],
+    ))
+}
+
+/// Wait until `path` no longer exists; true if it went away before `timeout`.
+pub fn wait_until_gone(path: &Path, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if !path.exists() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        thread::sleep(POLL_INTERVAL);
+    }
+}

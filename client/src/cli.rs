@@ -1,0 +1,258 @@
+//! The command line: clap definitions, plus the help text of verb-backed commands, which is
+//! taken from the protocol's verb registry at run time so it can never drift from the daemon.
+
+use std::path::PathBuf;
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tuios",
+    version,
+    about = "Terminal session daemon and its command-line client",
+    arg_required_else_help = true,
+    propagate_version = true
+)]
+pub struct Cli {
+    /// Daemon socket to use (overrides TUIOS_SOCKET and the default location).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the daemon in the foreground.
+    Daemon(DaemonArgs),
+    /// Create a session, starting the daemon in the background if none is running.
+    #[command(visible_alias = "n")]
+    New(NewArgs),
+    #[command(name = "ls", visible_alias = "list-sessions")]
+    Ls(LsArgs),
+    KillSession(KillSessionArgs),
+    /// Stop the daemon and every session it holds.
+    KillServer,
+    ListVerbs(ListVerbsArgs),
+    /// Send one raw verb request and print the daemon's response line.
+    Call(CallArgs),
+    SendKeys(SendKeysArgs),
+    SendText(SendTextArgs),
+    CapturePane(CapturePaneArgs),
+    ListWindows(SessionOnlyArgs),
+    NewWindow(NewWindowArgs),
+    SessionInfo(SessionOnlyArgs),
+    Resize(ResizeArgs),
+}
+
+impl Command {
+    /// The protocol verb a subcommand is a thin front for, if any. Drives help text and tests.
+    pub fn verb_of(subcommand: &str) -> Option<&'static str> {
+        Some(match subcommand {
+            "ls" => "list-sessions",
+            "kill-session" => "kill-session",
+            "list-verbs" => "list-verbs",
+            "send-keys" => "send-keys",
+            "send-text" => "send-text",
+            "capture-pane" => "capture-pane",
+            "list-windows" => "list-windows",
+            "new-window" => "new-window",
+            "session-info" => "session-info",
+            "resize" => "resize",
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct DaemonArgs {
+    /// Log level (off, error, warn, info, debug, trace).
+    #[arg(long, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+    /// Configuration file to read instead of the default one.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// Session name; omit to let the daemon pick one (session-0, session-1, ...).
+    pub name: Option<String>,
+    /// Create the session without attaching to it.
+    #[arg(short = 'd', long)]
+    pub detach: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LsArgs {
+    /// Print the sessions as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct KillSessionArgs {
+    pub session: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ListVerbsArgs {
+    pub verb: Option<String>,
+    /// Print the daemon's verb_list result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// Verb name, e.g. list-windows.
+    pub verb: String,
+    /// Params object as JSON; omit for none, or `-` to read it from stdin.
+    #[arg(value_name = "PARAMS-JSON")]
+    pub params: Option<String>,
+}
+
+/// Flags shared by commands that target a session.
+#[derive(Debug, Args)]
+pub struct SessionTarget {
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    /// Print the result object as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags shared by commands that target a window in a session.
+#[derive(Debug, Args)]
+pub struct WindowTarget {
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    #[arg(short = 'w', long, value_name = "WINDOW")]
+    pub window: Option<String>,
+    /// Print the result object as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SessionOnlyArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+}
+
+#[derive(Debug, Args)]
+pub struct SendKeysArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    /// Several arguments are joined with spaces into one key list.
+    #[arg(required = true, value_name = "KEYS")]
+    pub keys: Vec<String>,
+    #[arg(short = 'l', long)]
+    pub literal: bool,
+    #[arg(short = 'r', long)]
+    pub raw: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SendTextArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "TEXT")]
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CaptureSource {
+    Visible,
+    Recent,
+}
+
+impl CaptureSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaptureSource::Visible => "visible",
+            CaptureSource::Recent => "recent",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CapturePaneArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(long, value_enum, conflicts_with = "scrollback")]
+    pub source: Option<CaptureSource>,
+    /// Include scrollback (the same as --source recent).
+    #[arg(short = 'S', long)]
+    pub scrollback: bool,
+    #[arg(long, visible_alias = "ansi")]
+    pub styled: bool,
+    #[arg(long, value_name = "N")]
+    pub lines: Option<i64>,
+    #[arg(long, value_name = "N")]
+    pub start: Option<i64>,
+    #[arg(long, value_name = "N")]
+    pub end: Option<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct NewWindowArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Program and arguments to run instead of a shell (after `--`); no shell parsing.
+    #[arg(last = true, value_name = "ARGV")]
+    pub command: Vec<String>,
+    #[arg(long, value_name = "N")]
+    pub workspace: Option<i64>,
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// Create the window without moving focus to it.
+    #[arg(long)]
+    pub no_focus: bool,
+    #[arg(long)]
+    pub remain: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ResizeArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "WIDTH")]
+    pub width: i64,
+    #[arg(value_name = "HEIGHT")]
+    pub height: i64,
+}
+
+/// The clap command with registry-sourced help applied: a verb-backed subcommand's about is
+/// the verb's description, and each of its args named like a verb param gets that param's
+/// description (only where the arg carries no hand-written help of its own).
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        let Some(verb) = Command::verb_of(&name).and_then(protocol::registry::find_verb) else {
+            continue;
+        };
+        cmd = cmd.mut_subcommand(name, |mut sub| {
+            sub = sub.about(verb.description);
+            let arg_ids: Vec<String> = sub
+                .get_arguments()
+                .filter(|a| a.get_help().is_none())
+                .map(|a| a.get_id().to_string())
+                .collect();
+            for id in arg_ids {
+                if let Some(param) = verb.params.iter().find(|p| p.name == id) {
+                    sub = sub.mut_arg(id, |a| a.help(param.description));
+                }
+            }
+            sub
+        });
+    }
+    cmd
+}

@@ -1,0 +1,195 @@
+//! How a command fails, and the exit status each kind of failure maps to.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Exit status for a generic failure.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit status when a command needs a daemon and none is running.
+pub const EXIT_NO_DAEMON: i32 = 3;
+
+/// An error object from the daemon: `{code, message, hint?}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerbError {
+    pub code: String,
+    pub message: String,
+    pub hint: Option<Value>,
+}
+
+#[derive(Debug)]
+pub enum Failure {
+    /// Nothing answers on the socket (absent, or a stale socket file).
+    NoDaemon(PathBuf),
+    /// The daemon refused the request.
+    Verb(VerbError),
+    /// A failure with a message and optional hint lines.
+    Other { message: String, hints: Vec<String> },
+}
+
+impl Failure {
+    pub fn msg(message: impl Into<String>) -> Self {
+        Failure::Other {
+            message: message.into(),
+            hints: Vec::new(),
+        }
+    }
+
+    pub fn with_hints(message: impl Into<String>, hints: Vec<String>) -> Self {
+        Failure::Other {
+            message: message.into(),
+            hints,
+        }
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::NoDaemon(_) => EXIT_NO_DAEMON,
+            Failure::Verb(_) | Failure::Other { .. } => EXIT_FAILURE,
+        }
+    }
+
+    /// The lines printed on stderr: `error: ...` first, then `hint: ...` lines.
+    pub fn lines(&self) -> Vec<String> {
+        let (message, hints) = match self {
+            Failure::NoDaemon(socket) => (
+                format!("no tuios daemon is running on {}", socket.display()),
+                no_daemon_hints(socket),
+            ),
+            Failure::Verb(e) => (e.message.clone(), hint_lines(e.hint.as_ref())),
+            Failure::Other { message, hints } => (message.clone(), hints.clone()),
+        };
+        let mut out = vec![format!("error: {message}")];
+        out.extend(hints.into_iter().map(|h| format!("hint: {h}")));
+        out
+    }
+
+    pub fn report(&self) {
+        let mut err = io::stderr().lock();
+        for line in self.lines() {
+            // Nothing sensible is left to do if stderr itself is gone.
+            let _ = writeln!(err, "{line}");
+        }
+    }
+}
+
+fn no_daemon_hints(socket: &Path) -> Vec<String> {
+    // Repeat --socket only when the default lookup would pick another socket, so the
+    // suggested command starts a daemon where this one looked.
+    let flag = if socket == daemon::paths::socket_path() {
+        String::new()
+    } else {
+        format!(" --socket {}", crate::output::shell_quote(&socket.to_string_lossy()))
+    };
+    vec![
+        format!("create a session (this starts the daemon): tuios{flag} new -d NAME"),
+        format!("or run the daemon in the foreground: tuios{flag} daemon"),
+        "or start the systemd user unit: systemctl --user start tuios.service".to_string(),
+    ]
+}
+
+/// Render a hint object as readable lines, most actionable first.
+pub fn hint_lines(hint: Option<&Value>) -> Vec<String> {
+    let Some(Value::Object(h)) = hint else {
+        return Vec::new();
+    };
+    let text = |k: &str| h.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let list = |k: &str| -> Vec<String> {
+        h.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|v| match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut out = Vec::new();
+    if let Some(d) = text("did_you_mean") {
+        out.push(format!("did you mean \"{d}\"?"));
+    }
+    let accepted = list("accepted");
+    match (text("param"), accepted.is_empty()) {
+        (Some(p), false) => out.push(format!("{p} accepts: {}", join_capped(&accepted))),
+        (None, false) => out.push(format!("accepted: {}", join_capped(&accepted))),
+        (Some(p), true) => out.push(format!("parameter: {p}")),
+        (None, true) => {}
+    }
+    let available = list("available");
+    if !available.is_empty() {
+        out.push(format!("available: {}", join_capped(&available)));
+    }
+    if let Some(d) = text("detail") {
+        out.push(d.to_string());
+    }
+    match (text("command"), text("verb")) {
+        (Some(c), _) => out.push(format!("try: {c}")),
+        (None, Some(v)) => out.push(format!("see the {v} verb (tuios list-verbs {v})")),
+        (None, None) => {}
+    }
+    out
+}
+
+/// Long lists (every option path, every verb) stay readable on one line.
+fn join_capped(items: &[String]) -> String {
+    const CAP: usize = 40;
+    if items.len() <= CAP {
+        items.join(", ")
+    } else {
+        format!(
+            "{}, ... ({} more)",
+            items[..CAP].join(", "),
+            items.len() - CAP
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn hints_render_every_field() {
+        let hint = json!({
+            "verb": "list-windows", "command": "tuios list-windows --json", "param": "window",
+            "accepted": ["a", "b"], "did_you_mean": "a", "available": ["x", "y"],
+            "detail": "No such window."
+        });
+        assert_eq!(
+            hint_lines(Some(&hint)),
+            vec![
+                "did you mean \"a\"?",
+                "window accepts: a, b",
+                "available: x, y",
+                "No such window.",
+                "try: tuios list-windows --json",
+            ]
+        );
+        assert_eq!(
+            hint_lines(Some(&json!({"verb": "list-verbs"}))),
+            vec!["see the list-verbs verb (tuios list-verbs list-verbs)"]
+        );
+        assert!(hint_lines(None).is_empty());
+    }
+
+    #[test]
+    fn no_daemon_failure_names_the_socket_and_exits_3() {
+        let f = Failure::NoDaemon(PathBuf::from("/tmp/x/tuios.sock"));
+        assert_eq!(f.exit_code(), 3);
+        let lines = f.lines();
+        assert_eq!(lines[0], "error: no tuios daemon is running on /tmp/x/tuios.sock");
+        assert!(lines.iter().any(|l| l.contains("new -d NAME")));
+        assert!(lines.iter().any(|l| l.ends_with("daemon")));
+    }
+
+    #[test]
+    fn long_lists_are_capped() {
+        let items: Vec<String> = (0..50).map(|i| i.to_string()).collect();
+        assert!(join_capped(&items).ends_with("... (10 more)"));
+    }
+}

@@ -1,0 +1,344 @@
+//! Pure mapping from parsed arguments to verb params. No I/O, so every mapping is unit tested.
+
+use serde_json::{Map, Value};
+
+use crate::cli::{
+    CapturePaneArgs, NewWindowArgs, ResizeArgs, SendKeysArgs, SendTextArgs, SessionTarget,
+    WindowTarget,
+};
+
+/// A verb name and its params object, ready to be sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub verb: &'static str,
+    pub params: Map<String, Value>,
+}
+
+impl Request {
+    fn new(verb: &'static str) -> Self {
+        Request {
+            verb,
+            params: Map::new(),
+        }
+    }
+
+    fn set(&mut self, key: &str, value: impl Into<Value>) {
+        self.params.insert(key.to_string(), value.into());
+    }
+
+    fn set_opt(&mut self, key: &str, value: Option<impl Into<Value>>) {
+        if let Some(v) = value {
+            self.set(key, v);
+        }
+    }
+
+    /// Booleans whose protocol default is false are only sent when set, so requests stay minimal.
+    fn set_flag(&mut self, key: &str, on: bool) {
+        if on {
+            self.set(key, true);
+        }
+    }
+
+    /// The params as a JSON value, or `None` when there are none (the envelope omits them).
+    pub fn params_value(&self) -> Option<Value> {
+        if self.params.is_empty() {
+            None
+        } else {
+            Some(Value::Object(self.params.clone()))
+        }
+    }
+}
+
+fn session_target(req: &mut Request, t: &SessionTarget) {
+    req.set_opt("session", t.session.clone());
+}
+
+fn window_target(req: &mut Request, t: &WindowTarget) {
+    req.set_opt("session", t.session.clone());
+    req.set_opt("window", t.window.clone());
+}
+
+pub fn list_sessions() -> Request {
+    Request::new("list-sessions")
+}
+
+pub fn kill_session(name: &str) -> Request {
+    let mut req = Request::new("kill-session");
+    req.set("session", name);
+    req
+}
+
+pub fn list_verbs(verb: Option<&str>) -> Request {
+    let mut req = Request::new("list-verbs");
+    req.set_opt("verb", verb);
+    req
+}
+
+pub fn send_keys(a: &SendKeysArgs) -> Request {
+    let mut req = Request::new("send-keys");
+    window_target(&mut req, &a.target);
+    req.set("keys", a.keys.join(" "));
+    req.set_flag("literal", a.literal);
+    req.set_flag("raw", a.raw);
+    req
+}
+
+pub fn send_text(a: &SendTextArgs) -> Request {
+    let mut req = Request::new("send-text");
+    window_target(&mut req, &a.target);
+    req.set("text", a.text.clone());
+    req
+}
+
+pub fn capture_pane(a: &CapturePaneArgs) -> Request {
+    let mut req = Request::new("capture-pane");
+    window_target(&mut req, &a.target);
+    // -S is the older spelling of source=recent; sending the source keeps the reply's
+    // `source` field truthful about what was captured.
+    let source = match (a.source, a.scrollback) {
+        (Some(s), _) => Some(s.as_str()),
+        (None, true) => Some("recent"),
+        (None, false) => None,
+    };
+    req.set_opt("source", source);
+    req.set_flag("styled", a.styled);
+    req.set_opt("lines", a.lines);
+    req.set_opt("start", a.start);
+    req.set_opt("end", a.end);
+    req
+}
+
+pub fn list_windows(t: &SessionTarget) -> Request {
+    let mut req = Request::new("list-windows");
+    session_target(&mut req, t);
+    req
+}
+
+pub fn session_info(t: &SessionTarget) -> Request {
+    let mut req = Request::new("session-info");
+    session_target(&mut req, t);
+    req
+}
+
+pub fn new_window(a: &NewWindowArgs) -> Request {
+    let mut req = Request::new("new-window");
+    session_target(&mut req, &a.target);
+    req.set_opt("name", a.name.clone());
+    if !a.command.is_empty() {
+        req.set("command", a.command.clone());
+    }
+    req.set_opt("workspace", a.workspace);
+    req.set_opt("cwd", a.cwd.clone());
+    if a.no_focus {
+        req.set("focus", false);
+    }
+    req.set_flag("remain", a.remain);
+    req
+}
+
+pub fn resize(a: &ResizeArgs) -> Request {
+    let mut req = Request::new("resize");
+    window_target(&mut req, &a.target);
+    req.set("width", a.width);
+    req.set("height", a.height);
+    req
+}
+
+/// Parse the PARAMS-JSON argument of `tuios call`: absent means no params; anything given
+/// must be a JSON object (or null), since that is all the envelope accepts.
+pub fn call_params(text: Option<&str>) -> Result<Option<Value>, String> {
+    let Some(text) = text else { return Ok(None) };
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| format!("PARAMS-JSON is not valid JSON: {e}"))?;
+    match value {
+        Value::Null => Ok(None),
+        Value::Object(_) => Ok(Some(value)),
+        other => Err(format!(
+            "PARAMS-JSON must be a JSON object such as {{\"session\":\"work\"}}, not {}",
+            json_kind(&other)
+        )),
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The whole request line (newline included) every JSON command sends; always `id` 1, since
+/// each connection carries one request.
+pub fn request_line(verb: &str, params: Option<&Value>) -> String {
+    let req = protocol::envelope::Request::new(
+        Some(Value::from(1)),
+        verb,
+        params.cloned().unwrap_or(Value::Null),
+    );
+    let mut line = req.to_line();
+    line.push('\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+    use serde_json::json;
+
+    fn parse(args: &[&str]) -> Command {
+        let mut argv = vec!["tuios"];
+        argv.extend_from_slice(args);
+        Cli::try_parse_from(argv).expect("arguments parse").command
+    }
+
+    fn build(args: &[&str]) -> Request {
+        match parse(args) {
+            Command::Ls(_) => list_sessions(),
+            Command::KillSession(a) => kill_session(&a.session),
+            Command::ListVerbs(a) => list_verbs(a.verb.as_deref()),
+            Command::SendKeys(a) => send_keys(&a),
+            Command::SendText(a) => send_text(&a),
+            Command::CapturePane(a) => capture_pane(&a),
+            Command::ListWindows(a) => list_windows(&a.target),
+            Command::NewWindow(a) => new_window(&a),
+            Command::SessionInfo(a) => session_info(&a.target),
+            Command::Resize(a) => resize(&a),
+            other => panic!("not a verb command: {other:?}"),
+        }
+    }
+
+    fn params(args: &[&str]) -> Value {
+        Value::Object(build(args).params)
+    }
+
+    #[test]
+    fn send_keys_joins_arguments_and_maps_flags() {
+        assert_eq!(
+            params(&["send-keys", "-s", "work", "-w", "2", "ls", "Enter"]),
+            json!({"session": "work", "window": "2", "keys": "ls Enter"})
+        );
+        assert_eq!(
+            params(&["send-keys", "--literal", "--raw", "a,b"]),
+            json!({"keys": "a,b", "literal": true, "raw": true})
+        );
+        assert_eq!(params(&["send-keys", "-l", "x"]), json!({"keys": "x", "literal": true}));
+    }
+
+    #[test]
+    fn send_text_keeps_text_verbatim() {
+        assert_eq!(
+            params(&["send-text", "-s", "w", "echo a, b\n"]),
+            json!({"session": "w", "text": "echo a, b\n"})
+        );
+    }
+
+    #[test]
+    fn capture_pane_maps_sources_and_slices() {
+        assert_eq!(params(&["capture-pane"]), json!({}));
+        assert_eq!(build(&["capture-pane"]).params_value(), None);
+        assert_eq!(params(&["capture-pane", "-S"]), json!({"source": "recent"}));
+        assert_eq!(
+            params(&["capture-pane", "--source", "visible", "--ansi", "--lines", "5"]),
+            json!({"source": "visible", "styled": true, "lines": 5})
+        );
+        assert_eq!(
+            params(&["capture-pane", "-w", "abc", "--styled", "--start", "2", "--end", "4"]),
+            json!({"window": "abc", "styled": true, "start": 2, "end": 4})
+        );
+        let both = Cli::try_parse_from(["tuios", "capture-pane", "--source", "visible", "-S"]);
+        assert!(both.is_err(), "--source and -S contradict each other");
+    }
+
+    #[test]
+    fn new_window_maps_argv_and_focus() {
+        assert_eq!(
+            params(&[
+                "new-window", "-s", "w", "build", "--workspace", "2", "--cwd", "/tmp",
+                "--no-focus", "--remain", "--", "make", "-j", "2"
+            ]),
+            json!({
+                "session": "w", "name": "build", "command": ["make", "-j", "2"],
+                "workspace": 2, "cwd": "/tmp", "focus": false, "remain": true
+            })
+        );
+        assert_eq!(params(&["new-window"]), json!({}));
+        assert_eq!(
+            params(&["new-window", "--", "htop"]),
+            json!({"command": ["htop"]})
+        );
+    }
+
+    #[test]
+    fn session_commands_map_the_session() {
+        assert_eq!(params(&["list-windows", "-s", "a"]), json!({"session": "a"}));
+        assert_eq!(params(&["session-info"]), json!({}));
+        assert_eq!(params(&["kill-session", "a b"]), json!({"session": "a b"}));
+        assert_eq!(params(&["ls"]), json!({}));
+        assert_eq!(params(&["list-verbs", "send-keys"]), json!({"verb": "send-keys"}));
+        assert_eq!(
+            params(&["resize", "-w", "1", "100", "30"]),
+            json!({"window": "1", "width": 100, "height": 30})
+        );
+    }
+
+    #[test]
+    fn every_sent_param_is_declared_by_the_registry() {
+        let samples: &[&[&str]] = &[
+            &["ls"],
+            &["kill-session", "x"],
+            &["list-verbs", "hello"],
+            &["send-keys", "-s", "s", "-w", "w", "-l", "-r", "k"],
+            &["send-text", "-s", "s", "-w", "w", "t"],
+            &["capture-pane", "-s", "s", "-w", "w", "--source", "recent", "--styled",
+              "--lines", "1", "--start", "1", "--end", "2"],
+            &["list-windows", "-s", "s"],
+            &["new-window", "-s", "s", "n", "--workspace", "1", "--cwd", "/", "--no-focus",
+              "--remain", "--", "true"],
+            &["session-info", "-s", "s"],
+            &["resize", "-s", "s", "-w", "w", "1", "1"],
+        ];
+        for args in samples {
+            let req = build(args);
+            let verb = protocol::registry::find_verb(req.verb)
+                .unwrap_or_else(|| panic!("{} is not a registry verb", req.verb));
+            for key in req.params.keys() {
+                assert!(
+                    verb.params.iter().any(|p| p.name == key.as_str()),
+                    "{} sends undeclared param {key}",
+                    req.verb
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn call_params_accepts_objects_only() {
+        assert_eq!(call_params(None), Ok(None));
+        assert_eq!(call_params(Some("  ")), Ok(None));
+        assert_eq!(call_params(Some("null")), Ok(None));
+        assert_eq!(
+            call_params(Some(r#"{"session":"w"}"#)),
+            Ok(Some(json!({"session": "w"})))
+        );
+        assert!(call_params(Some("[1]")).unwrap_err().contains("an array"));
+        assert!(call_params(Some("{")).is_err());
+    }
+
+    #[test]
+    fn request_line_is_one_json_line() {
+        assert_eq!(
+            request_line("list-windows", Some(&json!({"session": "w"}))),
+            "{\"id\":1,\"verb\":\"list-windows\",\"params\":{\"session\":\"w\"}}\n"
+        );
+        assert_eq!(request_line("hello", None), "{\"id\":1,\"verb\":\"hello\"}\n");
+    }
+}

@@ -1,0 +1,84 @@
+//! Runs the real `tuios` binary: help output and behaviour with no daemon.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tuios(socket: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tuios"))
+        .args(args)
+        .env("TUIOS_SOCKET", socket)
+        .output()
+        .expect("the tuios binary runs")
+}
+
+#[test]
+fn help_lists_the_verb_commands_with_registry_descriptions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tuios(&dir.path().join("tuios.sock"), &["--help"]);
+    assert!(out.status.success(), "{out:?}");
+    let help = String::from_utf8(out.stdout).unwrap();
+    for cmd in [
+        "new", "ls", "kill-session", "kill-server", "list-verbs", "call", "send-keys",
+        "send-text", "capture-pane", "list-windows", "new-window", "session-info", "resize",
+        "daemon",
+    ] {
+        assert!(
+            help.lines().any(|l| l.trim_start().starts_with(cmd)),
+            "`tuios --help` does not list {cmd}:\n{help}"
+        );
+    }
+    let send_keys = protocol::registry::find_verb("send-keys").expect("send-keys is a verb");
+    let first_line = send_keys.description.lines().next().unwrap_or_default();
+    assert!(
+        help.contains(first_line),
+        "send-keys help is not the registry description:\n{help}"
+    );
+}
+
+#[test]
+fn control_commands_without_a_daemon_exit_3_and_say_how_to_start_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tuios.sock");
+    let commands: &[&[&str]] = &[
+        &["list-windows"],
+        &["ls"],
+        &["send-text", "-s", "work", "hello"],
+        &["capture-pane"],
+        &["call", "list-sessions"],
+    ];
+    for args in commands {
+        let out = tuios(&socket, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("no tuios daemon is running on {}", socket.display())),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("new -d NAME"), "{args:?}: {stderr}");
+        assert!(stderr.contains("tuios daemon"), "{args:?}: {stderr}");
+        assert!(!socket.exists(), "{args:?} must not start a daemon");
+    }
+}
+
+#[test]
+fn socket_flag_overrides_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let env_socket = dir.path().join("env.sock");
+    let flag_socket = dir.path().join("flag.sock");
+    let out = tuios(
+        &env_socket,
+        &["--socket", flag_socket.to_str().unwrap(), "session-info"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains(&flag_socket.display().to_string()), "{stderr}");
+    assert!(stderr.contains("--socket"), "the hint keeps the socket: {stderr}");
+}
+
+#[test]
+fn kill_server_without_a_daemon_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tuios(&dir.path().join("tuios.sock"), &["kill-server"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("not running"));
+}

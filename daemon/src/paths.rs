@@ -1,0 +1,191 @@
+//! Where the daemon's socket and the files beside it live, and the checks on their directory.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, DirBuilder};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The socket path from the environment: `$TUIOS_SOCKET` if set and non-empty (made absolute
+/// against the current directory, since panes and clients may run elsewhere); else
+/// `$XDG_RUNTIME_DIR/tuios/tuios.sock`; else `/tmp/tuios-$UID/tuios.sock`.
+pub fn socket_path() -> PathBuf {
+    let path = socket_path_from(
+        std::env::var_os("TUIOS_SOCKET").as_deref(),
+        std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
+        // SAFETY: getuid has no preconditions and cannot fail.
+        unsafe { libc::getuid() },
+    );
+    std::path::absolute(&path).unwrap_or(path)
+}
+
+/// [`socket_path`] with its inputs passed in. Empty values count as unset, and a relative
+/// `XDG_RUNTIME_DIR` is ignored, as the XDG base-directory spec asks.
+pub fn socket_path_from(
+    tuios_socket: Option<&OsStr>,
+    xdg_runtime_dir: Option<&OsStr>,
+    uid: u32,
+) -> PathBuf {
+    if let Some(explicit) = tuios_socket.filter(|s| !s.is_empty()) {
+        return PathBuf::from(explicit);
+    }
+    if let Some(runtime) = xdg_runtime_dir
+        .map(Path::new)
+        .filter(|p| !p.as_os_str().is_empty() && p.is_absolute())
+    {
+        return runtime.join("tuios").join("tuios.sock");
+    }
+    PathBuf::from(format!("/tmp/tuios-{uid}")).join("tuios.sock")
+}
+
+/// The daemon's pid file: `<socket>.pid`.
+pub fn pid_path(socket: &Path) -> PathBuf {
+    with_suffix(socket, ".pid")
+}
+
+/// The start lock: `<socket>.lock`. Never deleted, so that every starter locks the same inode.
+pub fn lock_path(socket: &Path) -> PathBuf {
+    with_suffix(socket, ".lock")
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = OsString::from(path.as_os_str());
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// The directory that holds `socket` (`.` for a bare file name).
+pub fn socket_dir(socket: &Path) -> &Path {
+    match socket.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Make sure the socket's directory exists and is private.
+///
+/// A missing directory is created with mode 0700 (missing parents too). An existing one is
+/// refused when it is owned by another user or writable by group or others: whoever can write
+/// there can replace the socket with their own and receive everything a client sends.
+pub fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
+    let dir = socket_dir(socket);
+    match fs::metadata(dir) {
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+            // The umask may have taken bits away (0700 & ~umask); the owner needs all three.
+            fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
+        }
+        Err(e) => {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("cannot inspect socket directory {}: {e}", dir.display()),
+            ))
+        }
+    }
+    check_private_dir(dir)
+}
+
+/// Refuse `dir` unless it is a directory owned by the effective user and not writable by group
+/// or others.
+pub fn check_private_dir(dir: &Path) -> io::Result<()> {
+    // Follows symlinks on purpose: what matters is who controls the directory actually used.
+    let meta = fs::metadata(dir)?;
+    if !meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("socket directory {} is not a directory", dir.display()),
+        ));
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "socket directory {} belongs to uid {}, not to you (uid {me}); its owner could \
+                 replace the socket, so it is not used (choose another path with TUIOS_SOCKET)",
+                dir.display(),
+                meta.uid()
+            ),
+        ));
+    }
+    let mode = meta.mode() & 0o7777;
+    if mode & 0o022 != 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "socket directory {} has mode {mode:04o}: group or others can write to it and \
+                 could replace the socket; run `chmod 700 {}` or choose another path with \
+                 TUIOS_SOCKET",
+                dir.display(),
+                dir.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(s: &str) -> Option<&OsStr> {
+        Some(OsStr::new(s))
+    }
+
+    #[test]
+    fn explicit_socket_wins() {
+        assert_eq!(
+            socket_path_from(os("/x/y.sock"), os("/run/user/5"), 5),
+            PathBuf::from("/x/y.sock")
+        );
+    }
+
+    #[test]
+    fn empty_explicit_socket_is_unset() {
+        assert_eq!(
+            socket_path_from(os(""), os("/run/user/5"), 5),
+            PathBuf::from("/run/user/5/tuios/tuios.sock")
+        );
+    }
+
+    #[test]
+    fn runtime_dir_then_tmp() {
+        assert_eq!(
+            socket_path_from(None, os("/run/user/1000"), 1000),
+            PathBuf::from("/run/user/1000/tuios/tuios.sock")
+        );
+        assert_eq!(
+            socket_path_from(None, None, 1000),
+            PathBuf::from("/tmp/tuios-1000/tuios.sock")
+        );
+        assert_eq!(
+            socket_path_from(None, os(""), 42),
+            PathBuf::from("/tmp/tuios-42/tuios.sock")
+        );
+        assert_eq!(
+            socket_path_from(None, os("relative/dir"), 42),
+            PathBuf::from("/tmp/tuios-42/tuios.sock")
+        );
+    }
+
+    #[test]
+    fn files_beside_the_socket() {
+        let s = Path::new("/run/user/1/tuios/tuios.sock");
+        assert_eq!(
+            pid_path(s),
+            PathBuf::from("/run/user/1/tuios/tuios.sock.pid")
+        );
+        assert_eq!(
+            lock_path(s),
+            PathBuf::from("/run/user/1/tuios/tuios.sock.lock")
+        );
+    }
+
+    #[test]
+    fn socket_dir_of_bare_name_is_cwd() {
+        assert_eq!(socket_dir(Path::new("x.sock")), Path::new("."));
+        assert_eq!(socket_dir(Path::new("/a/x.sock")), Path::new("/a"));
+    }
+}

@@ -1,0 +1,321 @@
+//! `tuios daemon`: start, serve until SIGTERM or SIGINT, shut down cleanly.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::UnixListener;
+use tokio::signal::unix::{signal, Signal, SignalKind};
+
+use crate::lock::StartLock;
+use crate::paths;
+use crate::probe::{probe, Probe};
+
+/// How long the actor system gets to stop sessions and their children before the daemon removes
+/// its files and exits anyway.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// How long leftover blocking tasks (PTY reads, child waits) may delay the exit.
+const RUNTIME_DRAIN: Duration = Duration::from_secs(1);
+
+/// Exit status when the configuration or the command line is invalid.
+const EXIT_USAGE: i32 = 2;
+/// Exit status when the daemon cannot start (already running, bad directory, bind failure).
+const EXIT_FAILURE: i32 = 1;
+
+/// Options of `tuios daemon`; each overrides the configuration file and the environment.
+#[derive(Debug, Clone, Default)]
+pub struct DaemonOptions {
+    /// Socket path; `None` means [`paths::socket_path`].
+    pub socket: Option<PathBuf>,
+    /// Configuration file that must exist; `None` means the default file, if present.
+    pub config: Option<PathBuf>,
+    /// Log filter (`debug`, or a directive such as `tuios_actors=trace,info`).
+    pub log_level: Option<String>,
+}
+
+/// Run the daemon in the foreground until SIGTERM or SIGINT. Returns the process exit code:
+/// 0 after a clean shutdown, 1 when it cannot start, 2 for a bad configuration or option.
+pub fn run(opts: DaemonOptions) -> i32 {
+    let cfg = match config::load_daemon_config(opts.config.as_deref()) {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            eprintln!("tuios daemon: configuration error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    if let Some(level) = &opts.log_level {
+        if let Err(why) = config::validate_log_level(level) {
+            eprintln!("tuios daemon: --log-level: {why}");
+            return EXIT_USAGE;
+        }
+    }
+    crate::init_logging(opts.log_level.as_deref().or(cfg.log_level.as_deref()));
+
+    let socket = opts.socket.unwrap_or_else(paths::socket_path);
+    // Panes receive this path in TUIOS_SOCKET and may run in any directory.
+    let socket = std::path::absolute(&socket).unwrap_or(socket);
+
+    let _lock = match prepare(&socket) {
+        Ok(lock) => lock,
+        Err(msg) => {
+            eprintln!("tuios daemon: {msg}");
+            return EXIT_FAILURE;
+        }
+    };
+
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => Arc::new(rt),
+        Err(e) => {
+            eprintln!("tuios daemon: cannot create the async runtime: {e}");
+            return EXIT_FAILURE;
+        }
+    };
+    // The runtime is shared with the System so it can be shut down with a deadline afterwards:
+    // a plain drop would wait for every blocking task, however long it is stuck.
+    let system = actix::System::with_tokio_rt({
+        let runtime = runtime.clone();
+        move || runtime
+    });
+    let info = ServeInfo {
+        socket,
+        scrollback_lines: cfg.scrollback_lines,
+        default_shell: cfg.shell,
+    };
+    let code = system.block_on(serve(info));
+    drop(system);
+    match Arc::try_unwrap(runtime) {
+        Ok(runtime) => runtime.shutdown_timeout(RUNTIME_DRAIN),
+        Err(_) => tracing::debug!("runtime still shared at exit; dropping it without a deadline"),
+    }
+    // `_lock` is released here, after the socket is gone.
+    code
+}
+
+/// Directory, start lock and stale socket: everything before binding. Returns the held lock.
+fn prepare(socket: &Path) -> Result<StartLock, String> {
+    paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
+    let lock = match StartLock::try_acquire(&paths::lock_path(socket)) {
+        Ok(Some(lock)) => lock,
+        Ok(None) => {
+            return Err(format!(
+                "another tuios daemon is already starting or running on {}",
+                socket.display()
+            ))
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    match probe(socket) {
+        Probe::Absent => {}
+        Probe::Running => {
+            let pid = fs::read_to_string(paths::pid_path(socket))
+                .ok()
+                .and_then(|s| s.trim().parse::<u32>().ok());
+            return Err(match pid {
+                Some(pid) => format!(
+                    "a tuios daemon is already running on {} (pid {pid})",
+                    socket.display()
+                ),
+                None => format!(
+                    "a tuios daemon is already running on {} (something accepts connections there)",
+                    socket.display()
+                ),
+            });
+        }
+        Probe::Stale => remove_stale_socket(socket)?,
+    }
+    Ok(lock)
+}
+
+/// Remove a socket file nobody listens on. Anything that is not a socket is left alone: the
+/// path may have been mistyped into TUIOS_SOCKET and point at a file the user cares about.
+fn remove_stale_socket(socket: &Path) -> Result<(), String> {
+    let meta = match fs::symlink_metadata(socket) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot inspect {}: {e}", socket.display())),
+    };
+    if !meta.file_type().is_socket() {
+        return Err(format!(
+            "{} exists and is not a socket; not removing it (choose another path with \
+             TUIOS_SOCKET or --socket)",
+            socket.display()
+        ));
+    }
+    match fs::remove_file(socket) {
+        Ok(()) => {
+            tracing::info!(socket = %socket.display(), "removed stale socket");
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!(
+            "cannot remove stale socket {}: {e}",
+            socket.display()
+        )),
+    }
+}
+
+struct ServeInfo {
+    socket: PathBuf,
+    scrollback_lines: usize,
+    default_shell: Option<String>,
+}
+
+/// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
+/// shut down, remove the pid file and then the socket (its disappearance tells `kill-server`
+/// that the daemon is done).
+async fn serve(info: ServeInfo) -> i32 {
+    let socket = info.socket;
+    // Handlers go in before the socket exists, so a signal sent as soon as the daemon is seen
+    // running is handled here rather than killing the process with its files left behind.
+    let signals = match Signals::install() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tuios daemon: cannot install signal handlers: {e}");
+            return EXIT_FAILURE;
+        }
+    };
+    let listener = match UnixListener::bind(&socket) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("tuios daemon: cannot listen on {}: {e}", socket.display());
+            return EXIT_FAILURE;
+        }
+    };
+    if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
+        eprintln!(
+            "tuios daemon: cannot restrict permissions of {}: {e}",
+            socket.display()
+        );
+        remove_quietly(&socket);
+        return EXIT_FAILURE;
+    }
+    let pid = std::process::id();
+    let pid_file = paths::pid_path(&socket);
+    if let Err(e) = write_pid_file(&pid_file, pid) {
+        eprintln!(
+            "tuios daemon: cannot write pid file {}: {e}",
+            pid_file.display()
+        );
+        remove_quietly(&socket);
+        return EXIT_FAILURE;
+    }
+
+    let handle = actors::start(
+        listener,
+        actors::DaemonInfo {
+            socket_path: socket.clone(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            pid,
+            scrollback_lines: info.scrollback_lines,
+            default_shell: info.default_shell,
+        },
+    );
+    // Sent before the first await, so no shell has been spawned yet; unsetting NOTIFY_SOCKET
+    // (the `true`) keeps it out of every pane's environment.
+    let status = format!("serving on {}", socket.display());
+    if let Err(e) = sd_notify::notify(
+        true,
+        &[
+            sd_notify::NotifyState::Ready,
+            sd_notify::NotifyState::Status(&status),
+        ],
+    ) {
+        tracing::warn!("could not notify systemd of readiness: {e}");
+    }
+    tracing::info!(
+        socket = %socket.display(),
+        pid,
+        version = env!("CARGO_PKG_VERSION"),
+        "tuios daemon ready"
+    );
+
+    let mut signals = signals;
+    let name = signals.wait_for_stop().await;
+    tracing::info!("{name} received, shutting down");
+    tokio::select! {
+        _ = handle.shutdown() => {}
+        _ = tokio::time::sleep(SHUTDOWN_GRACE) => {
+            tracing::warn!(
+                "sessions did not stop within {}s; exiting anyway",
+                SHUTDOWN_GRACE.as_secs()
+            );
+        }
+        name = signals.wait_for_stop() => {
+            tracing::warn!("{name} received again, exiting without waiting for sessions");
+        }
+    }
+
+    remove_quietly(&pid_file);
+    remove_quietly(&socket);
+    tracing::info!("tuios daemon stopped");
+    0
+}
+
+struct Signals {
+    term: Signal,
+    int: Signal,
+    hup: Signal,
+}
+
+impl Signals {
+    fn install() -> io::Result<Self> {
+        Ok(Signals {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
+        })
+    }
+
+    /// Wait for SIGTERM or SIGINT and name it. SIGHUP is logged and otherwise ignored: the
+    /// daemon outlives the terminal it was started from, and configuration is read at start.
+    async fn wait_for_stop(&mut self) -> &'static str {
+        loop {
+            tokio::select! {
+                _ = self.term.recv() => return "SIGTERM",
+                _ = self.int.recv() => return "SIGINT",
+                Some(()) = self.hup.recv() => {
+                    tracing::info!("SIGHUP received and ignored (configuration is read only at start)");
+                }
+            }
+        }
+    }
+}
+
+/// Write the pid file with mode 0600, replacing whatever a crashed daemon left behind. Written
+/// beside the final name and renamed, so a reader never sees a partial number.
+fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        // An existing file keeps its old mode through open(); force it.
+        f.set_permissions(fs::Permissions::from_mode(0o600))?;
+        writeln!(f, "{pid}")?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn remove_quietly(path: &Path) {
+    match fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!("cannot remove {}: {e}", path.display()),
+    }
+}

@@ -1,0 +1,567 @@
+//! Compact scrollback: a ring of rows kept as UTF-8 text plus style runs in fixed-size byte
+//! blocks, one row index entry (8 bytes) per row.
+//!
+//! Row encoding, all integers LEB128:
+//! `cells` (columns covered before trailing blanks were trimmed), `runs_len`, `runs`, `text`.
+//! `runs` is empty when the whole row has the default style; otherwise it is a sequence of
+//! (`text bytes`, `style`) pairs covering `text`. A style is a tag byte followed by the parts
+//! the tag announces (see `put_style`). Empty rows take no arena bytes at all.
+
+use std::collections::VecDeque;
+
+use alacritty_terminal::term::cell::{Cell, Flags};
+use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
+
+use crate::render::{
+    self, DEFAULT_BG, DEFAULT_FG, Link, Pen, cell_char, is_plain_blank, push_char, same_style,
+};
+
+/// Arena block size. Small enough that the partly used first and last blocks waste little,
+/// large enough that block bookkeeping is negligible.
+const BLOCK: usize = 32 * 1024;
+/// Row length value meaning "the row fills its own dedicated block".
+const LEN_WHOLE: u16 = 0x7FFF;
+const LEN_MASK: u16 = 0x7FFF;
+const WRAPPED: u16 = 0x8000;
+
+#[derive(Clone, Copy, Debug)]
+struct RowMeta {
+    /// Sequence number of the block holding the row.
+    block: u32,
+    off: u16,
+    /// Encoded length (or `LEN_WHOLE`), plus `WRAPPED` when the row continues on the next.
+    len: u16,
+}
+
+pub(crate) struct Store {
+    capacity: usize,
+    rows: VecDeque<RowMeta>,
+    blocks: VecDeque<Vec<u8>>,
+    /// Sequence number of `blocks[0]`.
+    first_block: u32,
+    /// One emptied block kept for reuse, so a full ring does not allocate.
+    spare: Option<Vec<u8>>,
+    /// (sequence number of the first row pushed at this width, width).
+    widths: VecDeque<(u64, u16)>,
+    pushed: u64,
+    runs: Vec<u8>,
+    text: Vec<u8>,
+}
+
+/// One stored row, borrowed from the arena.
+pub(crate) struct RowView<'a> {
+    pub bytes: &'a [u8],
+    pub width: usize,
+    #[allow(dead_code)] // kept for a future unwrapped capture
+    pub wrapped: bool,
+}
+
+impl Store {
+    pub fn new(capacity: usize) -> Store {
+        Store {
+            capacity,
+            rows: VecDeque::new(),
+            blocks: VecDeque::new(),
+            first_block: 0,
+            spare: None,
+            widths: VecDeque::new(),
+            pushed: 0,
+            runs: Vec::new(),
+            text: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    pub fn pushed(&self) -> u64 {
+        self.pushed
+    }
+
+    /// Drops every row (ED 3). The count of rows pushed is kept.
+    pub fn clear(&mut self) {
+        self.rows = VecDeque::new();
+        self.first_block = self.first_block.wrapping_add(self.blocks.len() as u32);
+        self.blocks = VecDeque::new();
+        self.spare = None;
+        self.widths = VecDeque::new();
+    }
+
+    /// Heap bytes held, including the index and scratch buffers.
+    pub fn heap_bytes(&self) -> usize {
+        self.blocks.iter().map(Vec::capacity).sum::<usize>()
+            + self.spare.as_ref().map_or(0, Vec::capacity)
+            + self.blocks.capacity() * std::mem::size_of::<Vec<u8>>()
+            + self.rows.capacity() * std::mem::size_of::<RowMeta>()
+            + self.widths.capacity() * std::mem::size_of::<(u64, u16)>()
+            + self.runs.capacity()
+            + self.text.capacity()
+    }
+
+    /// Appends one row of `width` columns, dropping the oldest row when full.
+    pub fn push(&mut self, cells: &[Cell], width: usize) {
+        self.pushed += 1;
+        if self.capacity == 0 {
+            return;
+        }
+        let wrapped = cells.last().is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
+        let mut end = cells.len();
+        while end > 0 && is_plain_blank(&cells[end - 1]) {
+            end -= 1;
+        }
+        let mut meta = if end == 0 {
+            RowMeta { block: self.current_block(), off: 0, len: 0 }
+        } else {
+            self.encode(&cells[..end]);
+            let mut header = [0u8; 20];
+            let mut h = put_varint_into(&mut header, 0, end as u64);
+            h = put_varint_into(&mut header, h, self.runs.len() as u64);
+            let total = h + self.runs.len() + self.text.len();
+            let meta = self.alloc(total);
+            let block = self.blocks.back_mut().expect("alloc made a block");
+            block.extend_from_slice(&header[..h]);
+            block.extend_from_slice(&self.runs);
+            block.extend_from_slice(&self.text);
+            meta
+        };
+        if wrapped {
+            meta.len |= WRAPPED;
+        }
+        if self.rows.len() == self.rows.capacity() && self.rows.len() < self.capacity {
+            // Grow the index geometrically but never past the ring's size.
+            let want = (self.rows.len() * 2).clamp(64, self.capacity);
+            self.rows.reserve_exact(want - self.rows.len());
+        }
+        self.rows.push_back(meta);
+        let width = width.min(u16::MAX as usize) as u16;
+        if self.widths.back().is_none_or(|&(_, w)| w != width) {
+            self.widths.push_back((self.pushed - 1, width));
+        }
+        if self.rows.len() > self.capacity {
+            self.drop_oldest();
+        }
+    }
+
+    fn drop_oldest(&mut self) {
+        self.rows.pop_front();
+        let Some(front) = self.rows.front() else { return };
+        // Release blocks that no remaining row uses.
+        while !self.blocks.is_empty() && (front.block.wrapping_sub(self.first_block) as i32) > 0 {
+            let mut block = self.blocks.pop_front().expect("not empty");
+            self.first_block = self.first_block.wrapping_add(1);
+            if block.capacity() == BLOCK && self.spare.is_none() {
+                block.clear();
+                self.spare = Some(block);
+            }
+        }
+        let first_seq = self.pushed - self.rows.len() as u64;
+        while self.widths.len() > 1 && self.widths[1].0 <= first_seq {
+            self.widths.pop_front();
+        }
+    }
+
+    fn current_block(&self) -> u32 {
+        if self.blocks.is_empty() {
+            self.first_block
+        } else {
+            self.first_block.wrapping_add(self.blocks.len() as u32 - 1)
+        }
+    }
+
+    /// Makes room for `total` bytes at the end of the last block and says where they go.
+    fn alloc(&mut self, total: usize) -> RowMeta {
+        if total >= LEN_WHOLE as usize {
+            self.blocks.push_back(Vec::with_capacity(total));
+            return RowMeta { block: self.current_block(), off: 0, len: LEN_WHOLE };
+        }
+        // A dedicated block is at least LEN_WHOLE long, so nothing is ever added to it.
+        let fits = self
+            .blocks
+            .back()
+            .is_some_and(|b| b.len() < LEN_WHOLE as usize && b.len() + total <= BLOCK);
+        if !fits {
+            let block = self.spare.take().unwrap_or_else(|| Vec::with_capacity(BLOCK));
+            self.blocks.push_back(block);
+        }
+        let off = self.blocks.back().map_or(0, Vec::len);
+        RowMeta { block: self.current_block(), off: off as u16, len: total as u16 }
+    }
+
+    /// Fills `runs` and `text` from cells (already trimmed); spacer cells are skipped.
+    fn encode(&mut self, cells: &[Cell]) {
+        self.runs.clear();
+        self.text.clear();
+        let mut styled = false;
+        let mut run_cell = &cells[0];
+        let mut run_start = 0;
+        for cell in cells {
+            if cell.flags.contains(Flags::WIDE_CHAR_SPACER) {
+                continue;
+            }
+            if !same_style(run_cell, cell) {
+                styled |= self.close_run(run_cell, run_start);
+                run_start = self.text.len();
+                run_cell = cell;
+            }
+            push_char(&mut self.text, cell_char(cell));
+            if cell.extra.is_some() {
+                if let Some(zw) = cell.zerowidth() {
+                    for &c in zw {
+                        push_char(&mut self.text, c);
+                    }
+                }
+            }
+        }
+        styled |= self.close_run(run_cell, run_start);
+        if !styled {
+            self.runs.clear();
+        }
+    }
+
+    /// Writes the run that started at text byte `start` with the style of `cell`; returns
+    /// whether that style is not the default one.
+    fn close_run(&mut self, cell: &Cell, start: usize) -> bool {
+        let bytes = self.text.len() - start;
+        if bytes == 0 {
+            return false;
+        }
+        put_varint(&mut self.runs, bytes as u64);
+        let pen = Pen::of(cell);
+        let link = if cell.extra.is_some() { cell.hyperlink() } else { None };
+        put_style(
+            &mut self.runs,
+            &pen,
+            link.as_ref().map(|l| (render::link_id(l.id()), l.uri())),
+        );
+        pen != Pen::DEFAULT || link.is_some()
+    }
+
+    /// The `i`-th row, oldest first.
+    pub fn row(&self, i: usize) -> RowView<'_> {
+        let meta = self.rows[i];
+        let seq = self.pushed - self.rows.len() as u64 + i as u64;
+        let width = match self.widths.partition_point(|&(first, _)| first <= seq) {
+            0 => 0,
+            n => self.widths[n - 1].1 as usize,
+        };
+        let len = meta.len & LEN_MASK;
+        let bytes: &[u8] = if len == 0 {
+            &[]
+        } else {
+            let block = &self.blocks[meta.block.wrapping_sub(self.first_block) as usize];
+            let off = meta.off as usize;
+            if len == LEN_WHOLE { &block[off..] } else { &block[off..off + len as usize] }
+        };
+        RowView { bytes, width, wrapped: meta.len & WRAPPED != 0 }
+    }
+}
+
+impl RowView<'_> {
+    fn parts(&self) -> (usize, &[u8], &[u8]) {
+        if self.bytes.is_empty() {
+            return (0, &[], &[]);
+        }
+        let mut pos = 0;
+        let cells = get_varint(self.bytes, &mut pos) as usize;
+        let runs_len = get_varint(self.bytes, &mut pos) as usize;
+        let runs = &self.bytes[pos..pos + runs_len];
+        let text = &self.bytes[pos + runs_len..];
+        (cells, runs, text)
+    }
+
+    fn text_str(text: &[u8]) -> &str {
+        // The arena only ever receives text pushed from `char`s.
+        std::str::from_utf8(text).unwrap_or("")
+    }
+
+    /// Plain text, trailing spaces trimmed.
+    pub fn render_plain(&self, out: &mut String) {
+        let (_, _, text) = self.parts();
+        out.push_str(Self::text_str(text).trim_end_matches(' '));
+    }
+
+    /// Styled text padded with default blanks to the row's width.
+    pub fn render_styled(&self, out: &mut String) {
+        let (cells, runs, text) = self.parts();
+        let text = Self::text_str(text);
+        let mut pen = Pen::DEFAULT;
+        let mut link: Link<'_> = None;
+        let mut prev: Option<char> = None;
+        if runs.is_empty() {
+            push_with_breaks(out, text, &mut prev);
+        } else {
+            let mut rpos = 0;
+            let mut tpos = 0;
+            while rpos < runs.len() {
+                let n = get_varint(runs, &mut rpos) as usize;
+                let (next_pen, next_link) = get_style(runs, &mut rpos);
+                render::write_sgr(out, &pen, &next_pen);
+                render::write_link(out, link, next_link);
+                pen = next_pen;
+                link = next_link;
+                let end = (tpos + n).min(text.len());
+                push_with_breaks(out, text.get(tpos..end).unwrap_or(""), &mut prev);
+                tpos = end;
+            }
+        }
+        if link.is_some() {
+            render::write_link(out, link, None);
+        }
+        render::write_sgr(out, &pen, &Pen::DEFAULT);
+        for _ in cells..self.width {
+            out.push(' ');
+        }
+    }
+}
+
+fn push_with_breaks(out: &mut String, text: &str, prev: &mut Option<char>) {
+    for c in text.chars() {
+        if let Some(p) = *prev {
+            if render::starts_cell(c) && render::needs_cluster_break(p, c) {
+                out.push_str(render::CLUSTER_BREAK);
+            }
+        }
+        out.push(c);
+        *prev = Some(c);
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn put_varint_into(buf: &mut [u8], mut pos: usize, mut v: u64) -> usize {
+    while v >= 0x80 {
+        buf[pos] = (v as u8) | 0x80;
+        pos += 1;
+        v >>= 7;
+    }
+    buf[pos] = v as u8;
+    pos + 1
+}
+
+fn get_varint(buf: &[u8], pos: &mut usize) -> u64 {
+    let mut v = 0u64;
+    let mut shift = 0;
+    while let Some(&b) = buf.get(*pos) {
+        *pos += 1;
+        v |= u64::from(b & 0x7F) << shift;
+        if b & 0x80 == 0 {
+            break;
+        }
+        shift += 7;
+    }
+    v
+}
+
+// Style tag bits: two bits of colour kind for fg and bg, then presence bits.
+const K_DEFAULT: u8 = 0;
+const K_NAMED: u8 = 1;
+const K_INDEXED: u8 = 2;
+const K_RGB: u8 = 3;
+const T_ATTRS: u8 = 1 << 4;
+const T_UNDERLINE: u8 = 1 << 5;
+const T_LINK: u8 = 1 << 6;
+
+/// Every named colour, indexed by the compact code used in the store.
+const NAMED: [NamedColor; 29] = [
+    NamedColor::Black,
+    NamedColor::Red,
+    NamedColor::Green,
+    NamedColor::Yellow,
+    NamedColor::Blue,
+    NamedColor::Magenta,
+    NamedColor::Cyan,
+    NamedColor::White,
+    NamedColor::BrightBlack,
+    NamedColor::BrightRed,
+    NamedColor::BrightGreen,
+    NamedColor::BrightYellow,
+    NamedColor::BrightBlue,
+    NamedColor::BrightMagenta,
+    NamedColor::BrightCyan,
+    NamedColor::BrightWhite,
+    NamedColor::Foreground,
+    NamedColor::Background,
+    NamedColor::Cursor,
+    NamedColor::DimBlack,
+    NamedColor::DimRed,
+    NamedColor::DimGreen,
+    NamedColor::DimYellow,
+    NamedColor::DimBlue,
+    NamedColor::DimMagenta,
+    NamedColor::DimCyan,
+    NamedColor::DimWhite,
+    NamedColor::BrightForeground,
+    NamedColor::DimForeground,
+];
+
+fn named_to_code(n: NamedColor) -> u8 {
+    let i = n as usize;
+    if i < 16 { i as u8 } else { (16 + i - 256) as u8 }
+}
+
+fn kind_of(c: Color) -> u8 {
+    match c {
+        Color::Named(_) => K_NAMED,
+        Color::Indexed(_) => K_INDEXED,
+        Color::Spec(_) => K_RGB,
+    }
+}
+
+fn color_kind(c: Color, default: Color) -> u8 {
+    if c == default { K_DEFAULT } else { kind_of(c) }
+}
+
+fn put_color(out: &mut Vec<u8>, c: Color) {
+    match c {
+        Color::Named(n) => out.push(named_to_code(n)),
+        Color::Indexed(i) => out.push(i),
+        Color::Spec(rgb) => out.extend_from_slice(&[rgb.r, rgb.g, rgb.b]),
+    }
+}
+
+fn get_color(buf: &[u8], pos: &mut usize, kind: u8, default: Color) -> Color {
+    let byte = |pos: &mut usize| {
+        let b = buf.get(*pos).copied().unwrap_or(0);
+        *pos += 1;
+        b
+    };
+    match kind {
+        K_NAMED => Color::Named(NAMED.get(byte(pos) as usize).copied().unwrap_or(NamedColor::Foreground)),
+        K_INDEXED => Color::Indexed(byte(pos)),
+        K_RGB => Color::Spec(Rgb { r: byte(pos), g: byte(pos), b: byte(pos) }),
+        _ => default,
+    }
+}
+
+fn put_style(out: &mut Vec<u8>, pen: &Pen, link: Link<'_>) {
+    let fg = color_kind(pen.fg, DEFAULT_FG);
+    let bg = color_kind(pen.bg, DEFAULT_BG);
+    let mut tag = fg | bg << 2;
+    if pen.attrs != 0 {
+        tag |= T_ATTRS;
+    }
+    if pen.underline.is_some() {
+        tag |= T_UNDERLINE;
+    }
+    if link.is_some() {
+        tag |= T_LINK;
+    }
+    out.push(tag);
+    if fg != K_DEFAULT {
+        put_color(out, pen.fg);
+    }
+    if bg != K_DEFAULT {
+        put_color(out, pen.bg);
+    }
+    if pen.attrs != 0 {
+        put_varint(out, u64::from(pen.attrs));
+    }
+    if let Some(ul) = pen.underline {
+        // Kind byte first: an underline colour has no "default" kind.
+        out.push(kind_of(ul));
+        put_color(out, ul);
+    }
+    if let Some((id, uri)) = link {
+        put_varint(out, id.len() as u64);
+        out.extend_from_slice(id.as_bytes());
+        put_varint(out, uri.len() as u64);
+        out.extend_from_slice(uri.as_bytes());
+    }
+}
+
+fn get_style<'a>(buf: &'a [u8], pos: &mut usize) -> (Pen, Link<'a>) {
+    let tag = buf.get(*pos).copied().unwrap_or(0);
+    *pos += 1;
+    let fg = get_color(buf, pos, tag & 3, DEFAULT_FG);
+    let bg = get_color(buf, pos, (tag >> 2) & 3, DEFAULT_BG);
+    let attrs = if tag & T_ATTRS != 0 { get_varint(buf, pos) as u16 } else { 0 };
+    let underline = if tag & T_UNDERLINE != 0 {
+        let kind = buf.get(*pos).copied().unwrap_or(K_INDEXED);
+        *pos += 1;
+        Some(get_color(buf, pos, kind, Color::Indexed(0)))
+    } else {
+        None
+    };
+    let link = if tag & T_LINK != 0 {
+        let get_str = |pos: &mut usize| {
+            let n = get_varint(buf, pos) as usize;
+            let s = buf.get(*pos..*pos + n).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
+            *pos += n;
+            s
+        };
+        let id = get_str(pos);
+        let uri = get_str(pos);
+        Some((id, uri))
+    } else {
+        None
+    };
+    (Pen { fg, bg, attrs, underline }, link)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alacritty_terminal::term::cell::Cell;
+
+    fn row(text: &str, width: usize) -> Vec<Cell> {
+        let mut cells = vec![Cell::default(); width];
+        for (cell, c) in cells.iter_mut().zip(text.chars()) {
+            cell.c = c;
+        }
+        cells
+    }
+
+    #[test]
+    fn ring_drops_oldest_and_releases_blocks() {
+        let mut store = Store::new(100);
+        for i in 0..10_000 {
+            store.push(&row(&format!("line {i} {}", "x".repeat(100)), 120), 120);
+        }
+        assert_eq!(store.len(), 100);
+        assert_eq!(store.pushed(), 10_000);
+        let mut out = String::new();
+        store.row(0).render_plain(&mut out);
+        assert!(out.starts_with("line 9900 "), "{out}");
+        assert!(store.blocks.len() <= 2, "{}", store.blocks.len());
+    }
+
+    #[test]
+    fn styles_round_trip() {
+        let mut cells = row("ab cd", 10);
+        cells[0].fg = Color::Named(NamedColor::Red);
+        cells[1].fg = Color::Spec(Rgb { r: 1, g: 2, b: 3 });
+        cells[1].flags = Flags::BOLD | Flags::UNDERCURL;
+        cells[3].bg = Color::Indexed(200);
+        let mut store = Store::new(10);
+        store.push(&cells, 10);
+        let mut out = String::new();
+        store.row(0).render_styled(&mut out);
+        assert_eq!(out, "\x1b[31ma\x1b[1;4:3;38;2;1;2;3mb\x1b[m \x1b[48;5;200mc\x1b[md     ");
+        out.clear();
+        store.row(0).render_plain(&mut out);
+        assert_eq!(out, "ab cd");
+    }
+
+    #[test]
+    fn empty_rows_cost_no_arena() {
+        let mut store = Store::new(1000);
+        for _ in 0..1000 {
+            store.push(&row("", 80), 80);
+        }
+        assert!(store.blocks.is_empty());
+        let mut out = String::new();
+        store.row(5).render_styled(&mut out);
+        assert_eq!(out, " ".repeat(80));
+    }
+}

@@ -1,0 +1,445 @@
+use super::*;
+
+fn emu(cols: u16, rows: u16) -> Emulator {
+    Emulator::new(cols, rows, 10_000)
+}
+
+fn fed(cols: u16, rows: u16, bytes: &[u8]) -> Emulator {
+    let mut e = emu(cols, rows);
+    e.feed(bytes);
+    e
+}
+
+fn lines(s: &str) -> Vec<&str> {
+    s.split('\n').collect()
+}
+
+#[test]
+fn emulator_is_send() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Emulator>();
+}
+
+#[test]
+fn plain_capture_of_simple_text() {
+    let e = fed(20, 4, b"hello\r\nworld  \r\n");
+    assert_eq!(e.capture(false, false), "hello\nworld\n\n");
+    assert_eq!(e.cursor(), (0, 2));
+    assert_eq!((e.cols(), e.rows()), (20, 4));
+}
+
+#[test]
+fn cursor_movement_and_overwrites() {
+    let e = fed(10, 3, b"abcdef\x1b[1;3HXY\x1b[3;5Hz\x1b[2D\x08q");
+    assert_eq!(e.capture(false, false), "abXYef\n\n q  z");
+    assert_eq!(e.cursor(), (2, 2));
+    // Erase in line and insert/delete characters.
+    let e = fed(10, 1, b"0123456789\x1b[1;4H\x1b[2P\x1b[1;2H\x1b[1@\x1b[1;9H\x1b[K");
+    assert_eq!(e.capture(false, false), "0 1256789"[..8].to_string());
+}
+
+#[test]
+fn wide_chars_skip_spacer_cells() {
+    let e = fed(10, 2, "a字b\r\n日本語".as_bytes());
+    assert_eq!(e.capture(false, false), "a字b\n日本語");
+    assert_eq!(e.cursor(), (6, 1));
+    let styled = e.capture(false, true);
+    // Full width: 'a' + wide + 'b' + 6 blanks = 10 columns in 9 chars.
+    assert_eq!(lines(&styled)[0], "a字b      ");
+    // A wide char that does not fit in the last column wraps; the row is kept intact in
+    // the scrollback too.
+    let mut e = emu(5, 2);
+    e.feed("abcd字\r\n\r\n".as_bytes());
+    assert_eq!(e.capture(true, false), "abcd\n字\n\n");
+}
+
+#[test]
+fn colours_in_styled_capture_only() {
+    let e = fed(20, 2, b"\x1b[31mred\x1b[0m \x1b[1;44mbold\x1b[m");
+    let plain = e.capture(false, false);
+    assert_eq!(plain, "red bold\n");
+    assert!(!plain.contains('\x1b'));
+    let styled = e.capture(false, true);
+    let first = lines(&styled)[0];
+    assert_eq!(first, format!("\x1b[31mred\x1b[m \x1b[1;44mbold\x1b[m{}", " ".repeat(12)));
+    assert_eq!(lines(&styled)[1], " ".repeat(20));
+    // 256-colour and truecolour survive the trip through the scrollback store.
+    let mut e = emu(20, 2);
+    e.feed(b"\x1b[38;5;200;48;2;1;2;3mX\x1b[m\r\n\r\n\r\n");
+    let styled = e.capture(true, true);
+    assert!(styled.starts_with("\x1b[38;5;200;48;2;1;2;3mX\x1b[m"), "{styled:?}");
+}
+
+#[test]
+fn hyperlinks_in_styled_capture() {
+    let mut e = emu(20, 2);
+    e.feed(b"\x1b]8;;https://x.y\x1b\\link\x1b]8;;\x1b\\ no\r\n\r\n");
+    let live = "\x1b]8;;https://x.y\x1b\\link\x1b]8;;\x1b\\ no";
+    assert!(e.capture(true, true).starts_with(live), "{:?}", e.capture(true, true));
+    assert!(e.capture(true, false).starts_with("link no\n"));
+}
+
+#[test]
+fn regional_indicators_get_a_cluster_break() {
+    let e = fed(10, 1, "\u{1F1FA}\u{1F1F8}".as_bytes());
+    assert_eq!(e.capture(false, false), "\u{1F1FA}\u{1F1F8}");
+    assert!(e.capture(false, true).starts_with("\u{1F1FA}\x08\x1b[C\u{1F1F8}"));
+}
+
+fn numbered(n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        out.extend_from_slice(format!("line {i}\r\n").as_bytes());
+    }
+    out
+}
+
+#[test]
+fn scrollback_order_after_100_lines() {
+    let e = fed(40, 10, &numbered(100));
+    assert_eq!(e.scrollback_len(), 91);
+    assert_eq!(e.rows_pushed(), 91);
+    let all = e.capture(true, false);
+    let rows = lines(&all);
+    assert_eq!(rows.len(), 101);
+    for (i, row) in rows.iter().take(100).enumerate() {
+        assert_eq!(*row, format!("line {i}"));
+    }
+    assert_eq!(rows[100], "");
+}
+
+#[test]
+fn scrollback_ring_keeps_the_newest_lines() {
+    let mut e = Emulator::new(40, 10, 10_000);
+    // Fed in uneven pieces, as a PTY delivers them.
+    let data = numbered(20_000);
+    for piece in data.chunks(777) {
+        e.feed(piece);
+    }
+    assert_eq!(e.scrollback_len(), 10_000);
+    assert_eq!(e.rows_pushed(), 19_991);
+    let all = e.capture(true, false);
+    let rows = lines(&all);
+    assert_eq!(rows.len(), 10_000 + 10);
+    assert_eq!(rows[0], "line 9991");
+    assert_eq!(rows[9_999], "line 19990");
+    assert_eq!(rows[10_000], "line 19991");
+    assert_eq!(rows[10_008], "line 19999");
+}
+
+#[test]
+fn csi_s_on_a_full_screen_loses_no_rows() {
+    let mut e = emu(20, 5);
+    e.feed(b"a\r\nb\r\nc\r\nd\r\ne");
+    e.feed(b"\x1b[100S");
+    assert_eq!(e.scrollback_len(), 5);
+    assert_eq!(e.capture(true, false), "a\nb\nc\nd\ne\n\n\n\n\n");
+    // Many large scrolls in one feed, far more rows than alacritty's own history.
+    let mut e = emu(20, 50);
+    let mut bytes = Vec::new();
+    for i in 0..400 {
+        bytes.extend_from_slice(format!("\x1b[50;1Hrow {i}\x1b[9999S").as_bytes());
+    }
+    e.feed(&bytes);
+    let all = e.capture(true, false);
+    let kept: Vec<&str> = lines(&all).into_iter().filter(|r| !r.is_empty()).collect();
+    let want: Vec<String> = (0..400).map(|i| format!("row {i}")).collect();
+    assert_eq!(kept, want);
+    assert_eq!(e.rows_pushed(), 400 * 50);
+}
+
+#[test]
+fn clear_screen_pushes_rows_and_ed3_clears_them() {
+    let mut e = emu(20, 3);
+    e.feed(b"one\r\ntwo\x1b[H\x1b[2J");
+    assert_eq!(e.capture(true, false), "one\ntwo\n\n\n");
+    e.feed(b"\x1b[3J");
+    assert_eq!(e.scrollback_len(), 0);
+    assert_eq!(e.rows_pushed(), 2);
+    assert_eq!(e.capture(true, false), "\n\n");
+}
+
+#[test]
+fn delete_lines_at_top_goes_to_scrollback() {
+    let mut e = emu(20, 3);
+    e.feed(b"one\r\ntwo\r\nthree\x1b[H\x1b[2M");
+    assert_eq!(e.capture(false, false), "three\n\n");
+    assert_eq!(e.capture(true, false), "one\ntwo\nthree\n\n");
+}
+
+#[test]
+fn alt_screen_keeps_scrollback_and_reports_mode() {
+    let mut e = emu(20, 3);
+    e.feed(b"p1\r\np2\r\np3\r\np4");
+    e.take_effects();
+    let before = e.scrollback_len();
+    e.feed(b"\x1b[?1049h");
+    assert!(e.modes().alt_screen);
+    assert_eq!(e.take_effects().mode_changes, vec![(Mode::AltScreen, true)]);
+    let mut flood = Vec::new();
+    for i in 0..500 {
+        flood.extend_from_slice(format!("alt {i}\r\n").as_bytes());
+    }
+    e.feed(&flood);
+    assert_eq!(e.scrollback_len(), before);
+    assert_eq!(e.capture(false, false), "alt 498\nalt 499\n");
+    e.feed(b"\x1b[?1049l");
+    assert!(!e.modes().alt_screen);
+    assert_eq!(e.take_effects().mode_changes, vec![(Mode::AltScreen, false)]);
+    assert_eq!(e.capture(true, false), "p1\np2\np3\np4");
+    // On and off within one feed: both switches, in order.
+    e.feed(b"\x1b[?1049h\x1b[?1049l");
+    assert_eq!(
+        e.take_effects().mode_changes,
+        vec![(Mode::AltScreen, true), (Mode::AltScreen, false)]
+    );
+}
+
+#[test]
+fn mode_changes_for_paste_cursor_mouse() {
+    let mut e = emu(20, 3);
+    e.feed(b"\x1b[?2004h\x1b[?1h\x1b[?1000h\x1b[?1006h");
+    let m = e.modes();
+    assert!(m.bracketed_paste && m.app_cursor && m.mouse && !m.alt_screen);
+    assert_eq!(
+        e.take_effects().mode_changes,
+        vec![(Mode::BracketedPaste, true), (Mode::AppCursor, true), (Mode::MouseReporting, true)]
+    );
+    e.feed(b"\x1b[?2004l");
+    assert_eq!(e.take_effects().mode_changes, vec![(Mode::BracketedPaste, false)]);
+    assert_eq!(Mode::BracketedPaste.as_str(), "bracketed-paste");
+    // RIS resets them all.
+    e.feed(b"\x1bc");
+    let fx = e.take_effects();
+    assert_eq!(fx.mode_changes, vec![(Mode::AppCursor, false), (Mode::MouseReporting, false)]);
+    assert_eq!(e.modes(), Modes::default());
+}
+
+#[test]
+fn focus_reporting_is_refused() {
+    let mut e = emu(20, 3);
+    e.feed(b"\x1b[?1004h\x1b[?1004$p");
+    assert!(!e.modes().focus);
+    let fx = e.take_effects();
+    assert!(fx.mode_changes.is_empty());
+    assert_eq!(fx.pty_replies, b"\x1b[?1004;4$y");
+}
+
+#[test]
+fn title_set_and_reset() {
+    let mut e = emu(20, 3);
+    assert_eq!(e.title(), None);
+    e.feed(b"\x1b]2;my title\x07");
+    assert_eq!(e.title(), Some("my title"));
+    assert!(e.take_effects().title_changed);
+    e.feed(b"x");
+    assert!(!e.take_effects().title_changed);
+    e.feed(b"\x1b]0;other\x1b\\");
+    assert_eq!(e.title(), Some("other"));
+    e.feed(b"\x1b]2;\x07");
+    assert_eq!(e.title(), None);
+    assert!(e.take_effects().title_changed);
+}
+
+#[test]
+fn bells_are_counted() {
+    let mut e = emu(20, 3);
+    e.feed(b"a\x07b\x07\x07");
+    assert_eq!(e.take_effects().bells, 3);
+    assert_eq!(e.take_effects(), Effects::default());
+    assert_eq!(e.capture(false, false), "ab\n\n");
+}
+
+#[test]
+fn queries_get_replies() {
+    let mut e = emu(20, 5);
+    e.feed(b"ab\r\ncde\x1b[6n");
+    assert_eq!(e.take_effects().pty_replies, b"\x1b[2;4R");
+    e.feed(b"\x1b[c");
+    assert_eq!(e.take_effects().pty_replies, b"\x1b[?6c");
+    // Colour queries get the default palette; replies keep their order.
+    e.feed(b"\x1b]11;?\x07\x1b[5n");
+    assert_eq!(e.take_effects().pty_replies, b"\x1b]11;rgb:0000/0000/0000\x07\x1b[0n");
+    // Kitty keyboard flags are tracked and reported.
+    e.feed(b"\x1b[>1u\x1b[?u");
+    assert_eq!(e.kitty_keyboard_flags(), 1);
+    assert_eq!(e.take_effects().pty_replies, b"\x1b[?1u");
+}
+
+#[test]
+fn resize_keeps_content_sensible() {
+    let mut e = emu(20, 5);
+    e.feed(b"first\r\nsecond\r\nthird");
+    e.resize(30, 8);
+    assert_eq!((e.cols(), e.rows()), (30, 8));
+    assert_eq!(e.capture(false, false), "first\nsecond\nthird\n\n\n\n\n");
+    assert_eq!(e.cursor(), (5, 2));
+    // Shrinking the height pushes the top rows into the scrollback.
+    e.resize(30, 2);
+    assert_eq!(e.capture(false, false), "second\nthird");
+    assert_eq!(e.capture(true, false), "first\nsecond\nthird");
+    // Narrowing reflows the screen; nothing is lost.
+    e.resize(4, 2);
+    let all = e.capture(true, false);
+    assert_eq!(all.replace('\n', ""), "firstsecondthird");
+    e.feed(b"\r\nmore");
+    assert!(e.capture(false, false).ends_with("more"));
+    // Lots of output after resizes still lands in order.
+    e.resize(40, 10);
+    e.feed(&numbered(300));
+    let all = e.capture(true, false);
+    assert!(all.contains("line 0\nline 1\n"));
+    assert!(all.contains("line 298\nline 299\n"));
+}
+
+#[test]
+fn resize_in_alt_screen_keeps_both_screens() {
+    let mut e = emu(20, 4);
+    e.feed(b"primary\r\n\x1b[?1049h\x1b[2;1Halt text");
+    e.resize(30, 6);
+    assert!(e.modes().alt_screen);
+    assert_eq!(e.capture(false, false), "\nalt text\n\n\n\n");
+    e.feed(b"\x1b[?1049l");
+    assert!(e.capture(false, false).starts_with("primary\n"));
+    e.feed(&numbered(50));
+    let all = e.capture(true, false);
+    assert!(all.starts_with("primary\nline 0\nline 1\n"), "{all}");
+}
+
+#[test]
+fn zero_scrollback_keeps_nothing() {
+    let mut e = Emulator::new(20, 3, 0);
+    e.feed(&numbered(10));
+    assert_eq!(e.scrollback_len(), 0);
+    assert_eq!(e.rows_pushed(), 8);
+    assert_eq!(e.capture(true, false), "line 8\nline 9\n");
+}
+
+/// A coloured log line filling about `cols` columns.
+fn log_line(i: usize, cols: usize) -> String {
+    let level = ["\x1b[32mINFO\x1b[m", "\x1b[1;33mWARN\x1b[m", "\x1b[1;31mERROR\x1b[m"][i % 3];
+    let mut s = format!(
+        "\x1b[2m2026-12-02T10:{:02}:{:02}.{:03}Z\x1b[m {level} \x1b[36mworker-{}\x1b[m request \
+         \x1b[38;5;{}mid={i}\x1b[m path=/api/v1/items/{} status=\x1b[1m200\x1b[m ",
+        i / 60 % 60,
+        i % 60,
+        i % 1000,
+        i % 8,
+        100 + i % 100,
+        i * 7
+    );
+    let visible = s.len() - 70; // escape bytes above, roughly
+    let fill = cols.saturating_sub(visible);
+    s.extend((0..fill).map(|k| (b'a' + ((i + k) % 26) as u8) as char));
+    s.push_str("\r\n");
+    s
+}
+
+#[test]
+fn store_bytes_for_10k_coloured_lines() {
+    let mut e = Emulator::new(120, 40, 10_000);
+    let mut data = String::new();
+    for i in 0..10_040 {
+        data.push_str(&log_line(i, 120));
+    }
+    for piece in data.as_bytes().chunks(4096) {
+        e.feed(piece);
+    }
+    assert_eq!(e.scrollback_len(), 10_000);
+    let all = e.capture(true, false);
+    let rows = lines(&all);
+    let full = rows.iter().filter(|r| r.chars().count() >= 118).count();
+    assert!(full > 9_000, "rows should be nearly full width: {full}");
+    let bytes = e.store_bytes();
+    assert!(bytes <= 2_500_000, "store holds {bytes} bytes");
+}
+
+/// Random but reproducible terminal output: text, colours, wide chars, wraps, cursor moves,
+/// erases, scroll regions, `CSI n S`, `CSI n M`, `CSI 2 J` and alt-screen excursions.
+fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed;
+    let mut next = move |n: u64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    let mut out = Vec::new();
+    while out.len() < len {
+        match next(20) {
+            0..=7 => {
+                let words = next(30) as usize;
+                for w in 0..words {
+                    out.extend_from_slice(format!("w{w}-{} ", next(1000)).as_bytes());
+                }
+                out.extend_from_slice(b"\r\n");
+            },
+            8 => out.extend_from_slice(format!("\x1b[{}m", 30 + next(8)).as_bytes()),
+            9 => out.extend_from_slice(
+                format!("\x1b[38;2;{};{};{}m", next(256), next(256), next(256)).as_bytes(),
+            ),
+            10 => out.extend_from_slice(b"\x1b[m"),
+            11 => out.extend_from_slice("漢字テスト😀 ".as_bytes()),
+            12 => out.extend_from_slice(format!("\x1b[{};{}H", next(30), next(90)).as_bytes()),
+            13 => out.extend_from_slice(format!("\x1b[{}S", next(40)).as_bytes()),
+            14 => out.extend_from_slice(format!("\x1b[H\x1b[{}M", next(30)).as_bytes()),
+            15 => out.extend_from_slice(b"\x1b[2J"),
+            16 => out.extend_from_slice(format!("\x1b[{}K\x1b[{}P", next(3), next(5)).as_bytes()),
+            17 => out.extend_from_slice(
+                format!("\x1b[{};{}r\x1b[{}S\x1b[r", 1 + next(5), 10 + next(15), next(9))
+                    .as_bytes(),
+            ),
+            18 => out.extend_from_slice(b"\x1b[?1049h\x1b[Halt\r\n\x1b[5Sx\x1b[?1049l"),
+            _ => out.extend(std::iter::repeat_n(b'z', next(300) as usize)),
+        }
+    }
+    out
+}
+
+/// The same output through alacritty alone, with a history big enough to keep everything.
+fn reference_capture(cols: usize, rows: usize, data: &[u8], styled: bool) -> String {
+    let config = Config { scrolling_history: 1_000_000, ..Config::default() };
+    let mut term = Term::new(config, &Size { cols, rows }, Listener::default());
+    let mut parser: Processor<NoSync> = Processor::new();
+    for piece in data.chunks(4096) {
+        parser.advance(&mut term, piece);
+    }
+    let grid = term.grid();
+    let mut out = String::new();
+    for i in (1..=grid.history_size()).rev() {
+        render_row(&mut out, &grid[Line(-(i as i32))][..], styled);
+        out.push('\n');
+    }
+    for r in 0..rows {
+        if r > 0 {
+            out.push('\n');
+        }
+        render_row(&mut out, &grid[Line(r as i32)][..], styled);
+    }
+    out
+}
+
+#[test]
+fn matches_alacritty_with_full_history() {
+    for seed in 1..=3 {
+        let data = mixed_output(seed, 300_000);
+        let mut e = Emulator::new(90, 30, 1_000_000);
+        for piece in data.chunks(4096) {
+            e.feed(piece);
+        }
+        for styled in [false, true] {
+            let want = reference_capture(90, 30, &data, styled);
+            let got = e.capture(true, styled);
+            if got != want {
+                let (g, w) = (lines(&got), lines(&want));
+                let at = g.iter().zip(&w).position(|(a, b)| a != b).unwrap_or(g.len().min(w.len()));
+                panic!(
+                    "seed {seed} styled {styled}: {} vs {} rows, first difference at row {at}:\n \
+                     got  {:?}\n want {:?}",
+                    g.len(),
+                    w.len(),
+                    g.get(at),
+                    w.get(at)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! Input and output: send-keys, send-text, capture-pane, resize.
+
+use serde_json::{json, Value};
+use std::time::Duration;
+use tuios_integration_tests::*;
+
+/// A window running `script` under /bin/sh, kept alive afterwards so its screen stays.
+fn script_window(conn: &mut JsonConn, session: &str, script: &str) -> String {
+    let script = format!("{script}; sleep 1000");
+    conn.new_window_id(session, json!({"command": ["/bin/sh", "-c", script]}))
+}
+
+#[test]
+fn send_text_writes_literally() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let ok = conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "echo st-$((3+4))\n"}),
+    );
+    assert_eq!(ok["type"], "ok", "{ok}");
+    conn.wait_for_line(&session, &window, "st-7");
+    // Without a window: the focused one (the only one here).
+    conn.ok(
+        "send-text",
+        json!({"session": session, "text": "echo focus-$((1+1)), x\n"}),
+    );
+    conn.wait_for_line(&session, &window, "focus-2, x");
+}
+
+#[test]
+fn send_text_requires_text() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let error = conn.err_code(
+        "send-text",
+        json!({"session": session, "window": window}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "text", "{error}");
+    let error = conn.err_code(
+        "send-text",
+        json!({"session": session, "window": window, "text": ""}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "text", "{error}");
+}
+
+#[test]
+fn send_keys_translates_tokens_and_keeps_case() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    // Tokens split on commas and spaces; `space` and `Enter` are named keys.
+    let ok = conn.ok(
+        "send-keys",
+        json!({"session": session, "window": window, "keys": "echo,space,Hello,Enter"}),
+    );
+    assert_eq!(ok["type"], "ok", "{ok}");
+    conn.wait_for_line(&session, &window, "Hello");
+    conn.ok(
+        "send-keys",
+        json!({"session": session, "window": window, "keys": "echo space MiXeD-$((2*3)) Enter"}),
+    );
+    conn.wait_for_line(&session, &window, "MiXeD-6");
+}
+
+#[test]
+fn send_keys_ctrl_c_interrupts() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "sleep 1000\n"}),
+    );
+    conn.ok(
+        "send-keys",
+        json!({"session": session, "window": window, "keys": "ctrl+c"}),
+    );
+    // Only an interrupted sleep lets the shell run this before the deadline.
+    conn.ok(
+        "send-keys",
+        json!({"session": session, "window": window, "keys": "echo,space,after-$((1+1)),Enter"}),
+    );
+    conn.wait_for_line(&session, &window, "after-2");
+}
+
+#[test]
+fn send_keys_literal_sends_the_string_unparsed() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    conn.ok(
+        "send-keys",
+        json!({"session": session, "window": window, "keys": "echo lit-$((2+3)),Enter\r", "literal": true}),
+    );
+    conn.wait_for_line(&session, &window, "lit-5,Enter");
+}
+
+#[test]
+fn send_keys_refusals() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let error = conn.err_code(
+        "send-keys",
+        json!({"session": session, "window": window}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "keys", "{error}");
+    conn.err_code(
+        "send-keys",
+        json!({"session": session, "window": window, "keys": ""}),
+        "invalid_params",
+    );
+    for bad in ["ctrl+1", "PREFIX", " , ,"] {
+        let error = conn.err_code(
+            "send-keys",
+            json!({"session": session, "window": window, "keys": bad}),
+            "invalid_params",
+        );
+        assert_eq!(error["hint"]["param"], "keys", "{bad}: {error}");
+    }
+}
+
+#[test]
+fn capture_pane_visible_recent_and_slices() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let id = script_window(&mut conn, &session, "seq -f 'row-%g' 1 100");
+    conn.wait_for_line(&session, &id, "row-100");
+
+    let visible = conn.capture_result(&session, &id, Value::Null);
+    assert_eq!(visible["source"], "visible", "{visible}");
+    assert_eq!(visible["styled"], false, "{visible}");
+    let text = visible["content"].as_str().unwrap();
+    assert!(text.lines().any(|l| l == "row-100"), "{text}");
+    assert!(
+        !text.lines().any(|l| l == "row-1"),
+        "row-1 scrolled off the screen:\n{text}"
+    );
+    assert!(
+        !text.ends_with('\n'),
+        "visible capture has no trailing newline"
+    );
+
+    let recent = conn.capture_result(&session, &id, json!({"source": "recent"}));
+    assert_eq!(recent["source"], "recent", "{recent}");
+    let text = recent["content"].as_str().unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("row-")).collect();
+    let expected: Vec<String> = (1..=100).map(|n| format!("row-{n}")).collect();
+    assert_eq!(rows, expected, "recent holds every row in order");
+
+    // `scrollback` is the older spelling of source recent.
+    let old = conn.capture(&session, &id, json!({"scrollback": true}));
+    assert!(old.lines().any(|l| l == "row-1"), "{old}");
+
+    // lines keeps the last N non-blank rows.
+    let last = conn.capture(&session, &id, json!({"lines": 2}));
+    assert_eq!(
+        last.trim_end_matches('\n').lines().collect::<Vec<_>>(),
+        ["row-99", "row-100"]
+    );
+    let last = conn.capture(&session, &id, json!({"source": "recent", "lines": 3}));
+    assert_eq!(
+        last.trim_end_matches('\n').lines().collect::<Vec<_>>(),
+        ["row-98", "row-99", "row-100"]
+    );
+
+    // start/end: a 1-based inclusive range; lines is ignored beside them.
+    let range = conn.capture(
+        &session,
+        &id,
+        json!({"source": "recent", "start": 5, "end": 7, "lines": 1}),
+    );
+    assert_eq!(
+        range.trim_end_matches('\n').lines().collect::<Vec<_>>(),
+        ["row-5", "row-6", "row-7"]
+    );
+    let range = conn.capture(
+        &session,
+        &id,
+        json!({"source": "recent", "start": 99, "end": 100}),
+    );
+    assert_eq!(
+        range.trim_end_matches('\n').lines().collect::<Vec<_>>(),
+        ["row-99", "row-100"]
+    );
+    let empty = conn.capture(
+        &session,
+        &id,
+        json!({"source": "recent", "start": 50, "end": 10}),
+    );
+    assert_eq!(empty, "", "start after end is empty");
+    let empty = conn.capture(&session, &id, json!({"start": 100000}));
+    assert_eq!(empty, "", "start past the end is empty");
+}
+
+#[test]
+fn capture_pane_styled_carries_escape_sequences() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let id = script_window(
+        &mut conn,
+        &session,
+        r"printf '\033[31mRED%s\033[0m plain\n' x",
+    );
+    conn.wait_for_text(&session, &id, "REDx plain");
+
+    let plain = conn.capture(&session, &id, Value::Null);
+    assert!(
+        !plain.contains('\u{1b}'),
+        "plain capture has escapes: {plain:?}"
+    );
+    let styled = conn.capture_result(&session, &id, json!({"styled": true}));
+    assert_eq!(styled["styled"], true, "{styled}");
+    let content = styled["content"].as_str().unwrap();
+    assert!(
+        content.contains('\u{1b}'),
+        "styled capture has no escapes: {content:?}"
+    );
+    assert!(content.contains("RED"), "{content:?}");
+    // `ansi` is the older spelling of styled.
+    let ansi = conn.capture(&session, &id, json!({"ansi": true}));
+    assert!(ansi.contains('\u{1b}'), "{ansi:?}");
+}
+
+#[test]
+fn capture_pane_refuses_unknown_sources() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let error = conn.err_code(
+        "capture-pane",
+        json!({"session": session, "window": window, "source": "recent-unwrapped"}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "source", "{error}");
+    assert_eq!(error["hint"]["did_you_mean"], "recent", "{error}");
+    assert_eq!(
+        strings(&error["hint"]["accepted"]),
+        ["visible", "recent"],
+        "{error}"
+    );
+    assert!(
+        error["hint"]["detail"]
+            .as_str()
+            .is_some_and(|d| !d.is_empty()),
+        "{error}"
+    );
+
+    let error = conn.err_code(
+        "capture-pane",
+        json!({"session": session, "window": window, "source": "visibel"}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["did_you_mean"], "visible", "{error}");
+}
+
+#[test]
+fn resize_is_seen_inside_the_window() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let resized = conn.ok(
+        "resize",
+        json!({"session": session, "window": window, "width": 100, "height": 30}),
+    );
+    assert_eq!(resized["type"], "resized", "{resized}");
+    assert_eq!(resized["width"], 100, "{resized}");
+    assert_eq!(resized["height"], 30, "{resized}");
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "stty size\n"}),
+    );
+    conn.wait_for_line(&session, &window, "30 100");
+    let screen = conn.capture(&session, &window, Value::Null);
+    assert_eq!(
+        screen.split('\n').count(),
+        30,
+        "the visible capture has one line per row"
+    );
+
+    conn.ok(
+        "resize",
+        json!({"session": session, "window": window, "width": 50, "height": 12}),
+    );
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "stty size\n"}),
+    );
+    conn.wait_for_line(&session, &window, "12 50");
+}
+
+#[test]
+fn resize_refuses_non_positive_sizes() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    for (w, h) in [(0, 24), (80, 0), (-5, 10)] {
+        let error = conn.err_code(
+            "resize",
+            json!({"session": session, "window": window, "width": w, "height": h}),
+            "invalid_params",
+        );
+        assert!(error["hint"]["param"].is_string(), "{error}");
+    }
+    let error = conn.err_code(
+        "resize",
+        json!({"session": session, "window": window, "width": 80}),
+        "invalid_params",
+    );
+    let param = error["hint"]["param"].as_str().unwrap_or_default();
+    assert!(param == "height" || param == "width", "{error}");
+}
+
+#[test]
+fn two_mebibytes_of_send_text_arrive_whole() {
+    const SIZE: usize = 2 * 1024 * 1024;
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    // Raw mode: no 4096-byte canonical line limit, no echo, no input translation.
+    let id = script_window(
+        &mut conn,
+        &session,
+        &format!("stty raw -echo; echo READY; head -c {SIZE} | wc -c"),
+    );
+    conn.wait_for_text(&session, &id, "READY");
+
+    let mut text = String::with_capacity(SIZE);
+    let mut n = 0u64;
+    while text.len() < SIZE {
+        let line = format!("{n:08} the quick brown fox jumps over the lazy dog\n");
+        text.push_str(&line);
+        n += 1;
+    }
+    text.truncate(SIZE);
+    conn.set_timeout(Duration::from_secs(120));
+    let ok = conn.ok(
+        "send-text",
+        json!({"session": session, "window": id, "text": text}),
+    );
+    assert_eq!(ok["type"], "ok", "{ok}");
+    conn.set_timeout(READ_TIMEOUT);
+    conn.wait_for_capture(
+        &session,
+        &id,
+        "wc -c to count every byte",
+        Duration::from_secs(60),
+        |c| {
+            c.lines()
+                .any(|l| l.trim() == SIZE.to_string())
+                .then_some(())
+        },
+    );
+}

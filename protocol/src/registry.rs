@@ -1,0 +1,991 @@
+//! The verb registry: the single source of truth for every verb, its parameters, their types and
+//! accepted values. The validator, `list-verbs` and the handlers' accepted-value checks all read
+//! this table, so what `list-verbs` advertises cannot drift from what the daemon takes.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::closest::{closest_match, echo_name};
+use crate::envelope::Request;
+use crate::error::{ErrorCode, Hint, VerbError};
+use crate::{MIN_PROTOCOL_VERSION, PROTOCOL_VERSION};
+
+/// The type of a parameter or result field, as published by `list-verbs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamType {
+    String,
+    Int,
+    Bool,
+    StringList,
+    IntList,
+}
+
+impl ParamType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamType::String => "string",
+            ParamType::Int => "int",
+            ParamType::Bool => "bool",
+            ParamType::StringList => "[]string",
+            ParamType::IntList => "[]int",
+        }
+    }
+
+    /// Human wording for type errors.
+    fn expected(self) -> &'static str {
+        match self {
+            ParamType::String => "a string",
+            ParamType::Int => "an integer",
+            ParamType::Bool => "true or false",
+            ParamType::StringList => "an array of strings",
+            ParamType::IntList => "an array of integers",
+        }
+    }
+
+    /// Whether a non-null JSON value has this type. Integers may be written as floats with no
+    /// fractional part (`2.0`), since some JSON encoders emit every number that way.
+    pub fn matches(self, value: &Value) -> bool {
+        match self {
+            ParamType::String => value.is_string(),
+            ParamType::Int => as_int(value).is_some(),
+            ParamType::Bool => value.is_boolean(),
+            ParamType::StringList => value
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string)),
+            ParamType::IntList => value
+                .as_array()
+                .is_some_and(|a| a.iter().all(|v| as_int(v).is_some())),
+        }
+    }
+}
+
+impl std::fmt::Display for ParamType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A JSON number that is a whole number representable as i64.
+fn as_int(value: &Value) -> Option<i64> {
+    let n = value.as_number()?;
+    if let Some(i) = n.as_i64() {
+        return Some(i);
+    }
+    let f = n.as_f64()?;
+    // 2^63 itself is out of range; the bounds are exact powers of two so the comparison is exact.
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    (f.fract() == 0.0 && (-TWO_POW_63..TWO_POW_63).contains(&f)).then_some(f as i64)
+}
+
+/// One parameter (or result field) of a verb.
+#[derive(Debug, Clone)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub ty: ParamType,
+    pub required: bool,
+    pub description: &'static str,
+    /// The closed set of values the parameter takes; empty when open.
+    pub accepted: &'static [&'static str],
+    /// The default, in string form, when the parameter is omitted.
+    pub default: Option<&'static str>,
+}
+
+/// One verb.
+#[derive(Debug, Clone)]
+pub struct VerbSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub params: &'static [ParamSpec],
+    pub returns: &'static [ParamSpec],
+    /// Complete request lines, each a valid call of this verb.
+    pub examples: &'static [&'static str],
+}
+
+impl VerbSpec {
+    pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    pub fn param_names(&self) -> Vec<&'static str> {
+        self.params.iter().map(|p| p.name).collect()
+    }
+}
+
+const fn param(name: &'static str, ty: ParamType, description: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty,
+        required: false,
+        description,
+        accepted: &[],
+        default: None,
+    }
+}
+
+const fn required(name: &'static str, ty: ParamType, description: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty,
+        required: true,
+        description,
+        accepted: &[],
+        default: None,
+    }
+}
+
+const fn with_default(
+    name: &'static str,
+    ty: ParamType,
+    description: &'static str,
+    default: &'static str,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty,
+        required: false,
+        description,
+        accepted: &[],
+        default: Some(default),
+    }
+}
+
+use ParamType::{Bool, Int, String as Str, StringList};
+
+const SESSION: ParamSpec = param(
+    "session",
+    Str,
+    "Session name. Leave it out to use the session that was active most recently.",
+);
+const WINDOW: ParamSpec = param(
+    "window",
+    Str,
+    "Window to act on: its id, a unique id prefix, the index list-windows shows, or its exact name. Leave it out for the focused window.",
+);
+
+/// Sources `capture-pane` reads from.
+pub const CAPTURE_SOURCES: &[&str] = &["visible", "recent"];
+
+static VERBS: &[VerbSpec] = &[
+    VerbSpec {
+        name: "capture-pane",
+        description: "Return the text of a window's terminal: the visible screen, or scrollback followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.",
+        params: &[
+            SESSION,
+            WINDOW,
+            ParamSpec {
+                name: "source",
+                ty: Str,
+                required: false,
+                description: "What to read: \"visible\" is the screen as it stands, \"recent\" is the scrollback followed by the screen.",
+                accepted: CAPTURE_SOURCES,
+                default: Some("visible"),
+            },
+            with_default("styled", Bool, "Keep colours and text attributes as ANSI escape sequences.", "false"),
+            with_default("scrollback", Bool, "Older spelling of source \"recent\".", "false"),
+            with_default("ansi", Bool, "Older spelling of styled.", "false"),
+            param(
+                "lines",
+                Int,
+                "Return only the last N lines, not counting blank rows at the bottom. Ignored when start or end is given.",
+            ),
+            param("start", Int, "First line to return, counting from 1. The range includes it."),
+            param("end", Int, "Last line to return, counting from 1. The range includes it."),
+        ],
+        returns: &[
+            param("content", Str, "The captured text, rows separated by newlines."),
+            param("source", Str, "The source that was actually read: \"visible\" or \"recent\"."),
+            param("styled", Bool, "Whether the content carries ANSI styling."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"capture-pane","params":{"session":"work"}}"#,
+            r#"{"id":2,"verb":"capture-pane","params":{"session":"work","source":"recent","lines":50}}"#,
+            r#"{"id":3,"verb":"capture-pane","params":{"window":"build","styled":true,"start":1,"end":10}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "close-window",
+        description: "Close a window and end the process running in it.",
+        params: &[SESSION, WINDOW],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"close-window","params":{"session":"work","window":"build"}}"#,
+            r#"{"id":2,"verb":"close-window","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "hello",
+        description: "Compare protocol versions with the daemon. Reports the version it speaks, the oldest it still serves, its build, pid and session count, and refuses a caller whose version is outside that range.",
+        params: &[
+            param("client", Str, "Name of the calling program, recorded in the daemon's log."),
+            param("version", Str, "The caller's own release, quoted back if the versions do not match."),
+            param("protocol", Int, "Control protocol version the caller speaks. Leave it out, or pass 0, to skip the check."),
+        ],
+        returns: &[
+            param("protocol", Int, "Control protocol version the daemon speaks."),
+            param("min_protocol", Int, "Oldest control protocol version the daemon still serves."),
+            param("daemon_version", Str, "The daemon's release."),
+            param("pid", Int, "The daemon's process id."),
+            param("sessions", Int, "How many sessions the daemon holds."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"hello","params":{"client":"deploy-script","version":"1.0.0","protocol":1}}"#,
+            r#"{"id":2,"verb":"hello","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "kill-session",
+        description: "End a session: every window in it is closed, attached clients are told, and its saved state is deleted so it is not restored later.",
+        params: &[required(
+            "session",
+            Str,
+            "Name of the session to end. Required: this verb never picks a session by itself.",
+        )],
+        returns: &[],
+        examples: &[r#"{"id":1,"verb":"kill-session","params":{"session":"work"}}"#],
+    },
+    VerbSpec {
+        name: "list-sessions",
+        description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached.",
+        params: &[],
+        returns: &[],
+        examples: &[r#"{"id":1,"verb":"list-sessions","params":{}}"#],
+    },
+    VerbSpec {
+        name: "list-verbs",
+        description: "Describe the protocol: every verb with its parameters, accepted values, defaults and example requests, plus the error codes and envelope shapes. Name a verb to describe only that one.",
+        params: &[param("verb", Str, "Describe only this verb.")],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"list-verbs","params":{}}"#,
+            r#"{"id":2,"verb":"list-verbs","params":{"verb":"capture-pane"}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "list-windows",
+        description: "List the windows of a session with their index, id, name, workspace, size, focus and agent state.",
+        params: &[SESSION],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"list-windows","params":{"session":"work"}}"#,
+            r#"{"id":2,"verb":"list-windows","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "new-window",
+        description: "Open a window in a session. It runs the session's shell, or the program given in command (executed directly, without a shell). A command window closes when its program exits, unless remain is true.",
+        params: &[
+            SESSION,
+            param("name", Str, "Name for the window. Leave it out to let the program running in it set the title."),
+            param("workspace", Int, "Workspace to open the window on, counting from 1. Leave it out for the current workspace."),
+            param("cwd", Str, "Directory to start in. It must exist. Leave it out to use the daemon's directory."),
+            with_default(
+                "focus",
+                Bool,
+                "Focus the new window and switch to its workspace. Pass false to open it in the background.",
+                "true",
+            ),
+            param(
+                "command",
+                StringList,
+                "Program and arguments to run instead of a shell, e.g. [\"make\",\"test\"]. They are passed as they are, with no shell parsing. The window closes when the program exits, unless remain is true.",
+            ),
+            with_default(
+                "remain",
+                Bool,
+                "Keep a command window after its program exits, with its screen and scrollback, so capture-pane can still read it. Shell windows always stay.",
+                "false",
+            ),
+        ],
+        returns: &[
+            param("window_id", Str, "Id of the new window."),
+            param("name", Str, "The window's name: the one given, or the title it was given by default."),
+            param("workspace", Int, "Workspace the window was opened on."),
+            param("pty_id", Str, "Id of the window's terminal."),
+            param("focused", Bool, "Whether the window was focused."),
+            param(
+                "unplaced",
+                Bool,
+                "True until an attached client has placed the window; until then its geometry is a placeholder.",
+            ),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"new-window","params":{"session":"work","name":"build"}}"#,
+            r#"{"id":2,"verb":"new-window","params":{"session":"work","command":["make","test"],"remain":true}}"#,
+            r#"{"id":3,"verb":"new-window","params":{"workspace":2,"cwd":"/tmp","focus":false}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "resize",
+        description: "Change the size of a window's terminal. The program in it is notified of the new size.",
+        params: &[
+            SESSION,
+            WINDOW,
+            required("width", Int, "New width in columns. Must be positive."),
+            required("height", Int, "New height in rows. Must be positive."),
+        ],
+        returns: &[
+            param("width", Int, "Width in columns now in effect."),
+            param("height", Int, "Height in rows now in effect."),
+        ],
+        examples: &[r#"{"id":1,"verb":"resize","params":{"session":"work","window":"build","width":120,"height":40}}"#],
+    },
+    VerbSpec {
+        name: "send-keys",
+        description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key> become the bytes those keys send, and any other token is typed as written. Use send-text for text that contains spaces or commas.",
+        params: &[
+            SESSION,
+            WINDOW,
+            required("keys", Str, "Key tokens separated by spaces or commas, e.g. \"ls,Enter\" or \"ctrl+c\"."),
+            with_default("literal", Bool, "Send keys exactly as written instead of reading key names from it.", "false"),
+            with_default(
+                "raw",
+                Bool,
+                "Treat every character as a key of its own instead of splitting on spaces and commas.",
+                "false",
+            ),
+        ],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"send-keys","params":{"session":"work","keys":"ls,Enter"}}"#,
+            r#"{"id":2,"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}"#,
+            r#"{"id":3,"verb":"send-keys","params":{"keys":"echo hi","literal":true}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "send-text",
+        description: "Write text to a window's terminal exactly as given, as if it were typed or pasted.",
+        params: &[SESSION, WINDOW, required("text", Str, "The text to write. It must not be empty.")],
+        returns: &[],
+        examples: &[r#"{"id":1,"verb":"send-text","params":{"session":"work","text":"make test\n"}}"#],
+    },
+    VerbSpec {
+        name: "session-info",
+        description: "Describe one session: its workspaces and their names, layout, size, window count, and whether a client is attached.",
+        params: &[SESSION],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"session-info","params":{"session":"work"}}"#,
+            r#"{"id":2,"verb":"session-info","params":{}}"#,
+        ],
+    },
+];
+
+/// Every verb, sorted by name.
+pub fn verbs() -> &'static [VerbSpec] {
+    VERBS
+}
+
+pub fn find_verb(name: &str) -> Option<&'static VerbSpec> {
+    VERBS.iter().find(|v| v.name == name)
+}
+
+/// Every verb name, sorted.
+pub fn verb_names() -> Vec<&'static str> {
+    VERBS.iter().map(|v| v.name).collect()
+}
+
+/// The accepted set `list-verbs` publishes for one parameter (empty when the parameter is open or
+/// unknown). Handlers check values against this very slice.
+pub fn accepted_of(verb: &str, param: &str) -> &'static [&'static str] {
+    find_verb(verb)
+        .and_then(|v| v.param(param))
+        .map(|p| p.accepted)
+        .unwrap_or(&[])
+}
+
+/// Checks `value` against the published accepted set of `verb`'s `param` (a no-op for an open
+/// parameter). The error is `invalid_params` naming the parameter, its accepted values and the
+/// nearest spelling. Handlers call it in their own check order.
+pub fn check_accepted(verb: &str, param: &str, value: &str) -> Result<(), VerbError> {
+    let accepted = accepted_of(verb, param);
+    if accepted.is_empty() || accepted.contains(&value) {
+        return Ok(());
+    }
+    Err(VerbError::new(
+        ErrorCode::InvalidParams,
+        format!(
+            "{param} {} is not one of: {}",
+            quote(value),
+            accepted.join(", ")
+        ),
+    )
+    .with_hint(
+        Hint::new()
+            .verb("list-verbs")
+            .param(param)
+            .accepted(accepted)
+            .did_you_mean(closest_match(value, accepted.iter().copied())),
+    ))
+}
+
+/// A caller's value, bounded and quoted for a message.
+fn quote(value: &str) -> String {
+    format!("{:?}", echo_name(value))
+}
+
+fn unknown_verb(name: &str) -> VerbError {
+    VerbError::new(
+        ErrorCode::UnknownVerb,
+        format!("unknown verb {}", echo_name(name)),
+    )
+    .with_hint(
+        Hint::new()
+            .verb("list-verbs")
+            .command("tuios list-verbs")
+            .did_you_mean(closest_match(name, verb_names()))
+            .available(verb_names())
+            .detail("list-verbs describes every verb with its parameters and example requests."),
+    )
+}
+
+fn describe_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a fractional number",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Validates a request against the registry, in this order: the verb exists; `params` is an object
+/// (or absent/null); every key is a declared parameter (exact, case-sensitive); every non-null
+/// declared value has its declared type. Required parameters and accepted values are left to the
+/// handlers, which check them in their documented order.
+pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
+    let spec = find_verb(&req.verb).ok_or_else(|| unknown_verb(&req.verb))?;
+    let params = match &req.params {
+        Value::Null => return Ok(spec),
+        Value::Object(map) => map,
+        other => {
+            return Err(VerbError::new(
+                ErrorCode::InvalidParams,
+                format!("params must be a JSON object, got {}", describe_kind(other)),
+            )
+            .with_hint(
+                Hint::new()
+                    .verb("list-verbs")
+                    .command(format!("tuios list-verbs {}", spec.name))
+                    .detail("list-verbs gives this verb's parameter schema, including each parameter's type."),
+            ));
+        }
+    };
+    let names = spec.param_names();
+    for key in params.keys() {
+        if spec.param(key).is_none() {
+            return Err(VerbError::new(
+                ErrorCode::InvalidParams,
+                format!("verb {} has no parameter {}", spec.name, echo_name(key)),
+            )
+            .with_hint(
+                Hint::new()
+                    .param(key.as_str())
+                    .verb("list-verbs")
+                    .command(format!("tuios list-verbs {}", spec.name))
+                    .did_you_mean(closest_match(key, names.iter().copied()))
+                    .accepted(&names)
+                    .detail("A parameter the verb does not know is refused, not ignored, so a call never reports success for something it did not do."),
+            ));
+        }
+    }
+    for p in spec.params {
+        match params.get(p.name) {
+            None | Some(Value::Null) => {}
+            Some(v) if p.ty.matches(v) => {}
+            Some(v) => {
+                return Err(VerbError::new(
+                    ErrorCode::InvalidParams,
+                    format!(
+                        "parameter {} must be {}, got {}",
+                        p.name,
+                        p.ty.expected(),
+                        describe_kind(v)
+                    ),
+                )
+                .with_hint(
+                    Hint::new()
+                        .param(p.name)
+                        .verb("list-verbs")
+                        .command(format!("tuios list-verbs {}", spec.name))
+                        .detail(format!(
+                            "{} takes a value of type {}.",
+                            p.name,
+                            p.ty.as_str()
+                        )),
+                ));
+            }
+        }
+    }
+    Ok(spec)
+}
+
+/// Rewrites whole-number floats (`3.0`) as integers so typed decoding accepts what `validate`
+/// accepted.
+fn normalize_numbers(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(i) = as_int(value) {
+                *value = Value::from(i);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(normalize_numbers),
+        Value::Object(map) => map.values_mut().for_each(normalize_numbers),
+        _ => {}
+    }
+}
+
+/// Decodes validated params into a typed struct. `Null` decodes as `{}`; any failure is
+/// `invalid_params`.
+pub fn decode<T: DeserializeOwned>(params: &Value) -> Result<T, VerbError> {
+    let mut value = match params {
+        Value::Null => Value::Object(Map::new()),
+        other => other.clone(),
+    };
+    normalize_numbers(&mut value);
+    serde_json::from_value(value).map_err(|e| {
+        VerbError::new(
+            ErrorCode::InvalidParams,
+            format!("params could not be read: {e}"),
+        )
+        .with_hint(Hint::new().verb("list-verbs").detail(
+            "list-verbs gives this verb's parameter schema, including each parameter's type.",
+        ))
+    })
+}
+
+fn param_doc(p: &ParamSpec) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), p.name.into());
+    m.insert("type".into(), p.ty.as_str().into());
+    if p.required {
+        m.insert("required".into(), true.into());
+    }
+    m.insert("description".into(), p.description.into());
+    if !p.accepted.is_empty() {
+        m.insert("accepted".into(), p.accepted.into());
+    }
+    if let Some(d) = p.default {
+        m.insert("default".into(), d.into());
+    }
+    Value::Object(m)
+}
+
+fn verb_doc(v: &VerbSpec) -> Value {
+    let mut m = Map::new();
+    m.insert("verb".into(), v.name.into());
+    m.insert("description".into(), v.description.into());
+    m.insert("params".into(), v.params.iter().map(param_doc).collect());
+    if !v.returns.is_empty() {
+        m.insert("returns".into(), v.returns.iter().map(param_doc).collect());
+    }
+    if !v.examples.is_empty() {
+        m.insert("examples".into(), v.examples.into());
+    }
+    Value::Object(m)
+}
+
+/// The result of `list-verbs`: every verb (or the one named), the error catalog and the envelope
+/// shapes. An unknown verb name is `unknown_verb` with a suggestion.
+pub fn list_verbs(verb: Option<&str>, daemon_version: &str) -> Result<Value, VerbError> {
+    let docs: Vec<Value> = match verb.filter(|v| !v.is_empty()) {
+        None => VERBS.iter().map(verb_doc).collect(),
+        Some(name) => {
+            let spec = find_verb(name).ok_or_else(|| {
+                VerbError::new(
+                    ErrorCode::UnknownVerb,
+                    format!("unknown verb {}", echo_name(name)),
+                )
+                .with_hint(
+                    Hint::new()
+                        .param("verb")
+                        .did_you_mean(closest_match(name, verb_names()))
+                        .available(verb_names()),
+                )
+            })?;
+            vec![verb_doc(spec)]
+        }
+    };
+    let error_codes: Vec<Value> = ErrorCode::ALL
+        .iter()
+        .map(|c| {
+            let mut m = Map::new();
+            m.insert("code".into(), c.as_str().into());
+            m.insert("description".into(), c.description().into());
+            Value::Object(m)
+        })
+        .collect();
+    let mut envelope = Map::new();
+    envelope.insert(
+        "transport".into(),
+        "Newline-delimited JSON on the daemon's Unix socket: write one request object per line, read one response object per line, in order."
+            .into(),
+    );
+    envelope.insert(
+        "request".into(),
+        r#"{"id":<any>,"verb":"<name>","params":{...}}"#.into(),
+    );
+    envelope.insert(
+        "success".into(),
+        r#"{"id":<echoed>,"result":{"type":"<result type>",...}}"#.into(),
+    );
+    envelope.insert(
+        "failure".into(),
+        r#"{"id":<echoed>,"error":{"code":"<stable code>","message":"...","hint":{...}}}"#.into(),
+    );
+    envelope.insert(
+        "hint".into(),
+        "Included with most errors. It can name the verb or CLI command that helps, the parameter at fault and the values it takes, the nearest spelling of what was asked for, and what does exist."
+            .into(),
+    );
+    let mut out = Map::new();
+    out.insert("type".into(), "verb_list".into());
+    out.insert("version".into(), PROTOCOL_VERSION.into());
+    out.insert("min_version".into(), MIN_PROTOCOL_VERSION.into());
+    out.insert("daemon_version".into(), daemon_version.into());
+    out.insert("verbs".into(), docs.into());
+    out.insert("error_codes".into(), error_codes.into());
+    out.insert("envelope".into(), Value::Object(envelope));
+    Ok(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::parse_request;
+    use serde_json::json;
+
+    fn req(verb: &str, params: Value) -> Request {
+        Request::new(Some(json!(1)), verb, params)
+    }
+
+    #[test]
+    fn registry_is_sorted_and_complete() {
+        let names = verb_names();
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+        assert_eq!(
+            names,
+            [
+                "capture-pane",
+                "close-window",
+                "hello",
+                "kill-session",
+                "list-sessions",
+                "list-verbs",
+                "list-windows",
+                "new-window",
+                "resize",
+                "send-keys",
+                "send-text",
+                "session-info"
+            ]
+        );
+        for v in verbs() {
+            assert!(!v.description.is_empty(), "{}", v.name);
+            assert!(!v.examples.is_empty(), "{} has no example", v.name);
+            let mut seen = std::collections::HashSet::new();
+            for p in v.params.iter().chain(v.returns) {
+                assert!(!p.description.is_empty(), "{}.{}", v.name, p.name);
+            }
+            for p in v.params {
+                assert!(seen.insert(p.name), "{} declares {} twice", v.name, p.name);
+                if let Some(d) = p.default {
+                    if !p.accepted.is_empty() {
+                        assert!(
+                            p.accepted.contains(&d),
+                            "{}.{} default outside accepted",
+                            v.name,
+                            p.name
+                        );
+                    }
+                }
+            }
+        }
+        assert!(find_verb("new-window").is_some_and(|v| !v.returns.is_empty()));
+    }
+
+    #[test]
+    fn every_example_is_a_valid_request_for_its_verb() {
+        for v in verbs() {
+            for ex in v.examples {
+                assert!(!ex.contains('\n'), "{ex} spans lines");
+                let r = parse_request(ex).unwrap_or_else(|e| panic!("{ex}: {e:?}"));
+                assert_eq!(r.verb, v.name, "{ex}");
+                assert!(r.id.is_some(), "{ex}");
+                assert_eq!(validate(&r).map(|s| s.name), Ok(v.name), "{ex}");
+                for p in v.params.iter().filter(|p| p.required) {
+                    assert!(
+                        r.params.get(p.name).is_some_and(|x| !x.is_null()),
+                        "{ex} lacks {}",
+                        p.name
+                    );
+                }
+                for p in v.params.iter().filter(|p| !p.accepted.is_empty()) {
+                    if let Some(val) = r.params.get(p.name).and_then(Value::as_str) {
+                        assert!(check_accepted(v.name, p.name, val).is_ok(), "{ex}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_verb_suggests_and_lists() {
+        let err = validate(&req("list-window", Value::Null)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::UnknownVerb);
+        assert_eq!(err.message, "unknown verb list-window");
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("list-windows"));
+        assert_eq!(err.hint.verb.as_deref(), Some("list-verbs"));
+        assert_eq!(err.hint.command.as_deref(), Some("tuios list-verbs"));
+        assert_eq!(err.hint.available, verb_names());
+        assert!(err.hint.detail.is_some());
+
+        let err = validate(&req("sendkeys", Value::Null)).unwrap_err();
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("send-keys"));
+
+        let long = "z".repeat(500);
+        let err = validate(&req(&long, Value::Null)).unwrap_err();
+        assert!(err.message.ends_with("... (500 bytes)"));
+        assert_eq!(err.hint.did_you_mean, None);
+    }
+
+    #[test]
+    fn params_must_be_an_object() {
+        for bad in [json!([1]), json!("x"), json!(3), json!(true)] {
+            let err = validate(&req("list-sessions", bad)).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams);
+            assert_eq!(err.hint.verb.as_deref(), Some("list-verbs"));
+        }
+        assert!(validate(&req("list-sessions", Value::Null)).is_ok());
+        assert!(validate(&req("list-sessions", json!({}))).is_ok());
+    }
+
+    #[test]
+    fn unknown_param_is_refused_with_a_hint() {
+        let err = validate(&req("capture-pane", json!({"session": "s", "Lines": 3}))).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert_eq!(err.message, "verb capture-pane has no parameter Lines");
+        assert_eq!(err.hint.param.as_deref(), Some("Lines"));
+        assert_eq!(err.hint.verb.as_deref(), Some("list-verbs"));
+        assert_eq!(
+            err.hint.command.as_deref(),
+            Some("tuios list-verbs capture-pane")
+        );
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("lines"));
+        assert_eq!(
+            err.hint.accepted,
+            [
+                "session",
+                "window",
+                "source",
+                "styled",
+                "scrollback",
+                "ansi",
+                "lines",
+                "start",
+                "end"
+            ]
+        );
+        assert!(err.hint.detail.is_some());
+
+        // A verb without parameters refuses every key.
+        let err = validate(&req("list-sessions", json!({"session": "x"}))).unwrap_err();
+        assert_eq!(err.hint.param.as_deref(), Some("session"));
+        assert!(err.hint.accepted.is_empty());
+    }
+
+    #[test]
+    fn every_declared_param_accepts_null() {
+        for v in verbs() {
+            let params: Map<String, Value> = v
+                .params
+                .iter()
+                .map(|p| (p.name.to_owned(), Value::Null))
+                .collect();
+            assert!(
+                validate(&req(v.name, Value::Object(params))).is_ok(),
+                "{}",
+                v.name
+            );
+        }
+    }
+
+    #[test]
+    fn types_are_checked() {
+        let ok = [
+            ("resize", json!({"width": 80, "height": 24})),
+            ("resize", json!({"width": 80.0, "height": -3})),
+            (
+                "new-window",
+                json!({"command": ["a", "b"], "focus": false, "workspace": 2}),
+            ),
+            ("new-window", json!({"command": []})),
+            ("send-keys", json!({"keys": "x", "literal": true})),
+        ];
+        for (verb, params) in ok {
+            assert!(
+                validate(&req(verb, params.clone())).is_ok(),
+                "{verb} {params}"
+            );
+        }
+        let bad = [
+            ("resize", json!({"width": "80"}), "width"),
+            ("resize", json!({"width": 80.5}), "width"),
+            ("resize", json!({"height": 1e30}), "height"),
+            ("resize", json!({"height": true}), "height"),
+            ("new-window", json!({"command": "make"}), "command"),
+            ("new-window", json!({"command": ["a", 1]}), "command"),
+            ("new-window", json!({"command": ["a", null]}), "command"),
+            ("new-window", json!({"focus": "yes"}), "focus"),
+            ("new-window", json!({"name": 5}), "name"),
+            ("send-keys", json!({"keys": ["a"]}), "keys"),
+            ("capture-pane", json!({"lines": {}}), "lines"),
+        ];
+        for (verb, params, param) in bad {
+            let err = validate(&req(verb, params.clone())).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{verb} {params}");
+            assert_eq!(err.hint.param.as_deref(), Some(param), "{verb} {params}");
+            assert_eq!(err.hint.verb.as_deref(), Some("list-verbs"));
+            assert!(err.message.contains(param), "{}", err.message);
+        }
+        assert!(ParamType::IntList.matches(&json!([1, 2.0, -3])));
+        assert!(!ParamType::IntList.matches(&json!([1, 2.5])));
+        assert!(!ParamType::IntList.matches(&json!(1)));
+    }
+
+    #[test]
+    fn decode_handles_null_and_whole_floats() {
+        #[derive(serde::Deserialize, Debug, Default)]
+        struct P {
+            width: Option<i64>,
+            list: Option<Vec<i64>>,
+            name: Option<String>,
+        }
+        let p: P = decode(&Value::Null).unwrap();
+        assert!(p.width.is_none() && p.list.is_none() && p.name.is_none());
+        let p: P = decode(&json!({"width": 80.0, "list": [1.0, 2], "name": null})).unwrap();
+        assert_eq!(p.width, Some(80));
+        assert_eq!(p.list, Some(vec![1, 2]));
+        assert_eq!(p.name, None);
+        let err = decode::<P>(&json!({"width": "x"})).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert_eq!(err.hint.verb.as_deref(), Some("list-verbs"));
+    }
+
+    #[test]
+    fn list_verbs_shape() {
+        let out = list_verbs(None, "0.1.0-test").unwrap();
+        assert_eq!(out["type"], "verb_list");
+        assert_eq!(out["version"], PROTOCOL_VERSION);
+        assert_eq!(out["min_version"], MIN_PROTOCOL_VERSION);
+        assert_eq!(out["daemon_version"], "0.1.0-test");
+        let env = out["envelope"].as_object().unwrap();
+        for k in ["transport", "request", "success", "failure", "hint"] {
+            assert!(env[k].as_str().is_some_and(|s| !s.is_empty()), "{k}");
+        }
+        let codes: Vec<&str> = out["error_codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["code"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(codes, want);
+        for c in out["error_codes"].as_array().unwrap() {
+            assert!(c["description"].as_str().is_some_and(|d| !d.is_empty()));
+        }
+
+        let verbs_out = out["verbs"].as_array().unwrap();
+        let names: Vec<&str> = verbs_out
+            .iter()
+            .map(|v| v["verb"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, verb_names());
+        for v in verbs_out {
+            let name = v["verb"].as_str().unwrap();
+            let spec = find_verb(name).unwrap();
+            assert!(v["params"].is_array(), "{name} params always present");
+            assert_eq!(v.get("returns").is_some(), !spec.returns.is_empty());
+            assert_eq!(v.get("examples").is_some(), !spec.examples.is_empty());
+            for p in v["params"].as_array().unwrap() {
+                let pname = p["name"].as_str().unwrap();
+                let ps = spec.param(pname).unwrap();
+                assert!(["string", "int", "bool", "[]string", "[]int"]
+                    .contains(&p["type"].as_str().unwrap()));
+                assert_eq!(p.get("required").is_some(), ps.required);
+                if ps.required {
+                    assert_eq!(p["required"], true);
+                }
+                let published: Vec<&str> = p
+                    .get("accepted")
+                    .map(|a| {
+                        a.as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|s| s.as_str().unwrap())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                assert_eq!(published, accepted_of(name, pname), "{name}.{pname}");
+                assert_eq!(p.get("default").and_then(Value::as_str), ps.default);
+            }
+        }
+        let cp = verbs_out
+            .iter()
+            .find(|v| v["verb"] == "capture-pane")
+            .unwrap();
+        let source = cp["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "source")
+            .unwrap();
+        assert_eq!(source["accepted"], json!(["visible", "recent"]));
+        assert_eq!(source["default"], "visible");
+        let ls = verbs_out
+            .iter()
+            .find(|v| v["verb"] == "list-sessions")
+            .unwrap();
+        assert_eq!(ls["params"], json!([]));
+    }
+
+    #[test]
+    fn list_verbs_for_one_verb() {
+        let out = list_verbs(Some("resize"), "x").unwrap();
+        let verbs_out = out["verbs"].as_array().unwrap();
+        assert_eq!(verbs_out.len(), 1);
+        assert_eq!(verbs_out[0]["verb"], "resize");
+        assert_eq!(out["error_codes"].as_array().unwrap().len(), 13);
+        assert_eq!(
+            list_verbs(Some(""), "x").unwrap()["verbs"]
+                .as_array()
+                .unwrap()
+                .len(),
+            verbs().len()
+        );
+
+        let err = list_verbs(Some("capture-pain"), "x").unwrap_err();
+        assert_eq!(err.code, ErrorCode::UnknownVerb);
+        assert_eq!(err.hint.param.as_deref(), Some("verb"));
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("capture-pane"));
+        assert_eq!(err.hint.available, verb_names());
+    }
+
+    #[test]
+    fn accepted_values() {
+        assert_eq!(accepted_of("capture-pane", "source"), CAPTURE_SOURCES);
+        assert!(accepted_of("capture-pane", "nope").is_empty());
+        assert!(accepted_of("nope", "source").is_empty());
+        assert!(check_accepted("capture-pane", "source", "recent").is_ok());
+        assert!(check_accepted("send-text", "text", "anything").is_ok());
+        let err = check_accepted("capture-pane", "source", "visibel").unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert_eq!(err.hint.param.as_deref(), Some("source"));
+        assert_eq!(err.hint.accepted, ["visible", "recent"]);
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("visible"));
+    }
+}
