@@ -97,13 +97,16 @@ impl StreamHandler<Result<(u8, Bytes), FrameCodecError>> for BinaryConnection {
                 client_version,
             } => {
                 if !(MIN_BINARY_VERSION..=BINARY_VERSION).contains(&version) {
-                    let text =
-                        version_mismatch_message(BINARY_VERSION, version, &self.env.info.version);
+                    let text = version_mismatch_message(
+                        BINARY_VERSION,
+                        version,
+                        &self.env.services.info.version,
+                    );
                     tracing::warn!(client = %client_version, version, "binary protocol mismatch");
                     self.error(BinaryErrorCode::VersionMismatch, text);
                     return;
                 }
-                let info = self.env.info.clone();
+                let info = self.env.services.info.clone();
                 ctx.wait(
                     async move { summaries(&manager).await }
                         .into_actor(self)

@@ -9,11 +9,15 @@ pub mod acceptor;
 pub mod binary_connection;
 pub mod codec;
 pub mod errors;
+pub mod event_hub;
 pub mod json_connection;
 pub mod pty;
 pub mod session;
 pub mod session_manager;
+pub mod subscriber;
+pub mod supervisor;
 pub mod verbs;
+pub mod waiter;
 pub mod window;
 
 /// What the actor system needs to know about the daemon that hosts it.
@@ -26,6 +30,14 @@ pub struct DaemonInfo {
     pub scrollback_lines: usize,
     /// Shell for new windows; `None` means `$SHELL`, else `/bin/sh`.
     pub default_shell: Option<String>,
+}
+
+/// The daemon-wide actors every session and verb can reach.
+#[derive(Clone)]
+pub struct Services {
+    pub info: Arc<DaemonInfo>,
+    pub hub: Addr<event_hub::EventHub>,
+    pub supervisor: Addr<supervisor::Supervisor>,
 }
 
 /// Handle to a running actor system.
@@ -45,11 +57,15 @@ impl DaemonHandle {
 /// Start the acceptor and the session manager on `listener`. Must be called inside a running
 /// actix `System`.
 pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHandle {
-    let info = Arc::new(info);
-    let manager = session_manager::SessionManager::new(info.clone()).start();
+    let services = Services {
+        info: Arc::new(info),
+        hub: event_hub::EventHub::default().start(),
+        supervisor: supervisor::Supervisor::default().start(),
+    };
+    let manager = session_manager::SessionManager::new(services.clone()).start();
     let env = verbs::VerbEnv {
         manager: manager.clone(),
-        info,
+        services,
     };
     let acceptor = acceptor::Acceptor::start(listener, env);
     DaemonHandle { acceptor, manager }

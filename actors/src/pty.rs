@@ -169,38 +169,6 @@ pub fn start_writer(master: &dyn MasterPty) -> io::Result<mpsc::Sender<WriteJob>
     Ok(tx)
 }
 
-/// Block until the child exits and report how. Runs on the blocking pool.
-pub fn wait_child(pid: i32) -> ExitInfo {
-    loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: waitpid on our own child with a valid status pointer.
-        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
-        if r == pid {
-            if libc::WIFEXITED(status) {
-                return ExitInfo {
-                    code: Some(libc::WEXITSTATUS(status)),
-                    signal: None,
-                };
-            }
-            if libc::WIFSIGNALED(status) {
-                return ExitInfo {
-                    code: None,
-                    signal: Some(libc::WTERMSIG(status)),
-                };
-            }
-            continue;
-        }
-        if r < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-            continue;
-        }
-        // Someone else reaped it, or it never was ours: nothing more to learn.
-        return ExitInfo {
-            code: None,
-            signal: None,
-        };
-    }
-}
-
 /// Signal the child's process group (it is a session leader, so the group is its pid) and the child.
 pub fn signal_child(pid: i32, sig: libc::c_int) {
     // SAFETY: plain kill(2) calls; failures (already gone) are fine.

@@ -1,18 +1,18 @@
 //! The Session actor: one per session. It owns the window table (order, workspaces, names, focus)
 //! and resolves window targets; each window's screen and PTY live in its own Window actor.
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use actix::prelude::*;
 use futures_util::future::join_all;
 use protocol::closest::echo_name;
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 use crate::errors;
+use crate::event_hub::Publish;
 use crate::pty::{self, ExitInfo, SpawnSpec};
-use crate::window::{self, Window, WindowNotice};
-use crate::DaemonInfo;
+use crate::window::{self, Window, WindowLinks, WindowNotice};
+use crate::Services;
+use protocol::events::Event;
 
 /// Workspaces per session.
 pub const NUM_WORKSPACES: i64 = 9;
@@ -44,6 +44,22 @@ impl WindowEntry {
     }
 }
 
+/// The parts of a session's state that lifecycle events describe.
+struct Snapshot {
+    windows: Vec<WindowSnap>,
+    focused: Option<String>,
+    current_workspace: i64,
+}
+
+struct WindowSnap {
+    id: String,
+    pty_id: String,
+    name: Option<String>,
+    display: String,
+    workspace: i64,
+    minimized: bool,
+}
+
 pub struct Session {
     name: String,
     id: String,
@@ -54,11 +70,11 @@ pub struct Session {
     focused: Option<String>,
     current_workspace: i64,
     workspace_focus: HashMap<i64, String>,
-    info: Arc<DaemonInfo>,
+    services: Services,
 }
 
 impl Session {
-    pub fn new(name: String, width: u16, height: u16, info: Arc<DaemonInfo>) -> Self {
+    pub fn new(name: String, width: u16, height: u16, services: Services) -> Self {
         Session {
             name,
             id: uuid::Uuid::new_v4().to_string(),
@@ -69,7 +85,7 @@ impl Session {
             focused: None,
             current_workspace: 1,
             workspace_focus: HashMap::new(),
-            info,
+            services,
         }
     }
 
@@ -208,6 +224,89 @@ impl Session {
         entry
     }
 
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            windows: self
+                .windows
+                .iter()
+                .map(|w| WindowSnap {
+                    id: w.id.clone(),
+                    pty_id: w.pty_id.clone(),
+                    name: w.custom_name.clone(),
+                    display: w.display_name().to_string(),
+                    workspace: w.workspace,
+                    minimized: w.minimized,
+                })
+                .collect(),
+            focused: self.focused.clone(),
+            current_workspace: self.current_workspace,
+        }
+    }
+
+    /// Publish the lifecycle events between `before` and now. Every change to the window table
+    /// goes through here, so each event fires once, from the state change itself, whichever verb
+    /// or notice caused it.
+    fn publish_changes(&self, before: Snapshot) {
+        let after = self.snapshot();
+        let event = |kind: &'static str, w: &WindowSnap| {
+            let mut e = Event::new(kind);
+            e.session = self.name.clone();
+            e.window = w.id.clone();
+            e.pty_id = w.pty_id.clone();
+            e
+        };
+        let mut events = Vec::new();
+        for w in &before.windows {
+            if !after.windows.iter().any(|a| a.id == w.id) {
+                events.push(event("window-closed", w));
+            }
+        }
+        for w in &after.windows {
+            let Some(old) = before.windows.iter().find(|b| b.id == w.id) else {
+                let mut e = event("window-created", w);
+                e.title = Some(w.display.clone());
+                events.push(e);
+                continue;
+            };
+            if old.name != w.name {
+                let mut e = event("window-retitled", w);
+                e.title = w.name.clone();
+                events.push(e);
+            }
+            if old.workspace != w.workspace {
+                let mut e = event("window-moved", w);
+                e.workspace = w.workspace;
+                events.push(e);
+            }
+            if old.minimized != w.minimized {
+                let kind = if w.minimized {
+                    "window-minimized"
+                } else {
+                    "window-restored"
+                };
+                events.push(event(kind, w));
+            }
+        }
+        if after.current_workspace != before.current_workspace {
+            let mut e = Event::new("workspace-switched");
+            e.session = self.name.clone();
+            e.workspace = after.current_workspace;
+            events.push(e);
+        }
+        if after.focused != before.focused {
+            if let Some(w) = after
+                .focused
+                .as_ref()
+                .and_then(|id| after.windows.iter().find(|w| &w.id == id))
+            {
+                events.push(event("window-focused", w));
+            }
+        }
+        for e in events {
+            self.services.hub.do_send(Publish(e));
+        }
+    }
+
     fn info_json(&self) -> Value {
         json!({
             "type": "session_info",
@@ -252,8 +351,10 @@ impl Handler<WindowNotice> for Session {
                 tracing::debug!(session = %self.name, window = %window_id, ?exit, "window program exited");
                 self.windows[i].exited = Some(exit);
                 if self.windows[i].command && !self.windows[i].remain {
+                    let before = self.snapshot();
                     let entry = self.remove_window(i);
                     entry.addr.do_send(window::CloseWindow);
+                    self.publish_changes(before);
                 }
             }
         }
@@ -299,16 +400,23 @@ impl Handler<NewWindow> for Session {
                     )),
             ));
         }
+        let before = self.snapshot();
         let id = uuid::Uuid::new_v4().to_string();
         let pty_id = uuid::Uuid::new_v4().to_string();
         let (cols, rows) = (self.width, self.height);
         let shell = self
+            .services
             .info
             .default_shell
             .clone()
             .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
             .unwrap_or_else(|| "/bin/sh".to_string());
-        let socket = self.info.socket_path.to_string_lossy().into_owned();
+        let socket = self
+            .services
+            .info
+            .socket_path
+            .to_string_lossy()
+            .into_owned();
         let spawn_spec = SpawnSpec {
             command: spec.command.clone(),
             shell,
@@ -346,8 +454,14 @@ impl Handler<NewWindow> for Session {
             spawned,
             cols,
             rows,
-            self.info.scrollback_lines,
-            ctx.address().recipient(),
+            self.services.info.scrollback_lines,
+            WindowLinks {
+                session: self.name.clone(),
+                pty_id: pty_id.clone(),
+                notices: ctx.address().recipient(),
+                hub: self.services.hub.clone(),
+                supervisor: self.services.supervisor.clone(),
+            },
         )
         .map_err(|e| errors::internal(format!("could not attach to the new PTY: {e}")))?;
         let stored_title = spec
@@ -375,6 +489,7 @@ impl Handler<NewWindow> for Session {
             self.current_workspace = workspace;
         }
         tracing::info!(session = %self.name, window = %id, "window created");
+        self.publish_changes(before);
         Ok(json!({
             "type": "window_created",
             "window_id": id,
@@ -438,9 +553,11 @@ impl Handler<CloseWindow> for Session {
     type Result = Result<(), VerbError>;
     fn handle(&mut self, msg: CloseWindow, _: &mut Self::Context) -> Self::Result {
         let i = self.resolve(msg.0.as_deref())?;
+        let before = self.snapshot();
         let entry = self.remove_window(i);
         tracing::info!(session = %self.name, window = %entry.id, "window closed");
         entry.addr.do_send(window::CloseWindow);
+        self.publish_changes(before);
         Ok(())
     }
 }

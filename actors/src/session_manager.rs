@@ -1,15 +1,15 @@
 //! The SessionManager actor: the session table. Creates, finds and kills sessions and keeps the
 //! "most recently active" order (a counter bumped by every verb or client action on a session).
-use std::sync::Arc;
-
 use actix::prelude::*;
 use futures_util::future::join_all;
 use protocol::binary::{validate_session_name, BinaryErrorCode};
 use protocol::{ErrorCode, Hint, VerbError};
 
 use crate::errors;
+use crate::event_hub::Publish;
 use crate::session::{self, NewWindowSpec, Session};
-use crate::DaemonInfo;
+use crate::Services;
+use protocol::events::Event;
 
 struct SessionRecord {
     name: String,
@@ -23,15 +23,15 @@ struct SessionRecord {
 pub struct SessionManager {
     sessions: Vec<SessionRecord>,
     clock: u64,
-    info: Arc<DaemonInfo>,
+    services: Services,
 }
 
 impl SessionManager {
-    pub fn new(info: Arc<DaemonInfo>) -> Self {
+    pub fn new(services: Services) -> Self {
         SessionManager {
             sessions: Vec::new(),
             clock: 0,
-            info,
+            services,
         }
     }
 
@@ -45,6 +45,12 @@ impl SessionManager {
         self.clock += 1;
         self.sessions[idx].activity = self.clock;
         self.sessions[idx].last_active = crate::unix_now_secs();
+    }
+
+    fn publish(&self, kind: &'static str, session: &str) {
+        let mut e = Event::new(kind);
+        e.session = session.to_string();
+        self.services.hub.do_send(Publish(e));
     }
 
     fn free_name(&self) -> String {
@@ -125,7 +131,7 @@ impl Handler<CreateSession> for SessionManager {
             ))));
         }
         let (w, h) = (msg.width.max(1), msg.height.max(1));
-        let addr = Session::new(name.clone(), w, h, self.info.clone()).start();
+        let addr = Session::new(name.clone(), w, h, self.services.clone()).start();
         self.sessions.push(SessionRecord {
             name: name.clone(),
             addr: addr.clone(),
@@ -135,6 +141,7 @@ impl Handler<CreateSession> for SessionManager {
         let idx = self.sessions.len() - 1;
         self.touch(idx);
         tracing::info!(session = %name, "session created");
+        self.publish("session-created", &name);
         if !msg.with_window {
             return Box::pin(fut::ready(Ok((name, None))));
         }
@@ -153,11 +160,13 @@ impl Handler<CreateSession> for SessionManager {
                 Ok(Err(e)) => {
                     // A session whose first window cannot start is not left behind half-made.
                     act.sessions.retain(|s| s.name != name);
+                    act.publish("session-closed", &name);
                     addr.do_send(session::Terminate);
                     Err((BinaryErrorCode::Internal, e.message))
                 }
                 Err(e) => {
                     act.sessions.retain(|s| s.name != name);
+                    act.publish("session-closed", &name);
                     Err((BinaryErrorCode::Internal, e.to_string()))
                 }
             }),
@@ -221,6 +230,7 @@ impl Handler<KillSession> for SessionManager {
         };
         let record = self.sessions.remove(idx);
         tracing::info!(session = %name, "session killed");
+        self.publish("session-closed", &name);
         Box::pin(async move {
             let _ = record.addr.send(session::Terminate).await;
             Ok(())

@@ -1,7 +1,6 @@
 //! The JSON verbs: each request is validated once against the registry, decoded into its typed
 //! params, then carried out by messages to the session manager, a session and a window.
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use actix::prelude::*;
 use futures_util::future::join_all;
@@ -16,13 +15,13 @@ use crate::errors;
 use crate::session::{self, NewWindowSpec, ResolvedWindow, NUM_WORKSPACES};
 use crate::session_manager::{self, SessionManager, SessionRef};
 use crate::window;
-use crate::DaemonInfo;
+use crate::Services;
 
 /// What every verb handler can reach.
 #[derive(Clone)]
 pub struct VerbEnv {
     pub manager: Addr<SessionManager>,
-    pub info: Arc<DaemonInfo>,
+    pub services: Services,
 }
 
 fn mailbox<T>(r: Result<T, MailboxError>) -> Result<T, VerbError> {
@@ -37,7 +36,7 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
         "hello" => hello(env, decode(p)?).await,
         "list-verbs" => {
             let params: ListVerbsParams = decode(p)?;
-            registry::list_verbs(params.verb.as_deref(), &env.info.version)
+            registry::list_verbs(params.verb.as_deref(), &env.services.info.version)
         }
         "list-sessions" => list_sessions(env).await,
         "session-info" => {
@@ -72,6 +71,7 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
         "send-text" => send_text(env, decode(p)?).await,
         "capture-pane" => capture_pane(env, decode(p)?).await,
         "resize" => resize(env, decode(p)?).await,
+        "wait-for" => crate::waiter::wait_for(env, decode(p)?).await,
         other => Err(errors::internal(format!(
             "verb {other} is registered but has no handler"
         ))),
@@ -104,7 +104,7 @@ async fn live_window(s: &SessionRef, target: Option<String>) -> Result<ResolvedW
 }
 
 async fn hello(env: &VerbEnv, params: HelloParams) -> Result<Value, VerbError> {
-    params.check_protocol(&env.info.version)?;
+    params.check_protocol(&env.services.info.version)?;
     if let Some(client) = params.client {
         tracing::debug!(client = %client, version = ?params.version, "hello");
     }
@@ -113,8 +113,8 @@ async fn hello(env: &VerbEnv, params: HelloParams) -> Result<Value, VerbError> {
         "type": "hello",
         "protocol": PROTOCOL_VERSION,
         "min_protocol": MIN_PROTOCOL_VERSION,
-        "daemon_version": env.info.version,
-        "pid": env.info.pid,
+        "daemon_version": env.services.info.version,
+        "pid": env.services.info.pid,
         "sessions": sessions,
     }))
 }

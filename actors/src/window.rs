@@ -11,7 +11,10 @@ use protocol::VerbError;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::errors;
+use crate::event_hub::{EventHub, Publish};
 use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
+use crate::supervisor::{ChildExited, Supervisor, Watch};
+use protocol::events::Event;
 
 /// How long a closed window's program gets to leave after SIGHUP before it is killed.
 const HANGUP_GRACE: Duration = Duration::from_secs(2);
@@ -31,8 +34,19 @@ pub enum WindowNotice {
     },
 }
 
+/// Where a window reports what happens to it.
+#[derive(Clone)]
+pub struct WindowLinks {
+    pub session: String,
+    pub pty_id: String,
+    pub notices: Recipient<WindowNotice>,
+    pub hub: Addr<EventHub>,
+    pub supervisor: Addr<Supervisor>,
+}
+
 pub struct Window {
     id: String,
+    links: WindowLinks,
     emulator: Emulator,
     master: Box<dyn MasterPty + Send>,
     input: Option<mpsc::Sender<WriteJob>>,
@@ -44,7 +58,6 @@ pub struct Window {
     reaped: Option<ExitInfo>,
     stream_done: bool,
     last_title: Option<String>,
-    notices: Recipient<WindowNotice>,
     /// Told when the child has been reaped (daemon shutdown waits on this).
     reap_waiters: Vec<oneshot::Sender<()>>,
 }
@@ -57,29 +70,22 @@ impl Window {
         cols: u16,
         rows: u16,
         scrollback: usize,
-        notices: Recipient<WindowNotice>,
+        links: WindowLinks,
     ) -> std::io::Result<Addr<Window>> {
         let SpawnedPty { master, child, pid } = spawned;
+        // The supervisor reaps by pid; the handle itself is not needed.
+        drop(child);
         let (stream, reader_fd) = pty::reader_stream(master.as_ref())?;
         let input = pty::start_writer(master.as_ref())?;
         Ok(Window::create(move |ctx| {
             ctx.add_stream(stream);
-            let addr = ctx.address();
-            actix::spawn(async move {
-                let exit = actix_rt::task::spawn_blocking(move || {
-                    let info = pty::wait_child(pid);
-                    drop(child);
-                    info
-                })
-                .await
-                .unwrap_or(ExitInfo {
-                    code: None,
-                    signal: None,
-                });
-                addr.do_send(ChildExited(exit));
+            links.supervisor.do_send(Watch {
+                pid,
+                window: ctx.address().recipient(),
             });
             Window {
                 id,
+                links,
                 emulator: Emulator::new(cols, rows, scrollback),
                 master,
                 input: Some(input),
@@ -89,14 +95,29 @@ impl Window {
                 reaped: None,
                 stream_done: false,
                 last_title: None,
-                notices,
                 reap_waiters: Vec::new(),
             }
         }))
     }
 
+    /// An event about this window, with its session, id and PTY filled in.
+    fn event(&self, kind: &'static str) -> Event {
+        let mut e = Event::new(kind);
+        e.session = self.links.session.clone();
+        e.window = self.id.clone();
+        e.pty_id = self.links.pty_id.clone();
+        e
+    }
+
+    fn publish(&self, event: Event) {
+        self.links.hub.do_send(Publish(event));
+    }
+
     fn feed(&mut self, bytes: &[u8]) {
         self.emulator.feed(bytes);
+        let mut output = self.event("output");
+        output.bytes = bytes.len() as u64;
+        self.publish(output);
         let effects = self.emulator.take_effects();
         if !effects.pty_replies.is_empty() {
             if let Some(input) = &self.input {
@@ -112,11 +133,25 @@ impl Window {
             let title = self.emulator.title().map(str::to_owned);
             if title != self.last_title {
                 self.last_title = title.clone();
-                self.notices.do_send(WindowNotice::Title {
+                let mut e = self.event("window-retitled");
+                e.title = Some(title.clone().unwrap_or_default());
+                self.publish(e);
+                self.links.notices.do_send(WindowNotice::Title {
                     window_id: self.id.clone(),
                     title,
                 });
             }
+        }
+        // One event per bell, bounded by what one chunk can hold.
+        for _ in 0..effects.bells.min(64) {
+            let e = self.event("bell");
+            self.publish(e);
+        }
+        for (mode, enabled) in effects.mode_changes {
+            let mut e = self.event("mode-changed");
+            e.mode = mode.as_str().to_string();
+            e.enabled = Some(enabled);
+            self.publish(e);
         }
     }
 
@@ -139,7 +174,11 @@ impl Window {
         }
         self.exited = Some(exit);
         self.input = None;
-        self.notices.do_send(WindowNotice::Exited {
+        let mut e = self.event("window-exit");
+        e.exit_code = exit.code;
+        e.signal = exit.signal;
+        self.publish(e);
+        self.links.notices.do_send(WindowNotice::Exited {
             window_id: self.id.clone(),
             exit,
         });
@@ -180,10 +219,6 @@ impl StreamHandler<Bytes> for Window {
         self.settle_exit();
     }
 }
-
-#[derive(Message)]
-#[rtype(result = "()")]
-struct ChildExited(ExitInfo);
 
 impl Handler<ChildExited> for Window {
     type Result = ();
@@ -342,4 +377,102 @@ impl Handler<GetState> for Window {
             title: self.emulator.title().map(str::to_owned),
         })
     }
+}
+
+/// Where a `window-output` waiter is in a window's text: rows are counted from the first row the
+/// window ever scrolled into its history, so a row keeps its number while it scrolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanSince {
+    /// First row to read; `None` reads everything there is.
+    pub from_row: Option<u64>,
+    /// For `fresh` waits: the baseline row, and how many of its leading characters predate it.
+    pub baseline: Option<(u64, usize)>,
+    pub visible_only: bool,
+}
+
+/// Rows re-read above the last one scanned, so a match spanning the boundary is still seen.
+const SCAN_OVERLAP: u64 = 4;
+
+impl ScanSince {
+    pub fn start(_fresh: bool, visible_only: bool) -> Self {
+        ScanSince {
+            from_row: None,
+            baseline: None,
+            visible_only,
+        }
+    }
+}
+
+/// Record where the cursor is now as the start of "fresh" output.
+#[derive(Message)]
+#[rtype(result = "ScanSince")]
+pub struct Baseline(pub ScanSince);
+
+impl Handler<Baseline> for Window {
+    type Result = MessageResult<Baseline>;
+    fn handle(&mut self, msg: Baseline, _: &mut Self::Context) -> Self::Result {
+        let (col, row) = self.emulator.cursor();
+        let abs = self.emulator.rows_pushed() + row as u64;
+        MessageResult(ScanSince {
+            from_row: Some(abs),
+            baseline: Some((abs, col as usize)),
+            ..msg.0
+        })
+    }
+}
+
+/// Text not yet scanned (plus a small overlap), and where the next scan starts.
+#[derive(Message)]
+#[rtype(result = "(String, ScanSince)")]
+pub struct Scan(pub ScanSince);
+
+impl Handler<Scan> for Window {
+    type Result = MessageResult<Scan>;
+    fn handle(&mut self, msg: Scan, _: &mut Self::Context) -> Self::Result {
+        let scan = msg.0;
+        let pushed = self.emulator.rows_pushed();
+        let mut from = scan.from_row.unwrap_or(0);
+        if scan.visible_only {
+            from = from.max(pushed);
+        }
+        let mut text = capture_from(&self.emulator, from);
+        if let Some((row, cols)) = scan.baseline {
+            if from == row {
+                // Drop what stood on the baseline row before the wait began.
+                let cut = text
+                    .char_indices()
+                    .take_while(|(_, c)| *c != '\n')
+                    .nth(cols)
+                    .map(|(i, _)| i)
+                    .unwrap_or_else(|| text.find('\n').unwrap_or(text.len()));
+                text.replace_range(..cut, "");
+            }
+        }
+        let mut next_from = pushed.saturating_sub(SCAN_OVERLAP);
+        if let Some((row, _)) = scan.baseline {
+            next_from = next_from.max(row);
+        }
+        MessageResult((
+            text,
+            ScanSince {
+                from_row: Some(next_from),
+                ..scan
+            },
+        ))
+    }
+}
+
+/// Rows numbered `from` onwards (scrollback then screen), plain.
+fn capture_from(emulator: &Emulator, from: u64) -> String {
+    let pushed = emulator.rows_pushed();
+    if from >= pushed {
+        // Only the screen is needed.
+        let screen = emulator.capture(false, false);
+        let skip = (from - pushed) as usize;
+        return screen.split('\n').skip(skip).collect::<Vec<_>>().join("\n");
+    }
+    let all = emulator.capture(true, false);
+    let first = pushed - emulator.scrollback_len() as u64;
+    let skip = from.saturating_sub(first) as usize;
+    all.split('\n').skip(skip).collect::<Vec<_>>().join("\n")
 }

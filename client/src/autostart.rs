@@ -64,7 +64,10 @@ pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
         }
         thread::sleep(POLL_INTERVAL);
     }
-    let flag = format!("--socket {}", crate::output::shell_quote(&socket.to_string_lossy()));
+    let flag = format!(
+        "--socket {}",
+        crate::output::shell_quote(&socket.to_string_lossy())
+    );
     Err(Failure::with_hints(
         format!(
             "the tuios daemon did not start answering on {} within {} s",

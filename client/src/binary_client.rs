@@ -6,7 +6,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use bytes::BytesMut;
-use protocol::binary::{split_frame, ClientMessage, DaemonMessage, BINARY_VERSION};
+use protocol::binary::{
+    split_frame, BinaryErrorCode, ClientMessage, DaemonMessage, BINARY_VERSION,
+};
 
 use crate::failure::Failure;
 use crate::json_client::connect_socket;
@@ -68,8 +70,9 @@ impl BinaryClient {
         }
     }
 
-    /// Exchange Hello/Welcome; a version refusal comes back as an error naming both sides.
-    pub fn hello(&mut self) -> Result<Welcome, Failure> {
+    /// Exchange Hello/Welcome. `Ok(Err(..))` is the daemon's refusal (code and message), kept
+    /// apart so kill-server can still stop a daemon of another version.
+    pub fn hello(&mut self) -> Result<Result<Welcome, (BinaryErrorCode, String)>, Failure> {
         self.send(&ClientMessage::Hello {
             version: BINARY_VERSION,
             client_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -79,17 +82,26 @@ impl BinaryClient {
                 daemon_version,
                 pid,
                 ..
-            } => Ok(Welcome {
+            } => Ok(Ok(Welcome {
                 daemon_version,
                 pid,
-            }),
-            DaemonMessage::Error { message, .. } => Err(Failure::with_hints(
-                message,
-                vec!["if the daemon is from another tuios version, restart it: tuios kill-server"
-                    .to_string()],
-            )),
+            })),
+            DaemonMessage::Error { code, message } => Ok(Err((code, message))),
             other => Err(unexpected(&other)),
         }
+    }
+
+    /// [`Self::hello`] where a refusal is simply the command's failure.
+    pub fn handshake(&mut self) -> Result<Welcome, Failure> {
+        self.hello()?.map_err(|(_, message)| {
+            Failure::with_hints(
+                message,
+                vec![
+                    "if the daemon is from another tuios version, restart it: tuios kill-server"
+                        .to_string(),
+                ],
+            )
+        })
     }
 }
 

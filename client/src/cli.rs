@@ -239,20 +239,61 @@ pub fn command() -> clap::Command {
         let Some(verb) = Command::verb_of(&name).and_then(protocol::registry::find_verb) else {
             continue;
         };
-        cmd = cmd.mut_subcommand(name, |mut sub| {
-            sub = sub.about(verb.description);
-            let arg_ids: Vec<String> = sub
-                .get_arguments()
-                .filter(|a| a.get_help().is_none())
-                .map(|a| a.get_id().to_string())
-                .collect();
-            for id in arg_ids {
-                if let Some(param) = verb.params.iter().find(|p| p.name == id) {
-                    sub = sub.mut_arg(id, |a| a.help(param.description));
+        // mut_args edits in place: mut_arg would re-append the arg and so renumber positionals.
+        cmd = cmd.mut_subcommand(name, |sub| {
+            sub.about(verb.description).mut_args(|arg| {
+                if arg.get_help().is_some() {
+                    return arg;
                 }
-            }
-            sub
+                match verb.param(arg.get_id().as_str()) {
+                    Some(param) => arg.help(param.description),
+                    None => arg,
+                }
+            })
         });
     }
     cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verb_commands_take_their_help_from_the_registry() {
+        let cmd = command();
+        cmd.clone().debug_assert();
+        let mut seen = 0;
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name();
+            let Some(verb_name) = Command::verb_of(name) else {
+                continue;
+            };
+            seen += 1;
+            let verb = protocol::registry::find_verb(verb_name)
+                .unwrap_or_else(|| panic!("{name} fronts unknown verb {verb_name}"));
+            assert_eq!(
+                sub.get_about().map(|a| a.to_string()),
+                Some(verb.description.to_string()),
+                "{name}"
+            );
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" || id == "socket" {
+                    continue;
+                }
+                assert!(arg.get_help().is_some(), "{name} --{id} has no help text");
+            }
+        }
+        assert_eq!(seen, 10);
+    }
+
+    #[test]
+    fn no_subcommand_prints_help() {
+        let err = Cli::try_parse_from(["tuios"]).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        );
+    }
 }

@@ -80,7 +80,10 @@ fn no_daemon_hints(socket: &Path) -> Vec<String> {
     let flag = if socket == daemon::paths::socket_path() {
         String::new()
     } else {
-        format!(" --socket {}", crate::output::shell_quote(&socket.to_string_lossy()))
+        format!(
+            " --socket {}",
+            crate::output::shell_quote(&socket.to_string_lossy())
+        )
     };
     vec![
         format!("create a session (this starts the daemon): tuios{flag} new -d NAME"),
@@ -182,7 +185,10 @@ mod tests {
         let f = Failure::NoDaemon(PathBuf::from("/tmp/x/tuios.sock"));
         assert_eq!(f.exit_code(), 3);
         let lines = f.lines();
-        assert_eq!(lines[0], "error: no tuios daemon is running on /tmp/x/tuios.sock");
+        assert_eq!(
+            lines[0],
+            "error: no tuios daemon is running on /tmp/x/tuios.sock"
+        );
         assert!(lines.iter().any(|l| l.contains("new -d NAME")));
         assert!(lines.iter().any(|l| l.ends_with("daemon")));
     }

@@ -35,9 +35,7 @@ pub fn connect_socket(socket: &Path) -> Result<UnixStream, Failure> {
             daemon::Probe::Running => {
                 Failure::msg(format!("cannot connect to {}: {e}", socket.display()))
             }
-            daemon::Probe::Stale | daemon::Probe::Absent => {
-                Failure::NoDaemon(socket.to_path_buf())
-            }
+            daemon::Probe::Stale | daemon::Probe::Absent => Failure::NoDaemon(socket.to_path_buf()),
         },
     })
 }
@@ -86,8 +84,7 @@ impl JsonClient {
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
-        String::from_utf8(buf)
-            .map_err(|_| Failure::msg("the daemon's response is not valid UTF-8"))
+        String::from_utf8(buf).map_err(|_| Failure::msg("the daemon's response is not valid UTF-8"))
     }
 
     /// Send one request; `Ok(result)` on success, [`Failure::Verb`] on an error response.
@@ -232,7 +229,8 @@ mod tests {
             let mut line = String::new();
             reader.read_line(&mut line).unwrap();
             let mut w = stream;
-            w.write_all(b"{\"id\":1,\"result\":{\"type\":\"ok\"}}\n").unwrap();
+            w.write_all(b"{\"id\":1,\"result\":{\"type\":\"ok\"}}\n")
+                .unwrap();
             line
         });
         let mut client = JsonClient::connect(&sock).unwrap();

@@ -45,16 +45,17 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<i32, Failure> {
-    if let Command::Daemon(args) = cli.command {
-        return Ok(daemon::run(daemon::DaemonOptions {
+    // Absolute, like the default path: it is handed to a daemon we start and shown in hints.
+    let socket = match cli.socket.clone() {
+        Some(p) => std::path::absolute(&p).unwrap_or(p),
+        None => daemon::paths::socket_path(),
+    };
+    match cli.command {
+        Command::Daemon(args) => Ok(daemon::run(daemon::DaemonOptions {
             socket: cli.socket,
             config: args.config,
             log_level: args.log_level,
-        }));
-    }
-    let socket = cli.socket.unwrap_or_else(daemon::paths::socket_path);
-    match cli.command {
-        Command::Daemon(_) => unreachable!("handled above"),
+        })),
         Command::New(a) => new_session(&socket, a.name, a.detach),
         Command::KillServer => kill_server(&socket),
         Command::Ls(a) => {
@@ -83,12 +84,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             }
         }
         Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
-        Command::SendKeys(a) => verb_command(&socket, &params::send_keys(&a), a.target.json, |_| {
-            String::new()
-        }),
-        Command::SendText(a) => verb_command(&socket, &params::send_text(&a), a.target.json, |_| {
-            String::new()
-        }),
+        Command::SendKeys(a) => {
+            verb_command(&socket, &params::send_keys(&a), a.target.json, |_| {
+                String::new()
+            })
+        }
+        Command::SendText(a) => {
+            verb_command(&socket, &params::send_text(&a), a.target.json, |_| {
+                String::new()
+            })
+        }
         Command::CapturePane(a) => {
             let tty = io::stdout().is_terminal();
             verb_command(&socket, &params::capture_pane(&a), a.target.json, |r| {
@@ -186,7 +191,7 @@ fn new_session(socket: &Path, name: Option<String>, detach: bool) -> Result<i32,
     }
     autostart::ensure_daemon(socket)?;
     let mut client = BinaryClient::connect(socket)?;
-    client.hello()?;
+    client.handshake()?;
     client.send(&ClientMessage::NewSession {
         name,
         width: NEW_SESSION_SIZE.0,
@@ -218,19 +223,34 @@ fn kill_server(socket: &Path) -> Result<i32, Failure> {
         }
         daemon::Probe::Running => {
             let mut client = BinaryClient::connect(socket)?;
-            client.hello()?;
-            client.send(&ClientMessage::KillServer)?;
-            match client.recv()? {
-                DaemonMessage::Ok => {}
-                DaemonMessage::Error { message, .. } => return Err(Failure::msg(message)),
-                other => return Err(unexpected(&other)),
-            }
+            let who = match client.hello()? {
+                Ok(welcome) => {
+                    client.send(&ClientMessage::KillServer)?;
+                    match client.recv()? {
+                        DaemonMessage::Ok => {}
+                        DaemonMessage::Error { message, .. } => return Err(Failure::msg(message)),
+                        other => return Err(unexpected(&other)),
+                    }
+                    format!("{} (pid {})", welcome.daemon_version, welcome.pid)
+                }
+                // A daemon of another protocol version refuses our messages, yet kill-server is
+                // exactly what the refusal recommends: stop it by signal instead.
+                Err((_, refusal)) => {
+                    let pid = signal_daemon(socket).map_err(|why| {
+                        Failure::with_hints(
+                            format!("the daemon refused this client ({refusal}) and {why}"),
+                            vec!["stop it by hand: kill <pid of tuios daemon>".to_string()],
+                        )
+                    })?;
+                    format!("(pid {pid})")
+                }
+            };
             drop(client);
             if autostart::wait_until_gone(socket, KILL_SERVER_DEADLINE) {
-                emit("tuios daemon stopped\n")
+                emit(&format!("tuios daemon {who} stopped\n"))
             } else {
                 Err(Failure::msg(format!(
-                    "the daemon accepted kill-server but {} is still there after {} s",
+                    "the daemon was asked to stop but {} is still there after {} s",
                     socket.display(),
                     KILL_SERVER_DEADLINE.as_secs()
                 )))
@@ -239,7 +259,40 @@ fn kill_server(socket: &Path) -> Result<i32, Failure> {
     }
 }
 
+/// SIGTERM to the pid in the daemon's pid file; returns the pid.
+fn signal_daemon(socket: &Path) -> Result<i32, String> {
+    let pid_file = daemon::paths::pid_path(socket);
+    let text = std::fs::read_to_string(&pid_file)
+        .map_err(|e| format!("its pid file {} cannot be read: {e}", pid_file.display()))?;
+    let pid: i32 = text
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&p| p > 1)
+        .ok_or_else(|| format!("its pid file {} holds no pid", pid_file.display()))?;
+    // SAFETY: kill has no memory preconditions; the pid was checked to be a single process.
+    if unsafe { libc::kill(pid, libc::SIGTERM) } == -1 {
+        return Err(format!(
+            "signalling pid {pid} failed: {}",
+            io::Error::last_os_error()
+        ));
+    }
+    Ok(pid)
+}
+
+/// Remove a socket nobody listens on; anything that is not a socket is left alone.
 fn remove_stale(socket: &Path) -> Result<(), Failure> {
+    use std::os::unix::fs::FileTypeExt;
+    match std::fs::symlink_metadata(socket) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Ok(meta) if !meta.file_type().is_socket() => {
+            return Err(Failure::msg(format!(
+                "{} is not a socket; refusing to remove it",
+                socket.display()
+            )))
+        }
+        _ => {}
+    }
     match std::fs::remove_file(socket) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),

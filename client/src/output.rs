@@ -168,31 +168,46 @@ pub fn verb_list(result: &Value, one_verb: bool) -> String {
         i(result, "min_version")
     );
     let empty = Vec::new();
-    let verbs = result.get("verbs").and_then(Value::as_array).unwrap_or(&empty);
+    let verbs = result
+        .get("verbs")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
     for verb in verbs {
         out.push('\n');
         out.push_str(s(verb, "verb"));
         out.push('\n');
         out.push_str(&format!("  {}\n", s(verb, "description")));
-        let params = verb.get("params").and_then(Value::as_array).unwrap_or(&empty);
+        let params = verb
+            .get("params")
+            .and_then(Value::as_array)
+            .unwrap_or(&empty);
         if !params.is_empty() {
             out.push_str("  params:\n");
             for p in params {
                 out.push_str(&param_line(p));
             }
         }
-        let returns = verb.get("returns").and_then(Value::as_array).unwrap_or(&empty);
+        let returns = verb
+            .get("returns")
+            .and_then(Value::as_array)
+            .unwrap_or(&empty);
         if !returns.is_empty() {
             out.push_str("  returns:\n");
             for r in returns {
                 out.push_str(&param_line(r));
             }
         }
-        let examples = verb.get("examples").and_then(Value::as_array).unwrap_or(&empty);
+        let examples = verb
+            .get("examples")
+            .and_then(Value::as_array)
+            .unwrap_or(&empty);
         if !examples.is_empty() {
             out.push_str("  examples:\n");
             for e in examples {
-                let text = e.as_str().map(str::to_string).unwrap_or_else(|| e.to_string());
+                let text = e
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| e.to_string());
                 out.push_str(&format!("    {text}\n"));
             }
         }
@@ -206,7 +221,12 @@ pub fn verb_list(result: &Value, one_verb: bool) -> String {
             out.push_str("\nerror codes:\n");
             let rows: Vec<Vec<String>> = codes
                 .iter()
-                .map(|c| vec![format!("  {}", s(c, "code")), s(c, "description").to_string()])
+                .map(|c| {
+                    vec![
+                        format!("  {}", s(c, "code")),
+                        s(c, "description").to_string(),
+                    ]
+                })
                 .collect();
             let t = table(&["", ""], &rows);
             // Drop the blank header line the table helper always writes.
@@ -232,7 +252,11 @@ fn param_line(p: &Value) -> String {
         if !acc.is_empty() {
             let list: Vec<String> = acc
                 .iter()
-                .map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string())
+                })
                 .collect();
             out.push_str(&format!("        one of: {}\n", list.join(", ")));
         }
@@ -276,12 +300,15 @@ pub fn format_local_time(unix_secs: i64) -> String {
         return "-".to_string();
     }
     let t = unix_secs as libc::time_t;
-    // SAFETY: localtime_r only reads `t` and writes into `tm`, both valid for the call.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let ok = unsafe { !libc::localtime_r(&t, &mut tm).is_null() };
-    if !ok {
+    // SAFETY: an all-zero `tm` is a valid value of that plain C struct, and localtime_r only
+    // reads `t` and writes into `tm`, both live for the call.
+    let local = unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        (!libc::localtime_r(&t, &mut tm).is_null()).then_some(tm)
+    };
+    let Some(tm) = local else {
         return unix_secs.to_string();
-    }
+    };
     format!(
         "{:04}-{:02}-{:02} {:02}:{:02}",
         tm.tm_year + 1900,
@@ -309,7 +336,10 @@ mod tests {
     fn tables_align_columns() {
         let t = table(
             &["NAME", "N"],
-            &[vec!["a".into(), "1".into()], vec!["long".into(), "22".into()]],
+            &[
+                vec!["a".into(), "1".into()],
+                vec!["long".into(), "22".into()],
+            ],
         );
         assert_eq!(t, "NAME  N\na     1\nlong  22\n");
     }
@@ -371,7 +401,11 @@ mod tests {
             "height": 24, "focused": true, "agent_state": "none", "display_name": "sh"
         }]}));
         assert_eq!(
-            t.lines().nth(1).unwrap().split_whitespace().collect::<Vec<_>>(),
+            t.lines()
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>(),
             ["0", "01234567", "1", "80x24", "*", "none", "sh"]
         );
     }

@@ -191,13 +191,19 @@ pub fn request_line(verb: &str, params: Option<&Value>) -> String {
 mod tests {
     use super::*;
     use crate::cli::{Cli, Command};
-    use clap::Parser;
+    use clap::{FromArgMatches, Parser};
     use serde_json::json;
 
     fn parse(args: &[&str]) -> Command {
         let mut argv = vec!["tuios"];
         argv.extend_from_slice(args);
-        Cli::try_parse_from(argv).expect("arguments parse").command
+        // Through cli::command(), the same path main takes, registry help and all.
+        let matches = crate::cli::command()
+            .try_get_matches_from(argv)
+            .expect("arguments parse");
+        Cli::from_arg_matches(&matches)
+            .expect("matches convert")
+            .command
     }
 
     fn build(args: &[&str]) -> Request {
@@ -230,7 +236,10 @@ mod tests {
             params(&["send-keys", "--literal", "--raw", "a,b"]),
             json!({"keys": "a,b", "literal": true, "raw": true})
         );
-        assert_eq!(params(&["send-keys", "-l", "x"]), json!({"keys": "x", "literal": true}));
+        assert_eq!(
+            params(&["send-keys", "-l", "x"]),
+            json!({"keys": "x", "literal": true})
+        );
     }
 
     #[test]
@@ -247,11 +256,27 @@ mod tests {
         assert_eq!(build(&["capture-pane"]).params_value(), None);
         assert_eq!(params(&["capture-pane", "-S"]), json!({"source": "recent"}));
         assert_eq!(
-            params(&["capture-pane", "--source", "visible", "--ansi", "--lines", "5"]),
+            params(&[
+                "capture-pane",
+                "--source",
+                "visible",
+                "--ansi",
+                "--lines",
+                "5"
+            ]),
             json!({"source": "visible", "styled": true, "lines": 5})
         );
         assert_eq!(
-            params(&["capture-pane", "-w", "abc", "--styled", "--start", "2", "--end", "4"]),
+            params(&[
+                "capture-pane",
+                "-w",
+                "abc",
+                "--styled",
+                "--start",
+                "2",
+                "--end",
+                "4"
+            ]),
             json!({"window": "abc", "styled": true, "start": 2, "end": 4})
         );
         let both = Cli::try_parse_from(["tuios", "capture-pane", "--source", "visible", "-S"]);
@@ -262,11 +287,23 @@ mod tests {
     fn new_window_maps_argv_and_focus() {
         assert_eq!(
             params(&[
-                "new-window", "-s", "w", "build", "--workspace", "2", "--cwd", "/tmp",
-                "--no-focus", "--remain", "--", "make", "-j", "2"
+                "new-window",
+                "-s",
+                "w",
+                "build",
+                "--workspace",
+                "2",
+                "--cwd",
+                "/tmp",
+                "--no-focus",
+                "--remain",
+                "--",
+                "sh",
+                "-c",
+                "echo a; sleep 1"
             ]),
             json!({
-                "session": "w", "name": "build", "command": ["make", "-j", "2"],
+                "session": "w", "name": "build", "command": ["sh", "-c", "echo a; sleep 1"],
                 "workspace": 2, "cwd": "/tmp", "focus": false, "remain": true
             })
         );
@@ -279,11 +316,17 @@ mod tests {
 
     #[test]
     fn session_commands_map_the_session() {
-        assert_eq!(params(&["list-windows", "-s", "a"]), json!({"session": "a"}));
+        assert_eq!(
+            params(&["list-windows", "-s", "a"]),
+            json!({"session": "a"})
+        );
         assert_eq!(params(&["session-info"]), json!({}));
         assert_eq!(params(&["kill-session", "a b"]), json!({"session": "a b"}));
         assert_eq!(params(&["ls"]), json!({}));
-        assert_eq!(params(&["list-verbs", "send-keys"]), json!({"verb": "send-keys"}));
+        assert_eq!(
+            params(&["list-verbs", "send-keys"]),
+            json!({"verb": "send-keys"})
+        );
         assert_eq!(
             params(&["resize", "-w", "1", "100", "30"]),
             json!({"window": "1", "width": 100, "height": 30})
@@ -298,11 +341,37 @@ mod tests {
             &["list-verbs", "hello"],
             &["send-keys", "-s", "s", "-w", "w", "-l", "-r", "k"],
             &["send-text", "-s", "s", "-w", "w", "t"],
-            &["capture-pane", "-s", "s", "-w", "w", "--source", "recent", "--styled",
-              "--lines", "1", "--start", "1", "--end", "2"],
+            &[
+                "capture-pane",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--source",
+                "recent",
+                "--styled",
+                "--lines",
+                "1",
+                "--start",
+                "1",
+                "--end",
+                "2",
+            ],
             &["list-windows", "-s", "s"],
-            &["new-window", "-s", "s", "n", "--workspace", "1", "--cwd", "/", "--no-focus",
-              "--remain", "--", "true"],
+            &[
+                "new-window",
+                "-s",
+                "s",
+                "n",
+                "--workspace",
+                "1",
+                "--cwd",
+                "/",
+                "--no-focus",
+                "--remain",
+                "--",
+                "true",
+            ],
             &["session-info", "-s", "s"],
             &["resize", "-s", "s", "-w", "w", "1", "1"],
         ];
@@ -339,6 +408,9 @@ mod tests {
             request_line("list-windows", Some(&json!({"session": "w"}))),
             "{\"id\":1,\"verb\":\"list-windows\",\"params\":{\"session\":\"w\"}}\n"
         );
-        assert_eq!(request_line("hello", None), "{\"id\":1,\"verb\":\"hello\"}\n");
+        assert_eq!(
+            request_line("hello", None),
+            "{\"id\":1,\"verb\":\"hello\"}\n"
+        );
     }
 }

@@ -1,14 +1,34 @@
 //! Runs the real `tuios` binary: help output and behaviour with no daemon.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn tuios(socket: &Path, args: &[&str]) -> Output {
+    // Keep a daemon started by a test from reading or writing the user's own files.
+    let home = socket.parent().expect("socket has a directory");
     Command::new(env!("CARGO_BIN_EXE_tuios"))
         .args(args)
         .env("TUIOS_SOCKET", socket)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
         .output()
         .expect("the tuios binary runs")
+}
+
+/// Stops a daemon a test started, by the pid in its pid file, even when the test fails.
+struct DaemonGuard(PathBuf);
+
+impl Drop for DaemonGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = std::fs::read_to_string(daemon::paths::pid_path(&self.0))
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+            .filter(|&p| p > 1)
+        {
+            // SAFETY: kill has no memory preconditions; the pid is the daemon this test started.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+        }
+    }
 }
 
 #[test]
@@ -18,8 +38,19 @@ fn help_lists_the_verb_commands_with_registry_descriptions() {
     assert!(out.status.success(), "{out:?}");
     let help = String::from_utf8(out.stdout).unwrap();
     for cmd in [
-        "new", "ls", "kill-session", "kill-server", "list-verbs", "call", "send-keys",
-        "send-text", "capture-pane", "list-windows", "new-window", "session-info", "resize",
+        "new",
+        "ls",
+        "kill-session",
+        "kill-server",
+        "list-verbs",
+        "call",
+        "send-keys",
+        "send-text",
+        "capture-pane",
+        "list-windows",
+        "new-window",
+        "session-info",
+        "resize",
         "daemon",
     ] {
         assert!(
@@ -51,7 +82,10 @@ fn control_commands_without_a_daemon_exit_3_and_say_how_to_start_one() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
         assert!(
-            stderr.contains(&format!("no tuios daemon is running on {}", socket.display())),
+            stderr.contains(&format!(
+                "no tuios daemon is running on {}",
+                socket.display()
+            )),
             "{args:?}: {stderr}"
         );
         assert!(stderr.contains("new -d NAME"), "{args:?}: {stderr}");
@@ -71,8 +105,14 @@ fn socket_flag_overrides_the_environment() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains(&flag_socket.display().to_string()), "{stderr}");
-    assert!(stderr.contains("--socket"), "the hint keeps the socket: {stderr}");
+    assert!(
+        stderr.contains(&flag_socket.display().to_string()),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--socket"),
+        "the hint keeps the socket: {stderr}"
+    );
 }
 
 #[test]
@@ -81,4 +121,61 @@ fn kill_server_without_a_daemon_is_not_an_error() {
     let out = tuios(&dir.path().join("tuios.sock"), &["kill-server"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("not running"));
+}
+
+#[test]
+fn a_stale_socket_counts_as_no_daemon_and_kill_server_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tuios.sock");
+    drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
+    assert!(socket.exists());
+    let out = tuios(&socket, &["list-windows"]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let out = tuios(&socket, &["kill-server"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!socket.exists(), "kill-server removes a stale socket");
+}
+
+#[test]
+fn new_starts_a_daemon_and_kill_server_stops_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tuios.sock");
+    let _guard = DaemonGuard(socket.clone());
+
+    let out = tuios(&socket, &["new", "-d", "work"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stdout.starts_with("created session work\n"), "{stdout}");
+    assert!(stdout.contains("tuios capture-pane -s work"), "{stdout}");
+
+    let out = tuios(&socket, &["new", "-d", "work"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a second session named work: {out:?}"
+    );
+
+    let out = tuios(&socket, &["ls", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let sessions: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["work"]);
+
+    let out = tuios(&socket, &["list-windows", "-s", "nope"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("hint: "), "{stderr}");
+
+    let out = tuios(&socket, &["kill-server"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        !socket.exists(),
+        "the socket is gone once kill-server returns"
+    );
 }

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use alacritty_terminal::event::{Event, EventListener};
-use alacritty_terminal::grid::{Dimensions, Grid};
+use alacritty_terminal::grid::{Dimensions, Grid, GridCell};
 use alacritty_terminal::index::Line;
 use alacritty_terminal::term::cell::Cell;
 use alacritty_terminal::term::{Config, Osc52, Term, TermMode};
@@ -381,6 +381,10 @@ fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
     }
 }
 
+fn screen_is_blank(grid: &Grid<Cell>) -> bool {
+    (0..grid.screen_lines() as i32).all(|r| grid[Line(r)][..].iter().all(GridCell::is_empty))
+}
+
 /// Moves every row of the active grid's history into the store, oldest first.
 fn drain_history(term: &mut Term<Listener>, store: &mut Store) {
     let grid = term.grid_mut();
@@ -582,7 +586,16 @@ impl Handler for Sink<'_> {
     fn clear_screen(&mut self, mode: ClearMode) {
         match mode {
             // Clearing the primary screen scrolls its content into the history.
-            ClearMode::All => self.make_room(self.term.screen_lines()),
+            ClearMode::All if !self.term.mode().contains(TermMode::ALT_SCREEN) => {
+                self.make_room(self.term.screen_lines());
+                if self.term.grid().history_size() == 0 && screen_is_blank(self.term.grid()) {
+                    // With an empty history alacritty scrolls one blank row of an empty
+                    // screen into it; with any history it scrolls none. Be consistent.
+                    Handler::clear_screen(&mut *self.term, mode);
+                    self.term.grid_mut().clear_history();
+                    return;
+                }
+            },
             ClearMode::Saved if !self.term.mode().contains(TermMode::ALT_SCREEN) => {
                 self.drain();
                 self.store.clear();
@@ -595,7 +608,7 @@ impl Handler for Sink<'_> {
     fn reset_state(&mut self) {
         // alacritty empties its history on RIS; the scrollback keeps it.
         self.drain();
-        self.tracking_modes(|term| Handler::reset_state(term));
+        self.tracking_modes(Handler::reset_state);
     }
 
     fn set_private_mode(&mut self, mode: PrivateMode) {

@@ -134,7 +134,7 @@ impl Store {
         }
         if self.rows.len() == self.rows.capacity() && self.rows.len() < self.capacity {
             // Grow the index geometrically but never past the ring's size.
-            let want = (self.rows.len() * 2).clamp(64, self.capacity);
+            let want = (self.rows.len() * 2).max(64).min(self.capacity);
             self.rows.reserve_exact(want - self.rows.len());
         }
         self.rows.push_back(meta);

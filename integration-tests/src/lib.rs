@@ -655,7 +655,9 @@ impl JsonConn {
     }
 
     /// Poll until some line of the pane, with surrounding blanks trimmed, equals `line`.
-    /// Matching a whole line keeps the shell's echo of the typed command from matching.
+    /// Suits command windows. In a shell window, output typed ahead can share a line with
+    /// the prompt: there, have the shell compute the marker (`echo v-$((1+1))`) and wait
+    /// for its result with `wait_for_text`, which the echoed command line cannot contain.
     pub fn wait_for_line(&mut self, session: &str, window: &str, line: &str) -> String {
         self.wait_for_capture(
             session,

@@ -224,6 +224,10 @@ fn a_wrongly_typed_param_is_invalid_params() {
 fn a_bad_line_does_not_end_the_connection() {
     let daemon = TestDaemon::start();
     let mut conn = daemon.conn();
+    // The first byte picks the protocol, so the connection opens with a good request; after
+    // that any line is taken as (possibly bad) JSON.
+    conn.send_line(r#"{"id":1,"verb":"hello"}"#);
+    assert_eq!(conn.read_line()["id"], 1);
     conn.send_line("this is not json");
     assert_eq!(conn.read_line()["error"]["code"], "invalid_request");
     conn.send_line(r#"{"id":2,"verb":"list-sessions"}"#);

@@ -131,8 +131,9 @@ fn sigterm_stops_the_daemon_cleanly() {
         json!({"session": session, "window": window, "text": "echo shell-pid=$$\n"}),
     );
     let content = conn.wait_for_capture(&session, &window, "the shell's pid", DEADLINE, |c| {
+        // A prompt may precede the output on its line; the typed `$$` never parses.
         c.lines()
-            .filter_map(|l| l.trim().strip_prefix("shell-pid="))
+            .filter_map(|l| l.split_once("shell-pid=").map(|(_, pid)| pid.trim()))
             .find_map(|p| p.parse::<u32>().ok())
     });
     drop(conn);

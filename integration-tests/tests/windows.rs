@@ -86,7 +86,8 @@ fn new_window_starts_in_the_given_cwd() {
         "send-text",
         json!({"session": session, "window": id, "text": "pwd\n"}),
     );
-    conn.wait_for_line(&session, &id, dir_str);
+    // Only pwd's output holds the path (the prompt is `$ ` or `# `, never the cwd).
+    conn.wait_for_text(&session, &id, dir_str);
 }
 
 #[test]
@@ -186,8 +187,11 @@ fn a_remaining_command_window_keeps_its_screen() {
     let mut conn = daemon.conn();
     let id = conn.new_window_id(
         &session,
-        json!({"command": ["/bin/sh", "-c", "echo bye-$((40+2))"], "remain": true}),
+        // -echo: the probing input below must not show up on the screen.
+        json!({"command": ["/bin/sh", "-c", "stty -echo; echo bye-$((40+2))"], "remain": true}),
     );
+    // Echo is off once the program has printed, so probing cannot draw on its screen.
+    conn.wait_for_text(&session, &id, "bye-42");
     // Once the program is gone its PTY takes no input...
     wait_until(DEADLINE, "the program to exit", || {
         let resp = conn.call(

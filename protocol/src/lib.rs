@@ -11,6 +11,7 @@ pub mod binary;
 pub mod closest;
 pub mod envelope;
 pub mod error;
+pub mod events;
 pub mod keys;
 pub mod params;
 pub mod registry;

@@ -368,6 +368,76 @@ static VERBS: &[VerbSpec] = &[
             r#"{"id":2,"verb":"session-info","params":{}}"#,
         ],
     },
+    VerbSpec {
+        name: "subscribe",
+        description: "Turn this connection into an event stream as well: events matching the filters follow as lines of their own, from now on (no backfill), interleaved with the responses to later requests.",
+        params: &[
+            param("session", Str, "Only events of this session (exact name). Leave it out for every session."),
+            param("window", Str, "Only events of this window: its id, or any window target when session is given."),
+            ParamSpec {
+                name: "types",
+                ty: StringList,
+                required: false,
+                description: "Only these event types. Leave it out for all of them.",
+                accepted: crate::events::EVENT_TYPES,
+                default: None,
+            },
+            with_default("queue", Int, "Events buffered for this stream before a reader that falls behind gets a gap event instead.", "256"),
+        ],
+        returns: &[
+            param("seq", Int, "The last sequence number assigned before the stream started; events that follow have higher numbers."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"subscribe","params":{"session":"work","types":["window-created","window-closed"]}}"#,
+            r#"{"id":2,"verb":"subscribe","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "unsubscribe",
+        description: "Close this connection's event stream; no event is written after the response.",
+        params: &[],
+        returns: &[],
+        examples: &[r#"{"id":1,"verb":"unsubscribe"}"#],
+    },
+    VerbSpec {
+        name: "wait-for",
+        description: "Block this connection until a condition holds, and fail with the timeout code if it does not hold in time.",
+        params: &[
+            ParamSpec {
+                name: "condition",
+                ty: Str,
+                required: true,
+                description: "What to wait for.",
+                accepted: crate::events::WAIT_CONDITIONS,
+                default: None,
+            },
+            SESSION,
+            WINDOW,
+            param("pattern", Str, "Regular expression the window's text must match (window-output)."),
+            ParamSpec {
+                name: "source",
+                ty: Str,
+                required: false,
+                description: "Text window-output searches: the visible screen, or scrollback and screen.",
+                accepted: CAPTURE_SOURCES,
+                default: Some("recent"),
+            },
+            with_default("fresh", Bool, "Only output that arrives after the wait began can match (window-output).", "false"),
+            with_default("idle", Int, "Milliseconds without output that count as idle (window-idle).", "500"),
+            with_default("timeout", Int, "Milliseconds to wait before failing with the timeout code.", "30000"),
+        ],
+        returns: &[
+            param("matched", Bool, "Always true: a wait that does not match fails with the timeout code instead."),
+            param("exit_code", Int, "window-exit: the program's exit status, when it exited normally."),
+            param("signal", Int, "window-exit: the signal that ended the program, when one did."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"wait-for","params":{"condition":"window-output","session":"work","pattern":"done","timeout":10000}}"#,
+            r#"{"id":2,"verb":"wait-for","params":{"condition":"window-exit","session":"work","window":"build"}}"#,
+            r#"{"id":3,"verb":"wait-for","params":{"condition":"session-exists","session":"work","timeout":5000}}"#,
+            r#"{"id":4,"verb":"wait-for","params":{"condition":"window-idle","session":"work","idle":1000}}"#,
+        ],
+    },
 ];
 
 /// Every verb, sorted by name.
@@ -681,7 +751,10 @@ mod tests {
                 "resize",
                 "send-keys",
                 "send-text",
-                "session-info"
+                "session-info",
+                "subscribe",
+                "unsubscribe",
+                "wait-for"
             ]
         );
         for v in verbs() {

@@ -659,6 +659,8 @@ impl Tuios {
             ),
             ("SHELL".into(), "/bin/sh".into()),
             ("TUIOS_LOG".into(), "warn".into()),
+            ("LC_ALL".into(), "C.UTF-8".into()),
+            ("PS1".into(), "$ ".into()),
         ];
         let child = Command::new(bin)
             .arg("daemon")
@@ -818,14 +820,21 @@ impl Tuios {
                 vs.iter()
                     .any(|v| v.get("verb").and_then(Value::as_str) == Some("wait-for"))
             });
-        // Listed is not enough while the verb is being built: one probe that must match at once.
-        listed
-            && c.call(
+        // Listed is not enough while the verb is being built: one probe that must match at once
+        // (the prompt is on screen), on its own connection so a late reply cannot desync `c`.
+        let probe = || -> R<Value> {
+            let mut p = self.conn()?;
+            p.reader
+                .get_ref()
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .map_err(ctx("socket timeout"))?;
+            p.call(
                 "wait-for",
                 json!({"condition": "window-output", "session": self.session, "window": window,
-                    "pattern": "\\$", "timeout": 5000}),
+                    "pattern": "[$#]", "timeout": 5000}),
             )
-            .is_ok()
+        };
+        listed && probe().is_ok()
     }
 
     fn roundtrip(&self, n: usize) -> R<(Vec<f64>, &'static str)> {
@@ -841,7 +850,10 @@ impl Tuios {
             .to_string();
         c.call("resize", json!({"session": self.session, "window": id, "width": FLOOD_COLS, "height": FLOOD_ROWS}))?;
         poll_until(Duration::from_secs(15), POLL, "the shell prompt", || {
-            Ok(self.capture(&mut c, &id)?.contains('$').then_some(()))
+            Ok(self
+                .capture(&mut c, &id)?
+                .contains(['$', '#'])
+                .then_some(()))
         })?;
         let use_wait = self.has_wait_for(&mut c, &id);
         let mut waiter = if use_wait { Some(self.conn()?) } else { None };
@@ -960,6 +972,7 @@ impl Tmux {
                 ("SHELL".into(), "/bin/sh".into()),
                 ("HOME".into(), home.to_string_lossy().into_owned()),
                 ("PS1".into(), "$ ".into()),
+                ("LC_ALL".into(), "C.UTF-8".into()),
             ],
         };
         // Options before any measured window exists; history-limit applies to panes made later.
@@ -1077,9 +1090,12 @@ impl Tmux {
     }
 
     fn throughput(&self, file: &Path) -> R<f64> {
+        // The shell outlives cat: tmux 3.3 stops reading a pane whose program has exited and
+        // drops what is still queued in the PTY (seen here: the last few KiB of a flood and the
+        // marker went missing), so an exiting program would never show its marker.
         let pane = self.gated_window(
             "base",
-            &format!("cat \"$0\"; printf '\\n{DONE_MARK}\\n'"),
+            &format!("cat \"$0\"; printf '\\n{DONE_MARK}\\n'; exec sleep 100000"),
             &file.to_string_lossy(),
             FLOOD_COLS,
             FLOOD_ROWS,
@@ -1115,7 +1131,7 @@ impl Tmux {
             Duration::from_secs(15),
             POLL,
             "the tmux shell prompt",
-            || Ok(self.capture(&pane)?.contains('$').then_some(())),
+            || Ok(self.capture(&pane)?.contains(['$', '#']).then_some(())),
         )?;
         let mut times = Vec::with_capacity(n);
         for i in 0..n {
