@@ -12,6 +12,7 @@ use protocol::{ErrorCode, Hint, VerbError, MIN_PROTOCOL_VERSION, PROTOCOL_VERSIO
 use serde_json::{json, Value};
 
 use crate::errors;
+use crate::event_hub::{CountSubscriptions, SubscriptionKind};
 use crate::session::{self, NewWindowSpec, ResolvedWindow, NUM_WORKSPACES};
 use crate::session_manager::{self, SessionManager, SessionRef};
 use crate::window;
@@ -42,7 +43,18 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
         "session-info" => {
             let params: SessionParams = decode(p)?;
             let s = session(env, params.session).await?;
-            mailbox(s.addr.send(session::SessionInfo).await)
+            let mut info = mailbox(s.addr.send(session::SessionInfo).await)?;
+            // Live wait-for calls on this session: a harness can check that none leaked.
+            info["waiters"] = json!(mailbox(
+                env.services
+                    .hub
+                    .send(CountSubscriptions {
+                        kind: SubscriptionKind::Waiter,
+                        session: Some(s.name.clone()),
+                    })
+                    .await
+            )?);
+            Ok(info)
         }
         "list-windows" => {
             let params: SessionParams = decode(p)?;

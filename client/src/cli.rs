@@ -44,6 +44,8 @@ pub enum Command {
     NewWindow(NewWindowArgs),
     SessionInfo(SessionOnlyArgs),
     Resize(ResizeArgs),
+    WaitFor(WaitForArgs),
+    Subscribe(SubscribeArgs),
 }
 
 impl Command {
@@ -60,6 +62,8 @@ impl Command {
             "new-window" => "new-window",
             "session-info" => "session-info",
             "resize" => "resize",
+            "wait-for" => "wait-for",
+            "subscribe" => "subscribe",
             _ => return None,
         })
     }
@@ -226,9 +230,43 @@ pub struct ResizeArgs {
     pub height: i64,
 }
 
+#[derive(Debug, Args)]
+pub struct WaitForArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "CONDITION")]
+    pub condition: String,
+    #[arg(long, value_name = "RE")]
+    pub pattern: Option<String>,
+    #[arg(long, value_enum)]
+    pub source: Option<CaptureSource>,
+    #[arg(long)]
+    pub fresh: bool,
+    #[arg(long, value_name = "MS")]
+    pub idle: Option<i64>,
+    #[arg(long, value_name = "MS")]
+    pub timeout: Option<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct SubscribeArgs {
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    #[arg(short = 'w', long, value_name = "WINDOW")]
+    pub window: Option<String>,
+    #[arg(long, value_delimiter = ',', value_name = "TYPE,...")]
+    pub types: Vec<String>,
+    #[arg(long, value_name = "N")]
+    pub queue: Option<i64>,
+    /// Do not report the subscription on stderr; only events are printed.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
 /// The clap command with registry-sourced help applied: a verb-backed subcommand's about is
 /// the verb's description, and each of its args named like a verb param gets that param's
-/// description (only where the arg carries no hand-written help of its own).
+/// description (only where the arg carries no hand-written help of its own). A string arg whose
+/// param publishes an accepted set is restricted to it, so typos fail before any connection.
 pub fn command() -> clap::Command {
     let mut cmd = Cli::command();
     let names: Vec<String> = cmd
@@ -242,17 +280,35 @@ pub fn command() -> clap::Command {
         // mut_args edits in place: mut_arg would re-append the arg and so renumber positionals.
         cmd = cmd.mut_subcommand(name, |sub| {
             sub.about(verb.description).mut_args(|arg| {
-                if arg.get_help().is_some() {
+                let Some(param) = verb.param(arg.get_id().as_str()) else {
                     return arg;
-                }
-                match verb.param(arg.get_id().as_str()) {
-                    Some(param) => arg.help(param.description),
-                    None => arg,
-                }
+                };
+                let arg = if arg.get_help().is_some() {
+                    arg
+                } else {
+                    arg.help(param.description)
+                };
+                restrict_to_accepted(arg, param.accepted)
             })
         });
     }
     cmd
+}
+
+/// Only for args that hold plain strings and have no value set of their own (a value enum keeps
+/// its variants); swapping the parser of any other type would break the typed accessors.
+fn restrict_to_accepted(arg: clap::Arg, accepted: &'static [&'static str]) -> clap::Arg {
+    let plain_string = arg.get_value_parser().type_id() == std::any::TypeId::of::<String>();
+    if accepted.is_empty()
+        || !arg.get_action().takes_values()
+        || !plain_string
+        || !arg.get_possible_values().is_empty()
+    {
+        return arg;
+    }
+    arg.value_parser(clap::builder::PossibleValuesParser::new(
+        accepted.iter().copied(),
+    ))
 }
 
 #[cfg(test)]
@@ -285,7 +341,38 @@ mod tests {
                 assert!(arg.get_help().is_some(), "{name} --{id} has no help text");
             }
         }
-        assert_eq!(seen, 10);
+        assert_eq!(seen, 12);
+    }
+
+    fn possible_values(sub: &str, arg: &str) -> Vec<String> {
+        let cmd = command();
+        let sub = cmd.find_subcommand(sub).expect("subcommand exists");
+        let arg = sub
+            .get_arguments()
+            .find(|a| a.get_id() == arg)
+            .expect("arg exists");
+        arg.get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn accepted_sets_come_from_the_registry() {
+        assert_eq!(
+            possible_values("wait-for", "condition"),
+            protocol::registry::accepted_of("wait-for", "condition")
+        );
+        assert_eq!(
+            possible_values("subscribe", "types"),
+            protocol::registry::accepted_of("subscribe", "types")
+        );
+        assert_eq!(possible_values("wait-for", "source"), ["visible", "recent"]);
+        let err = command()
+            .try_get_matches_from(["tuios", "wait-for", "window-outptu"])
+            .unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue);
+        assert!(err.to_string().contains("window-output"), "{err}");
     }
 
     #[test]

@@ -7,6 +7,8 @@ use serde_json::Value;
 
 /// Exit status for a generic failure.
 pub const EXIT_FAILURE: i32 = 1;
+/// Exit status when the daemon answers with the `timeout` code (a wait that did not match).
+pub const EXIT_TIMEOUT: i32 = 2;
 /// Exit status when a command needs a daemon and none is running.
 pub const EXIT_NO_DAEMON: i32 = 3;
 
@@ -46,6 +48,8 @@ impl Failure {
     pub fn exit_code(&self) -> i32 {
         match self {
             Failure::NoDaemon(_) => EXIT_NO_DAEMON,
+            // Scripts tell "not yet" from "broken" by this status.
+            Failure::Verb(e) if e.code == "timeout" => EXIT_TIMEOUT,
             Failure::Verb(_) | Failure::Other { .. } => EXIT_FAILURE,
         }
     }
@@ -191,6 +195,20 @@ mod tests {
         );
         assert!(lines.iter().any(|l| l.contains("new -d NAME")));
         assert!(lines.iter().any(|l| l.ends_with("daemon")));
+    }
+
+    #[test]
+    fn only_the_timeout_code_exits_2() {
+        let verb = |code: &str| {
+            Failure::Verb(VerbError {
+                code: code.to_string(),
+                message: "m".to_string(),
+                hint: None,
+            })
+        };
+        assert_eq!(verb("timeout").exit_code(), EXIT_TIMEOUT);
+        assert_eq!(verb("window_not_found").exit_code(), EXIT_FAILURE);
+        assert_eq!(Failure::msg("did not answer").exit_code(), EXIT_FAILURE);
     }
 
     #[test]

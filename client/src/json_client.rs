@@ -73,18 +73,35 @@ impl JsonClient {
             .write_all(line.as_bytes())
             .and_then(|()| self.writer.flush())
             .map_err(|e| self.io_failure(e, timeout))?;
-        let mut buf = Vec::new();
-        let n = (&mut self.reader)
-            .take(MAX_RESPONSE)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| self.io_failure(e, timeout))?;
-        if n == 0 {
-            return Err(self.closed_without_answer());
-        }
+        let mut buf = self
+            .read_line()
+            .map_err(|e| self.io_failure(e, timeout))?
+            .ok_or_else(|| self.closed_without_answer())?;
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
         String::from_utf8(buf).map_err(|_| Failure::msg("the daemon's response is not valid UTF-8"))
+    }
+
+    /// One line as received, newline included (absent only on a last line cut short by the
+    /// close); `None` once the daemon has closed the connection.
+    fn read_line(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let mut buf = Vec::new();
+        let n = (&mut self.reader)
+            .take(MAX_RESPONSE)
+            .read_until(b'\n', &mut buf)?;
+        Ok((n > 0).then_some(buf))
+    }
+
+    /// Read the lines that follow a subscribe ack. Events may be hours apart, so the read
+    /// timeout is lifted for good; the write side stays open, because a half-closed
+    /// connection tells the daemon to finish and hang up.
+    pub fn into_stream(self) -> Result<EventStream, Failure> {
+        self.reader
+            .get_ref()
+            .set_read_timeout(None)
+            .map_err(|e| Failure::msg(format!("cannot clear the read timeout: {e}")))?;
+        Ok(EventStream { client: self })
     }
 
     /// Send one request; `Ok(result)` on success, [`Failure::Verb`] on an error response.
@@ -121,6 +138,26 @@ impl JsonClient {
                 "restart it with: tuios kill-server, then run this command again".to_string(),
             ],
         )
+    }
+}
+
+/// The rest of a subscribed connection, line by line.
+pub struct EventStream {
+    client: JsonClient,
+}
+
+impl EventStream {
+    /// The next line exactly as the daemon wrote it; `None` once it closes the connection.
+    pub fn next_line(&mut self) -> Result<Option<Vec<u8>>, Failure> {
+        match self.client.read_line() {
+            Ok(line) => Ok(line),
+            // A daemon that stops or restarts resets the stream: that ends it, like a close.
+            Err(e) if e.kind() == io::ErrorKind::ConnectionReset => Ok(None),
+            Err(e) => Err(Failure::msg(format!(
+                "reading events from the daemon on {} failed: {e}",
+                self.client.socket.display()
+            ))),
+        }
     }
 }
 
@@ -206,6 +243,55 @@ mod tests {
             Duration::from_secs(70)
         );
         assert_eq!(read_timeout_for("wait-for", None), Duration::from_secs(40));
+    }
+
+    #[test]
+    fn negative_or_zero_wait_timeouts_mean_the_default() {
+        for t in [json!(0), json!(-5), json!("soon")] {
+            assert_eq!(
+                read_timeout_for("wait-for", Some(&json!({"timeout": t}))),
+                Duration::from_secs(40)
+            );
+        }
+        assert_eq!(
+            read_timeout_for("wait-for", Some(&json!({"condition": "window-idle"}))),
+            Duration::from_secs(40)
+        );
+    }
+
+    #[test]
+    fn a_stream_yields_every_line_after_the_ack_without_a_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let sock = dir.path().join("tuios.sock");
+        let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let server = std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            let mut w = stream;
+            // Ack and first event in one write: the event must survive the ack's buffering.
+            w.write_all(b"{\"id\":1,\"result\":{\"type\":\"subscribed\",\"seq\":3}}\n{\"seq\":4,\"type\":\"bell\"}\n")
+                .unwrap();
+            w.write_all(b"{\"seq\":5,\"type\":\"gap\"}").unwrap();
+        });
+        let mut client = JsonClient::connect(&sock).unwrap();
+        let ack = client
+            .call("subscribe", Some(&json!({"types": ["bell"]})))
+            .unwrap();
+        assert_eq!(ack["seq"], 3);
+        let mut stream = client.into_stream().unwrap();
+        assert_eq!(stream.client.reader.get_ref().read_timeout().unwrap(), None);
+        assert_eq!(
+            stream.next_line().unwrap().as_deref(),
+            Some(&b"{\"seq\":4,\"type\":\"bell\"}\n"[..])
+        );
+        server.join().unwrap();
+        assert_eq!(
+            stream.next_line().unwrap().as_deref(),
+            Some(&b"{\"seq\":5,\"type\":\"gap\"}"[..])
+        );
+        assert_eq!(stream.next_line().unwrap(), None);
     }
 
     #[test]

@@ -29,9 +29,17 @@ const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
 const NEW_SESSION_SIZE: (u16, u16) = (80, 24);
 
 fn main() -> ExitCode {
-    let matches = cli::command().get_matches();
-    let cli = match Cli::from_arg_matches(&matches) {
+    let parsed = cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
+        // clap would exit 2 on a usage error, which is wait-for's "timed out"; the documented
+        // statuses make it a plain failure. Help and version still exit 0.
+        Err(e) if e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::from(failure::EXIT_FAILURE as u8);
+        }
         Err(e) => e.exit(),
     };
     let code = match run(cli) {
@@ -122,6 +130,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Resize(a) => {
             verb_command(&socket, &params::resize(&a), a.target.json, output::resized)
         }
+        // A `timeout` answer fails with its own exit status (see Failure::exit_code).
+        Command::WaitFor(a) => verb_command(
+            &socket,
+            &params::wait_for(&a),
+            a.target.json,
+            output::wait_result,
+        ),
+        Command::Subscribe(a) => subscribe(&socket, &params::subscribe(&a), a.quiet),
     }
 }
 
@@ -180,6 +196,47 @@ fn call_raw(socket: &Path, verb: &str, params_arg: Option<&str>) -> Result<i32, 
     } else {
         0
     })
+}
+
+/// `tuios subscribe`: every line after the ack goes to stdout as received, flushed one by one so
+/// a reader at the other end of a pipe sees each event as it happens. Ends with status 0 when the
+/// daemon closes the stream, stdout goes away, or the user interrupts.
+fn subscribe(socket: &Path, req: &Request, quiet: bool) -> Result<i32, Failure> {
+    let mut client = JsonClient::connect(socket)?;
+    let ack = client.call(req.verb, req.params_value().as_ref())?;
+    exit_on_interrupt();
+    if !quiet {
+        let _ = io::stderr()
+            .lock()
+            .write_all(output::subscribed(&ack).as_bytes());
+    }
+    let mut stream = client.into_stream()?;
+    let mut out = io::stdout().lock();
+    while let Some(mut line) = stream.next_line()? {
+        if line.last() != Some(&b'\n') {
+            line.push(b'\n');
+        }
+        match out.write_all(&line).and_then(|()| out.flush()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break,
+            Err(e) => return Err(Failure::msg(format!("cannot write output: {e}"))),
+        }
+    }
+    Ok(0)
+}
+
+/// Ctrl+C or SIGTERM is how a stream is meant to end, not a failure. Every line is flushed as it
+/// is written, so leaving at once loses nothing.
+fn exit_on_interrupt() {
+    extern "C" fn leave(_: libc::c_int) {
+        // SAFETY: _exit is async-signal-safe and touches no Rust state.
+        unsafe { libc::_exit(0) }
+    }
+    let handler: extern "C" fn(libc::c_int) = leave;
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only calls an async-signal-safe function.
+        unsafe { libc::signal(sig, handler as libc::sighandler_t) };
+    }
 }
 
 /// `tuios new [NAME] [-d]`: start the daemon if needed, then create a detached session.

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::cli::{
     CapturePaneArgs, NewWindowArgs, ResizeArgs, SendKeysArgs, SendTextArgs, SessionTarget,
-    WindowTarget,
+    SubscribeArgs, WaitForArgs, WindowTarget,
 };
 
 /// A verb name and its params object, ready to be sent.
@@ -144,6 +144,29 @@ pub fn resize(a: &ResizeArgs) -> Request {
     req
 }
 
+pub fn wait_for(a: &WaitForArgs) -> Request {
+    let mut req = Request::new("wait-for");
+    req.set("condition", a.condition.clone());
+    window_target(&mut req, &a.target);
+    req.set_opt("pattern", a.pattern.clone());
+    req.set_opt("source", a.source.map(|s| s.as_str()));
+    req.set_flag("fresh", a.fresh);
+    req.set_opt("idle", a.idle);
+    req.set_opt("timeout", a.timeout);
+    req
+}
+
+pub fn subscribe(a: &SubscribeArgs) -> Request {
+    let mut req = Request::new("subscribe");
+    req.set_opt("session", a.session.clone());
+    req.set_opt("window", a.window.clone());
+    if !a.types.is_empty() {
+        req.set("types", a.types.clone());
+    }
+    req.set_opt("queue", a.queue);
+    req
+}
+
 /// Parse the PARAMS-JSON argument of `tuios call`: absent means no params; anything given
 /// must be a JSON object (or null), since that is all the envelope accepts.
 pub fn call_params(text: Option<&str>) -> Result<Option<Value>, String> {
@@ -218,6 +241,8 @@ mod tests {
             Command::NewWindow(a) => new_window(&a),
             Command::SessionInfo(a) => session_info(&a.target),
             Command::Resize(a) => resize(&a),
+            Command::WaitFor(a) => wait_for(&a),
+            Command::Subscribe(a) => subscribe(&a),
             other => panic!("not a verb command: {other:?}"),
         }
     }
@@ -334,6 +359,76 @@ mod tests {
     }
 
     #[test]
+    fn wait_for_maps_every_flag() {
+        assert_eq!(
+            params(&["wait-for", "window-idle"]),
+            json!({"condition": "window-idle"})
+        );
+        assert_eq!(
+            params(&[
+                "wait-for",
+                "window-output",
+                "-s",
+                "w",
+                "-w",
+                "build",
+                "--pattern",
+                "MARK-[0-9]+",
+                "--source",
+                "visible",
+                "--fresh",
+                "--idle",
+                "250",
+                "--timeout",
+                "10000",
+                "--json"
+            ]),
+            json!({
+                "condition": "window-output", "session": "w", "window": "build",
+                "pattern": "MARK-[0-9]+", "source": "visible", "fresh": true,
+                "idle": 250, "timeout": 10000
+            })
+        );
+        let missing = crate::cli::command().try_get_matches_from(["tuios", "wait-for"]);
+        assert!(missing.is_err(), "CONDITION is required");
+    }
+
+    #[test]
+    fn subscribe_splits_types_on_commas() {
+        assert_eq!(params(&["subscribe"]), json!({}));
+        assert_eq!(build(&["subscribe", "-q"]).params_value(), None);
+        assert_eq!(
+            params(&[
+                "subscribe",
+                "-s",
+                "w",
+                "-w",
+                "1",
+                "--types",
+                "window-created,window-closed",
+                "--types",
+                "bell",
+                "--queue",
+                "16"
+            ]),
+            json!({
+                "session": "w", "window": "1",
+                "types": ["window-created", "window-closed", "bell"], "queue": 16
+            })
+        );
+        let typo = crate::cli::command().try_get_matches_from([
+            "tuios",
+            "subscribe",
+            "--types",
+            "window-created,windw-closed",
+        ]);
+        assert!(
+            typo.is_err(),
+            "event types are checked against the registry"
+        );
+    }
+
+    #[test]
     fn every_sent_param_is_declared_by_the_registry() {
         let samples: &[&[&str]] = &[
             &["ls"],
@@ -374,6 +469,34 @@ mod tests {
             ],
             &["session-info", "-s", "s"],
             &["resize", "-s", "s", "-w", "w", "1", "1"],
+            &[
+                "wait-for",
+                "window-output",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--pattern",
+                "x",
+                "--source",
+                "recent",
+                "--fresh",
+                "--idle",
+                "1",
+                "--timeout",
+                "1",
+            ],
+            &[
+                "subscribe",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--types",
+                "bell",
+                "--queue",
+                "1",
+            ],
         ];
         for args in samples {
             let req = build(args);

@@ -1,18 +1,42 @@
 //! Runs the real `tuios` binary: help output and behaviour with no daemon.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
-fn tuios(socket: &Path, args: &[&str]) -> Output {
-    // Keep a daemon started by a test from reading or writing the user's own files.
+fn tuios_command(socket: &Path, args: &[&str]) -> Command {
+    // Keep a daemon started by a test from reading or writing the user's own files, and give
+    // its windows a known shell.
     let home = socket.parent().expect("socket has a directory");
-    Command::new(env!("CARGO_BIN_EXE_tuios"))
-        .args(args)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuios"));
+    cmd.args(args)
         .env("TUIOS_SOCKET", socket)
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_STATE_HOME", home.join("state"))
+        .env("SHELL", "/bin/sh");
+    cmd
+}
+
+fn tuios(socket: &Path, args: &[&str]) -> Output {
+    tuios_command(socket, args)
         .output()
         .expect("the tuios binary runs")
+}
+
+/// Lines of a child's pipe, read on a thread so the test can wait for them with a deadline.
+fn lines_of(pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// Stops a daemon a test started, by the pid in its pid file, even when the test fails.
@@ -51,6 +75,8 @@ fn help_lists_the_verb_commands_with_registry_descriptions() {
         "new-window",
         "session-info",
         "resize",
+        "wait-for",
+        "subscribe",
         "daemon",
     ] {
         assert!(
@@ -178,4 +204,94 @@ fn new_starts_a_daemon_and_kill_server_stops_it() {
         !socket.exists(),
         "the socket is gone once kill-server returns"
     );
+}
+
+#[test]
+fn wait_for_and_subscribe_against_a_real_daemon() {
+    const DEADLINE: Duration = Duration::from_secs(20);
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tuios.sock");
+    let _guard = DaemonGuard(socket.clone());
+
+    let out = tuios(&socket, &["new", "-d", "w"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    // The shell expands $((40+2)), so only its output, not the typed command, says MARK-42.
+    let out = tuios(&socket, &["send-text", "-s", "w", "echo MARK-$((40+2))\n"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = tuios(
+        &socket,
+        &[
+            "wait-for",
+            "window-output",
+            "-s",
+            "w",
+            "--pattern",
+            "MARK-42",
+            "--timeout",
+            "10000",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "matched: match \"MARK-42\"\n"
+    );
+
+    let out = tuios(
+        &socket,
+        &[
+            "wait-for",
+            "window-output",
+            "-s",
+            "w",
+            "--pattern",
+            "never",
+            "--timeout",
+            "300",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("hint: "), "{stderr}");
+
+    let out = tuios(&socket, &["wait-for", "window-exit", "-s", "nope"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    // A usage error must not look like a timeout.
+    let out = tuios(&socket, &["wait-for", "window-outptu"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("window-output"));
+
+    let mut child = tuios_command(
+        &socket,
+        &["subscribe", "-s", "w", "--types", "window-created"],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("tuios subscribe starts");
+    let events = lines_of(child.stdout.take().unwrap());
+    let notes = lines_of(child.stderr.take().unwrap());
+    // No backfill: the window must be created only once the stream exists.
+    let ack = notes
+        .recv_timeout(DEADLINE)
+        .expect("subscribe acknowledges");
+    assert!(ack.starts_with("subscribed (seq "), "{ack}");
+
+    let out = tuios(&socket, &["new-window", "-s", "w", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let created: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    let line = events.recv_timeout(DEADLINE).expect("an event arrives");
+    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(event["type"], "window-created", "{line}");
+    assert_eq!(event["session"], "w", "{line}");
+    assert_eq!(event["window"], created["window_id"], "{line}");
+
+    // SAFETY: kill has no memory preconditions; the pid is the child this test spawned.
+    let pid = i32::try_from(child.id()).unwrap();
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "SIGTERM ends a stream quietly");
 }

@@ -5,6 +5,8 @@
 //! Each memory figure is measured in a fresh child process, so resident-size deltas are not
 //! flattered by memory the allocator kept from earlier work.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use alacritty_terminal::event::VoidListener;
@@ -12,6 +14,34 @@ use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
 use tuios_emulator::Emulator;
+
+/// Counts live heap bytes, which (unlike RSS) memory freed earlier cannot hide.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(new_size, Ordering::Relaxed);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live_bytes() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
 
 const INPUT_BYTES: usize = 64 << 20;
 const CHUNK: usize = 4096;
@@ -36,7 +66,10 @@ struct Rng(u64);
 
 impl Rng {
     fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) % n
     }
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
@@ -45,11 +78,44 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "request", "handled", "cache", "miss", "upstream", "latency", "retry", "connection",
-    "accepted", "worker", "queue", "flushed", "session", "token", "refresh", "timeout",
-    "the", "of", "and", "to", "with", "from", "ok", "sync", "index", "build", "deploy",
+    "request",
+    "handled",
+    "cache",
+    "miss",
+    "upstream",
+    "latency",
+    "retry",
+    "connection",
+    "accepted",
+    "worker",
+    "queue",
+    "flushed",
+    "session",
+    "token",
+    "refresh",
+    "timeout",
+    "the",
+    "of",
+    "and",
+    "to",
+    "with",
+    "from",
+    "ok",
+    "sync",
+    "index",
+    "build",
+    "deploy",
 ];
-const CJK: &[&str] = &["漢字", "テスト", "終了", "接続", "処理中", "완료", "数据库", "错误"];
+const CJK: &[&str] = &[
+    "漢字",
+    "テスト",
+    "終了",
+    "接続",
+    "処理中",
+    "완료",
+    "数据库",
+    "错误",
+];
 const BOX: &[&str] = &["─", "│", "┌", "┐", "└", "┘", "├", "┤", "═", "║"];
 
 /// Columns a string shows: CSI sequences excluded, CJK counted double.
@@ -62,7 +128,7 @@ fn visible_width(s: &str) -> usize {
             (false, c) if c >= '\u{1100}' && !BOX.iter().any(|b| b.starts_with(c)) => n += 2,
             (false, _) => n += 1,
             (true, c) if c.is_ascii_alphabetic() => in_csi = false,
-            _ => {},
+            _ => {}
         }
     }
     n
@@ -87,7 +153,11 @@ fn log_line(rng: &mut Rng, i: usize, width: usize) -> String {
     let mut visible = visible_width(&s);
     loop {
         let word = match rng.below(14) {
-            0 => format!("\x1b[38;5;{}mid={}\x1b[39m", 16 + rng.below(216), rng.below(100_000)),
+            0 => format!(
+                "\x1b[38;5;{}mid={}\x1b[39m",
+                16 + rng.below(216),
+                rng.below(100_000)
+            ),
             1 => format!(
                 "\x1b[38;2;{};{};{}m{}\x1b[0m",
                 rng.below(256),
@@ -103,7 +173,7 @@ fn log_line(rng: &mut Rng, i: usize, width: usize) -> String {
         let w = visible_width(&word);
         if visible + w > width {
             // Fill the rest so the line ends exactly at `width`.
-            s.extend(std::iter::repeat_n('.', width - visible));
+            s.extend(std::iter::repeat_n('.', width.saturating_sub(visible)));
             break;
         }
         visible += w;
@@ -132,7 +202,7 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
                     out.push_str(&log_line(&mut rng, i, width));
                     out.push_str("\r\n");
                 }
-            },
+            }
             11 | 12 => {
                 let len = 150 + rng.below(600) as usize;
                 let mut n = 0;
@@ -149,7 +219,7 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
                     n += w.len() + 1;
                 }
                 out.push_str("\r\n");
-            },
+            }
             13..=16 => {
                 out.push_str("\x1b[?1049h\x1b[?25l");
                 for _frame in 0..3 {
@@ -163,29 +233,32 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
                                     let s = rng.pick(CJK);
                                     out.push_str(s);
                                     n += 2 * s.chars().count();
-                                },
+                                }
                                 1 => {
                                     out.push_str(rng.pick(BOX));
                                     n += 1;
-                                },
+                                }
                                 2 => {
                                     out.push_str(&format!("\x1b[3{}m", rng.below(8)));
-                                },
+                                }
                                 _ => {
                                     let w = rng.pick(WORDS);
                                     out.push_str(w);
                                     out.push(' ');
                                     n += w.len() + 1;
-                                },
+                                }
                             }
                         }
                         out.push_str("\x1b[0m\x1b[K");
                     }
                 }
                 out.push_str("\x1b[?25h\x1b[?1049l");
-            },
+            }
             17 | 18 => {
-                out.push_str(&format!("\x1b]0;user@host: ~/src/project-{}\x07", rng.below(50)));
+                out.push_str(&format!(
+                    "\x1b]0;user@host: ~/src/project-{}\x07",
+                    rng.below(50)
+                ));
                 out.push_str("\x1b[?2004h\x1b[1;32muser@host\x1b[0m:\x1b[1;34m~/src\x1b[0m$ ");
                 out.push_str("git sttaus\x08\x08\x08\x08\x1b[Ktatus\x1b[3D\x1b[3C");
                 out.push_str("\x1b[?2004l\r\n");
@@ -195,7 +268,7 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
                         rng.below(100)
                     ));
                 }
-            },
+            }
             _ => {
                 let top = 2 + rng.below(5);
                 let bottom = top + 5 + rng.below(rows as u64 - top - 6);
@@ -210,7 +283,7 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
                     out.push_str("line in region\r\n");
                 }
                 out.push_str(&format!("\x1b[r\x1b[{rows};1H"));
-            },
+            }
         }
     }
     out.into_bytes()
@@ -247,7 +320,10 @@ fn bench_speed(cols: usize, rows: usize) {
     let mut check = (String::new(), String::new());
     for _ in 0..RUNS {
         let start = Instant::now();
-        let config = Config { scrolling_history: 10_000, ..Config::default() };
+        let config = Config {
+            scrolling_history: 10_000,
+            ..Config::default()
+        };
         let mut term = Term::new(config, &Size(cols, rows), VoidListener);
         let mut parser: Processor<StdSyncHandler> = Processor::new();
         for chunk in data.chunks(CHUNK) {
@@ -256,7 +332,12 @@ fn bench_speed(cols: usize, rows: usize) {
         alacritty.push(mb(data.len()) / start.elapsed().as_secs_f64());
         let grid = term.grid();
         let last = &grid[alacritty_terminal::index::Line(rows as i32 - 2)];
-        check.0 = last[..].iter().map(|c| c.c).collect::<String>().trim_end().to_string();
+        check.0 = last[..]
+            .iter()
+            .map(|c| c.c)
+            .collect::<String>()
+            .trim_end()
+            .to_string();
 
         let start = Instant::now();
         let mut emu = Emulator::new(cols as u16, rows as u16, 10_000);
@@ -269,9 +350,22 @@ fn bench_speed(cols: usize, rows: usize) {
         check.1 = screen.split('\n').nth(rows - 2).unwrap_or("").to_string();
         assert_eq!(emu.scrollback_len(), 10_000);
     }
-    let fmt = |v: &[f64]| v.iter().map(|x| format!("{x:.1}")).collect::<Vec<_>>().join(" ");
-    println!("  alacritty alone, 10k history: {} MB/s  (median {:.1})", fmt(&alacritty), median(alacritty.clone()));
-    println!("  tuios Emulator, 10k store:    {} MB/s  (median {:.1})", fmt(&ours), median(ours.clone()));
+    let fmt = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:.1}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    println!(
+        "  alacritty alone, 10k history: {} MB/s  (median {:.1})",
+        fmt(&alacritty),
+        median(alacritty.clone())
+    );
+    println!(
+        "  tuios Emulator, 10k store:    {} MB/s  (median {:.1})",
+        fmt(&ours),
+        median(ours.clone())
+    );
     println!(
         "  ratio alacritty/ours (medians): {:.2}; row {} identical in both: {}",
         median(alacritty) / median(ours),
@@ -290,7 +384,7 @@ fn memory_input() -> Vec<u8> {
     let mut rng = Rng(7);
     let mut data = Vec::new();
     for i in 0..LINES + MEM_ROWS {
-        data.extend_from_slice(log_line(&mut rng, i, MEM_COLS - 1).as_bytes());
+        data.extend_from_slice(log_line(&mut rng, i, MEM_COLS).as_bytes());
         data.extend_from_slice(b"\r\n");
     }
     data
@@ -300,6 +394,7 @@ fn memory_input() -> Vec<u8> {
 fn memory_ours() {
     let data = memory_input();
     let before = rss_bytes();
+    let live_before = live_bytes();
     let mut emus = Vec::with_capacity(WINDOWS);
     for _ in 0..WINDOWS {
         let mut emu = Emulator::new(MEM_COLS as u16, MEM_ROWS as u16, LINES);
@@ -310,10 +405,11 @@ fn memory_ours() {
         emus.push(emu);
     }
     let after = rss_bytes();
+    let live_after = live_bytes();
     let store: usize = emus.iter().map(Emulator::store_bytes).sum::<usize>() / WINDOWS;
     let capture = emus[0].capture(true, false);
     let rows: Vec<&str> = capture.split('\n').collect();
-    let wide = rows.iter().filter(|r| visible_width(r) >= MEM_COLS - 1).count();
+    let wide = rows.iter().filter(|r| visible_width(r) >= MEM_COLS).count();
     let text: usize = rows.iter().map(|r| r.len()).sum::<usize>() / rows.len();
     println!(
         "memory: {WINDOWS} emulators {MEM_COLS}x{MEM_ROWS}, each fed {} coloured log lines \
@@ -321,18 +417,55 @@ fn memory_ours() {
         LINES + MEM_ROWS,
         mb(data.len())
     );
-    println!("  capture: {} rows, {wide} of them {} columns wide, {text} text bytes per row", rows.len(), MEM_COLS - 1);
+    println!(
+        "  capture: {} rows, {wide} of them {} columns wide, {text} text bytes per row",
+        rows.len(),
+        MEM_COLS
+    );
     println!("  store_bytes per emulator:        {:.2} MB", mb(store));
-    println!("  RSS delta per emulator:          {:.2} MB", mb((after - before) / WINDOWS));
+    println!(
+        "  RSS delta per emulator:          {:.2} MB",
+        mb((after - before) / WINDOWS)
+    );
+    println!(
+        "  live heap per emulator:          {:.2} MB (of which 2.10 MB is vte's synchronized-update \
+         buffer, reserved but never touched)",
+        mb((live_after - live_before) / WINDOWS)
+    );
+
+    // Taller screens (primary, then inside the alternate screen) and back, with output after
+    // each: alacritty would grow its grids by 1,000 rows here if they were not rebuilt.
+    let tail = &data[data.len() - 40_000..];
+    for emu in &mut emus {
+        emu.resize(MEM_COLS as u16, 60);
+        emu.feed(tail);
+        emu.feed(b"\x1b[?1049hfull screen app\x1b[H");
+        emu.resize(MEM_COLS as u16, 80);
+        emu.feed(b"\x1b[?1049l");
+        emu.feed(tail);
+        emu.resize(MEM_COLS as u16, MEM_ROWS as u16);
+        emu.feed(tail);
+    }
+    let resized = rss_bytes();
+    println!(
+        "  after resizes to 120x60, 120x80 in alt screen, back to 120x40, per emulator: \
+         RSS delta {:.2} MB, live heap {:.2} MB",
+        mb((resized - before) / WINDOWS),
+        mb((live_bytes() - live_before) / WINDOWS)
+    );
 }
 
 /// Runs in a child process: the same for alacritty alone with a 10,000-line history.
 fn memory_alacritty() {
     let data = memory_input();
     let before = rss_bytes();
+    let live_before = live_bytes();
     let mut terms = Vec::new();
     for _ in 0..ALACRITTY_WINDOWS {
-        let config = Config { scrolling_history: LINES, ..Config::default() };
+        let config = Config {
+            scrolling_history: LINES,
+            ..Config::default()
+        };
         let mut term = Term::new(config, &Size(MEM_COLS, MEM_ROWS), VoidListener);
         let mut parser: Processor<StdSyncHandler> = Processor::new();
         for chunk in data.chunks(CHUNK) {
@@ -342,14 +475,19 @@ fn memory_alacritty() {
     }
     let after = rss_bytes();
     println!(
-        "  alacritty alone, 10k history:    {:.2} MB RSS per window ({ALACRITTY_WINDOWS} windows)",
-        mb(after.saturating_sub(before) / ALACRITTY_WINDOWS)
+        "  alacritty alone, 10k history:    {:.2} MB RSS, {:.2} MB live heap per window \
+         ({ALACRITTY_WINDOWS} windows)",
+        mb(after.saturating_sub(before) / ALACRITTY_WINDOWS),
+        mb((live_bytes() - live_before) / ALACRITTY_WINDOWS)
     );
 }
 
 fn child(arg: &str) {
     let exe = std::env::current_exe().expect("own path");
-    let status = std::process::Command::new(exe).arg(arg).status().expect("run child");
+    let status = std::process::Command::new(exe)
+        .arg(arg)
+        .status()
+        .expect("run child");
     assert!(status.success(), "{arg} failed");
 }
 
@@ -360,16 +498,16 @@ fn main() {
         Some("--speed-only") => {
             bench_speed(80, 24);
             bench_speed(120, 40);
-        },
+        }
         Some("--mem-only") => {
             child("--mem-ours");
             child("--mem-alacritty");
-        },
+        }
         _ => {
             child("--mem-ours");
             child("--mem-alacritty");
             bench_speed(80, 24);
             bench_speed(120, 40);
-        },
+        }
     }
 }

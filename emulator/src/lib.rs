@@ -1,7 +1,7 @@
 //! The daemon's terminal emulator for one window.
 //!
 //! alacritty_terminal runs the VT state machine. Its own history is kept short (a few dozen
-//! rows): every row that scrolls into it is moved into [`store`], a compact ring of UTF-8 text
+//! rows): every row that scrolls into it is moved into `store`, a compact ring of UTF-8 text
 //! plus style runs, so a window with 10,000 lines of scrollback costs about 2 MB instead of
 //! alacritty's 24 bytes per cell.
 //!
@@ -101,7 +101,11 @@ impl Modes {
     fn push_changes(before: Modes, after: Modes, out: &mut Vec<(Mode, bool)>) {
         for (mode, a, b) in [
             (Mode::AltScreen, before.alt_screen, after.alt_screen),
-            (Mode::BracketedPaste, before.bracketed_paste, after.bracketed_paste),
+            (
+                Mode::BracketedPaste,
+                before.bracketed_paste,
+                after.bracketed_paste,
+            ),
             (Mode::AppCursor, before.app_cursor, after.app_cursor),
             (Mode::MouseReporting, before.mouse, after.mouse),
             (Mode::FocusReporting, before.focus, after.focus),
@@ -119,7 +123,9 @@ struct Listener(Arc<Mutex<Vec<Event>>>);
 
 impl Listener {
     fn queue(&self) -> MutexGuard<'_, Vec<Event>> {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -203,7 +209,11 @@ impl Emulator {
             parser: Processor::new(),
             store: Store::new(scrollback_lines),
             history,
-            state: State { listener, effects: Effects::default(), title: None },
+            state: State {
+                listener,
+                effects: Effects::default(),
+                title: None,
+            },
         }
     }
 
@@ -233,7 +243,11 @@ impl Emulator {
             return;
         }
         drain_history(&mut self.term, &mut self.store);
-        let saved_alt = self.term.mode().contains(TermMode::ALT_SCREEN).then(|| self.leave_alt());
+        let saved_alt = self
+            .term
+            .mode()
+            .contains(TermMode::ALT_SCREEN)
+            .then(|| self.leave_alt());
 
         // The primary screen is active now, with an empty history.
         self.term.grid_mut().update_history(RESIZE_HISTORY);
@@ -448,17 +462,19 @@ fn flush_events(term: &Term<Listener>, state: &mut State) {
             Event::Title(title) => {
                 state.title = Some(title).filter(|t| !t.is_empty());
                 effects.title_changed = true;
-            },
+            }
             Event::ResetTitle => {
                 state.title = None;
                 effects.title_changed = true;
-            },
+            }
             Event::Bell => effects.bells = effects.bells.saturating_add(1),
             Event::ColorRequest(index, format) => {
                 let rgb = term.colors()[index].unwrap_or_else(|| default_color(index));
-                effects.pty_replies.extend_from_slice(format(rgb).as_bytes());
-            },
-            _ => {},
+                effects
+                    .pty_replies
+                    .extend_from_slice(format(rgb).as_bytes());
+            }
+            _ => {}
         }
     }
 }
@@ -490,11 +506,11 @@ fn default_color(index: usize) -> Rgb {
         16..=231 => {
             let n = index - 16;
             (level(n / 36), level(n / 6 % 6), level(n % 6))
-        },
+        }
         232..=255 => {
             let v = (8 + 10 * (index - 232)) as u8;
             (v, v, v)
-        },
+        }
         257 => (0, 0, 0),
         _ => (229, 229, 229),
     };
@@ -595,12 +611,12 @@ impl Handler for Sink<'_> {
                     self.term.grid_mut().clear_history();
                     return;
                 }
-            },
+            }
             ClearMode::Saved if !self.term.mode().contains(TermMode::ALT_SCREEN) => {
                 self.drain();
                 self.store.clear();
-            },
-            _ => {},
+            }
+            _ => {}
         }
         Handler::clear_screen(&mut *self.term, mode)
     }
@@ -617,7 +633,7 @@ impl Handler for Sink<'_> {
             PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) => return,
             // Rows scrolled so far belong to the primary screen's history.
             PrivateMode::Named(NamedPrivateMode::SwapScreenAndSetRestoreCursor) => self.drain(),
-            _ => {},
+            _ => {}
         }
         self.tracking_modes(|term| Handler::set_private_mode(term, mode));
     }
@@ -630,7 +646,10 @@ impl Handler for Sink<'_> {
         if let PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) = mode {
             // "Permanently reset", after any reply already queued.
             flush_events(self.term, self.state);
-            self.state.effects.pty_replies.extend_from_slice(b"\x1b[?1004;4$y");
+            self.state
+                .effects
+                .pty_replies
+                .extend_from_slice(b"\x1b[?1004;4$y");
             return;
         }
         Handler::report_private_mode(&mut *self.term, mode)

@@ -42,14 +42,23 @@ pub(crate) struct Pen {
 }
 
 impl Pen {
-    pub const DEFAULT: Pen = Pen { fg: DEFAULT_FG, bg: DEFAULT_BG, attrs: 0, underline: None };
+    pub const DEFAULT: Pen = Pen {
+        fg: DEFAULT_FG,
+        bg: DEFAULT_BG,
+        attrs: 0,
+        underline: None,
+    };
 
     pub fn of(cell: &Cell) -> Pen {
         Pen {
             fg: cell.fg,
             bg: cell.bg,
             attrs: attrs_of(cell.flags),
-            underline: if cell.extra.is_some() { cell.underline_color() } else { None },
+            underline: if cell.extra.is_some() {
+                cell.underline_color()
+            } else {
+                None
+            },
         }
     }
 }
@@ -88,7 +97,11 @@ pub(crate) type Link<'a> = Option<(&'a str, &'a str)>;
 const GENERATED_LINK_ID: &str = "_alacritty";
 
 pub(crate) fn link_id(id: &str) -> &str {
-    if id.ends_with(GENERATED_LINK_ID) { "" } else { id }
+    if id.ends_with(GENERATED_LINK_ID) {
+        ""
+    } else {
+        id
+    }
 }
 
 /// Whether two cells look the same. Compares the cheap fields first; the rarely present
@@ -118,7 +131,11 @@ pub(crate) fn is_plain_blank(cell: &Cell) -> bool {
 /// The character a cell shows; a tab stop marker is a blank like the cells it skipped.
 #[inline]
 pub(crate) fn cell_char(cell: &Cell) -> char {
-    if cell.c == '\t' { ' ' } else { cell.c }
+    if cell.c == '\t' {
+        ' '
+    } else {
+        cell.c
+    }
 }
 
 #[inline]
@@ -179,21 +196,21 @@ fn push_color(params: &mut String, color: Color, which: u8) {
         Color::Named(n) => match named_code(n, base, bright) {
             Some(code) if which != b'u' => {
                 let _ = write!(params, "{code}");
-            },
+            }
             Some(_) => {
                 let idx = named_code(n, 0, 8).unwrap_or(0);
                 let _ = write!(params, "{ext};5;{idx}");
-            },
+            }
             None => {
                 let _ = write!(params, "{default}");
-            },
+            }
         },
         Color::Indexed(i) => {
             let _ = write!(params, "{ext};5;{i}");
-        },
+        }
         Color::Spec(rgb) => {
             let _ = write!(params, "{ext};2;{};{};{}", rgb.r, rgb.g, rgb.b);
-        },
+        }
     }
 }
 
@@ -274,7 +291,7 @@ pub(crate) fn write_link(out: &mut String, from: Link<'_>, to: Link<'_>) {
             out.push(';');
             out.push_str(uri);
             out.push_str("\x1b\\");
-        },
+        }
     }
 }
 
@@ -314,7 +331,11 @@ pub(crate) fn render_cells_styled(out: &mut String, cells: &[Cell]) {
         let next = Pen::of(cell);
         write_sgr(out, &pen, &next);
         pen = next;
-        let cell_link = if cell.extra.is_some() { cell.hyperlink() } else { None };
+        let cell_link = if cell.extra.is_some() {
+            cell.hyperlink()
+        } else {
+            None
+        };
         if cell_link != link {
             write_link(
                 out,
@@ -343,15 +364,24 @@ mod tests {
     #[test]
     fn sgr_diff_adds_and_resets() {
         let mut out = String::new();
-        let red = Pen { fg: Color::Named(NamedColor::Red), ..Pen::DEFAULT };
+        let red = Pen {
+            fg: Color::Named(NamedColor::Red),
+            ..Pen::DEFAULT
+        };
         write_sgr(&mut out, &Pen::DEFAULT, &red);
         assert_eq!(out, "\x1b[31m");
         out.clear();
-        let bold_red = Pen { attrs: A_BOLD, ..red };
+        let bold_red = Pen {
+            attrs: A_BOLD,
+            ..red
+        };
         write_sgr(&mut out, &red, &bold_red);
         assert_eq!(out, "\x1b[1m");
         out.clear();
-        let rgb_bg = Pen { bg: Color::Spec(Rgb { r: 1, g: 2, b: 3 }), ..red };
+        let rgb_bg = Pen {
+            bg: Color::Spec(Rgb { r: 1, g: 2, b: 3 }),
+            ..red
+        };
         write_sgr(&mut out, &bold_red, &rgb_bg);
         assert_eq!(out, "\x1b[0;31;48;2;1;2;3m");
         out.clear();

@@ -13,7 +13,7 @@ use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
 
 use crate::render::{
-    self, DEFAULT_BG, DEFAULT_FG, Link, Pen, cell_char, is_plain_blank, push_char, same_style,
+    self, cell_char, is_plain_blank, push_char, same_style, Link, Pen, DEFAULT_BG, DEFAULT_FG,
 };
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,
@@ -109,13 +109,19 @@ impl Store {
         if self.capacity == 0 {
             return;
         }
-        let wrapped = cells.last().is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
+        let wrapped = cells
+            .last()
+            .is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
         let mut end = cells.len();
         while end > 0 && is_plain_blank(&cells[end - 1]) {
             end -= 1;
         }
         let mut meta = if end == 0 {
-            RowMeta { block: self.current_block(), off: 0, len: 0 }
+            RowMeta {
+                block: self.current_block(),
+                off: 0,
+                len: 0,
+            }
         } else {
             self.encode(&cells[..end]);
             let mut header = [0u8; 20];
@@ -149,7 +155,9 @@ impl Store {
 
     fn drop_oldest(&mut self) {
         self.rows.pop_front();
-        let Some(front) = self.rows.front() else { return };
+        let Some(front) = self.rows.front() else {
+            return;
+        };
         // Release blocks that no remaining row uses.
         while !self.blocks.is_empty() && (front.block.wrapping_sub(self.first_block) as i32) > 0 {
             let mut block = self.blocks.pop_front().expect("not empty");
@@ -177,7 +185,11 @@ impl Store {
     fn alloc(&mut self, total: usize) -> RowMeta {
         if total >= LEN_WHOLE as usize {
             self.blocks.push_back(Vec::with_capacity(total));
-            return RowMeta { block: self.current_block(), off: 0, len: LEN_WHOLE };
+            return RowMeta {
+                block: self.current_block(),
+                off: 0,
+                len: LEN_WHOLE,
+            };
         }
         // A dedicated block is at least LEN_WHOLE long, so nothing is ever added to it.
         let fits = self
@@ -185,11 +197,18 @@ impl Store {
             .back()
             .is_some_and(|b| b.len() < LEN_WHOLE as usize && b.len() + total <= BLOCK);
         if !fits {
-            let block = self.spare.take().unwrap_or_else(|| Vec::with_capacity(BLOCK));
+            let block = self
+                .spare
+                .take()
+                .unwrap_or_else(|| Vec::with_capacity(BLOCK));
             self.blocks.push_back(block);
         }
         let off = self.blocks.back().map_or(0, Vec::len);
-        RowMeta { block: self.current_block(), off: off as u16, len: total as u16 }
+        RowMeta {
+            block: self.current_block(),
+            off: off as u16,
+            len: total as u16,
+        }
     }
 
     /// Fills `runs` and `text` from cells (already trimmed); spacer cells are skipped.
@@ -232,7 +251,11 @@ impl Store {
         }
         put_varint(&mut self.runs, bytes as u64);
         let pen = Pen::of(cell);
-        let link = if cell.extra.is_some() { cell.hyperlink() } else { None };
+        let link = if cell.extra.is_some() {
+            cell.hyperlink()
+        } else {
+            None
+        };
         put_style(
             &mut self.runs,
             &pen,
@@ -255,9 +278,17 @@ impl Store {
         } else {
             let block = &self.blocks[meta.block.wrapping_sub(self.first_block) as usize];
             let off = meta.off as usize;
-            if len == LEN_WHOLE { &block[off..] } else { &block[off..off + len as usize] }
+            if len == LEN_WHOLE {
+                &block[off..]
+            } else {
+                &block[off..off + len as usize]
+            }
         };
-        RowView { bytes, width, wrapped: meta.len & WRAPPED != 0 }
+        RowView {
+            bytes,
+            width,
+            wrapped: meta.len & WRAPPED != 0,
+        }
     }
 }
 
@@ -407,7 +438,11 @@ const NAMED: [NamedColor; 29] = [
 
 fn named_to_code(n: NamedColor) -> u8 {
     let i = n as usize;
-    if i < 16 { i as u8 } else { (16 + i - 256) as u8 }
+    if i < 16 {
+        i as u8
+    } else {
+        (16 + i - 256) as u8
+    }
 }
 
 fn kind_of(c: Color) -> u8 {
@@ -419,7 +454,11 @@ fn kind_of(c: Color) -> u8 {
 }
 
 fn color_kind(c: Color, default: Color) -> u8 {
-    if c == default { K_DEFAULT } else { kind_of(c) }
+    if c == default {
+        K_DEFAULT
+    } else {
+        kind_of(c)
+    }
 }
 
 fn put_color(out: &mut Vec<u8>, c: Color) {
@@ -437,9 +476,18 @@ fn get_color(buf: &[u8], pos: &mut usize, kind: u8, default: Color) -> Color {
         b
     };
     match kind {
-        K_NAMED => Color::Named(NAMED.get(byte(pos) as usize).copied().unwrap_or(NamedColor::Foreground)),
+        K_NAMED => Color::Named(
+            NAMED
+                .get(byte(pos) as usize)
+                .copied()
+                .unwrap_or(NamedColor::Foreground),
+        ),
         K_INDEXED => Color::Indexed(byte(pos)),
-        K_RGB => Color::Spec(Rgb { r: byte(pos), g: byte(pos), b: byte(pos) }),
+        K_RGB => Color::Spec(Rgb {
+            r: byte(pos),
+            g: byte(pos),
+            b: byte(pos),
+        }),
         _ => default,
     }
 }
@@ -485,7 +533,11 @@ fn get_style<'a>(buf: &'a [u8], pos: &mut usize) -> (Pen, Link<'a>) {
     *pos += 1;
     let fg = get_color(buf, pos, tag & 3, DEFAULT_FG);
     let bg = get_color(buf, pos, (tag >> 2) & 3, DEFAULT_BG);
-    let attrs = if tag & T_ATTRS != 0 { get_varint(buf, pos) as u16 } else { 0 };
+    let attrs = if tag & T_ATTRS != 0 {
+        get_varint(buf, pos) as u16
+    } else {
+        0
+    };
     let underline = if tag & T_UNDERLINE != 0 {
         let kind = buf.get(*pos).copied().unwrap_or(K_INDEXED);
         *pos += 1;
@@ -496,7 +548,10 @@ fn get_style<'a>(buf: &'a [u8], pos: &mut usize) -> (Pen, Link<'a>) {
     let link = if tag & T_LINK != 0 {
         let get_str = |pos: &mut usize| {
             let n = get_varint(buf, pos) as usize;
-            let s = buf.get(*pos..*pos + n).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
+            let s = buf
+                .get(*pos..*pos + n)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or("");
             *pos += n;
             s
         };
@@ -506,7 +561,15 @@ fn get_style<'a>(buf: &'a [u8], pos: &mut usize) -> (Pen, Link<'a>) {
     } else {
         None
     };
-    (Pen { fg, bg, attrs, underline }, link)
+    (
+        Pen {
+            fg,
+            bg,
+            attrs,
+            underline,
+        },
+        link,
+    )
 }
 
 #[cfg(test)]
@@ -547,10 +610,34 @@ mod tests {
         store.push(&cells, 10);
         let mut out = String::new();
         store.row(0).render_styled(&mut out);
-        assert_eq!(out, "\x1b[31ma\x1b[1;4:3;38;2;1;2;3mb\x1b[m \x1b[48;5;200mc\x1b[md     ");
+        assert_eq!(
+            out,
+            "\x1b[31ma\x1b[1;4:3;38;2;1;2;3mb\x1b[m \x1b[48;5;200mc\x1b[md     "
+        );
         out.clear();
         store.row(0).render_plain(&mut out);
         assert_eq!(out, "ab cd");
+    }
+
+    #[test]
+    fn oversized_rows_get_their_own_block() {
+        let mut huge = row("ab", 4);
+        for _ in 0..12_000 {
+            huge[0].push_zerowidth('\u{301}');
+        }
+        let mut store = Store::new(10);
+        store.push(&row("before", 10), 10);
+        store.push(&huge, 4);
+        store.push(&row("after", 10), 10);
+        let mut out = String::new();
+        store.row(1).render_plain(&mut out);
+        assert_eq!(out.chars().count(), 12_002);
+        assert!(out.starts_with("a\u{301}") && out.ends_with("\u{301}b"));
+        for (i, want) in [(0, "before"), (2, "after")] {
+            out.clear();
+            store.row(i).render_plain(&mut out);
+            assert_eq!(out, want);
+        }
     }
 
     #[test]

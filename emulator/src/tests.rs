@@ -34,7 +34,11 @@ fn cursor_movement_and_overwrites() {
     assert_eq!(e.capture(false, false), "abXYef\n\n  q z");
     assert_eq!(e.cursor(), (3, 2));
     // Erase in line and insert/delete characters.
-    let e = fed(10, 1, b"0123456789\x1b[1;4H\x1b[2P\x1b[1;2H\x1b[1@\x1b[1;9H\x1b[K");
+    let e = fed(
+        10,
+        1,
+        b"0123456789\x1b[1;4H\x1b[2P\x1b[1;2H\x1b[1@\x1b[1;9H\x1b[K",
+    );
     assert_eq!(e.capture(false, false), "0 1256789"[..8].to_string());
 }
 
@@ -61,13 +65,19 @@ fn colours_in_styled_capture_only() {
     assert!(!plain.contains('\x1b'));
     let styled = e.capture(false, true);
     let first = lines(&styled)[0];
-    assert_eq!(first, format!("\x1b[31mred\x1b[m \x1b[1;44mbold\x1b[m{}", " ".repeat(12)));
+    assert_eq!(
+        first,
+        format!("\x1b[31mred\x1b[m \x1b[1;44mbold\x1b[m{}", " ".repeat(12))
+    );
     assert_eq!(lines(&styled)[1], " ".repeat(20));
     // 256-colour and truecolour survive the trip through the scrollback store.
     let mut e = emu(20, 2);
     e.feed(b"\x1b[38;5;200;48;2;1;2;3mX\x1b[m\r\n\r\n\r\n");
     let styled = e.capture(true, true);
-    assert!(styled.starts_with("\x1b[38;5;200;48;2;1;2;3mX\x1b[m"), "{styled:?}");
+    assert!(
+        styled.starts_with("\x1b[38;5;200;48;2;1;2;3mX\x1b[m"),
+        "{styled:?}"
+    );
 }
 
 #[test]
@@ -75,7 +85,11 @@ fn hyperlinks_in_styled_capture() {
     let mut e = emu(20, 2);
     e.feed(b"\x1b]8;;https://x.y\x1b\\link\x1b]8;;\x1b\\ no\r\n\r\n");
     let live = "\x1b]8;;https://x.y\x1b\\link\x1b]8;;\x1b\\ no";
-    assert!(e.capture(true, true).starts_with(live), "{:?}", e.capture(true, true));
+    assert!(
+        e.capture(true, true).starts_with(live),
+        "{:?}",
+        e.capture(true, true)
+    );
     assert!(e.capture(true, false).starts_with("link no\n"));
 }
 
@@ -83,7 +97,9 @@ fn hyperlinks_in_styled_capture() {
 fn regional_indicators_get_a_cluster_break() {
     let e = fed(10, 1, "\u{1F1FA}\u{1F1F8}".as_bytes());
     assert_eq!(e.capture(false, false), "\u{1F1FA}\u{1F1F8}");
-    assert!(e.capture(false, true).starts_with("\u{1F1FA}\x08\x1b[C\u{1F1F8}"));
+    assert!(e
+        .capture(false, true)
+        .starts_with("\u{1F1FA}\x08\x1b[C\u{1F1F8}"));
 }
 
 fn numbered(n: usize) -> Vec<u8> {
@@ -185,7 +201,10 @@ fn alt_screen_keeps_scrollback_and_reports_mode() {
     assert_eq!(e.capture(false, false), "alt 498\nalt 499\n");
     e.feed(b"\x1b[?1049l");
     assert!(!e.modes().alt_screen);
-    assert_eq!(e.take_effects().mode_changes, vec![(Mode::AltScreen, false)]);
+    assert_eq!(
+        e.take_effects().mode_changes,
+        vec![(Mode::AltScreen, false)]
+    );
     assert_eq!(e.capture(true, false), "p1\np2\np3\np4");
     // On and off within one feed: both switches, in order.
     e.feed(b"\x1b[?1049h\x1b[?1049l");
@@ -203,15 +222,25 @@ fn mode_changes_for_paste_cursor_mouse() {
     assert!(m.bracketed_paste && m.app_cursor && m.mouse && !m.alt_screen);
     assert_eq!(
         e.take_effects().mode_changes,
-        vec![(Mode::BracketedPaste, true), (Mode::AppCursor, true), (Mode::MouseReporting, true)]
+        vec![
+            (Mode::BracketedPaste, true),
+            (Mode::AppCursor, true),
+            (Mode::MouseReporting, true)
+        ]
     );
     e.feed(b"\x1b[?2004l");
-    assert_eq!(e.take_effects().mode_changes, vec![(Mode::BracketedPaste, false)]);
+    assert_eq!(
+        e.take_effects().mode_changes,
+        vec![(Mode::BracketedPaste, false)]
+    );
     assert_eq!(Mode::BracketedPaste.as_str(), "bracketed-paste");
     // RIS resets them all.
     e.feed(b"\x1bc");
     let fx = e.take_effects();
-    assert_eq!(fx.mode_changes, vec![(Mode::AppCursor, false), (Mode::MouseReporting, false)]);
+    assert_eq!(
+        fx.mode_changes,
+        vec![(Mode::AppCursor, false), (Mode::MouseReporting, false)]
+    );
     assert_eq!(e.modes(), Modes::default());
 }
 
@@ -259,7 +288,10 @@ fn queries_get_replies() {
     assert_eq!(e.take_effects().pty_replies, b"\x1b[?6c");
     // Colour queries get the default palette; replies keep their order.
     e.feed(b"\x1b]11;?\x07\x1b[5n");
-    assert_eq!(e.take_effects().pty_replies, b"\x1b]11;rgb:0000/0000/0000\x07\x1b[0n");
+    assert_eq!(
+        e.take_effects().pty_replies,
+        b"\x1b]11;rgb:0000/0000/0000\x07\x1b[0n"
+    );
     // Kitty keyboard flags are tracked and reported.
     e.feed(b"\x1b[>1u\x1b[?u");
     assert_eq!(e.kitty_keyboard_flags(), 1);
@@ -324,7 +356,7 @@ fn visible_len(s: &str) -> usize {
             (false, '\x1b') => in_csi = true,
             (false, _) => n += 1,
             (true, c) if c.is_ascii_alphabetic() => in_csi = false,
-            _ => {},
+            _ => {}
         }
     }
     n
@@ -332,7 +364,11 @@ fn visible_len(s: &str) -> usize {
 
 /// A coloured log line filling `cols` columns.
 fn log_line(i: usize, cols: usize) -> String {
-    let level = ["\x1b[32mINFO\x1b[m", "\x1b[1;33mWARN\x1b[m", "\x1b[1;31mERROR\x1b[m"][i % 3];
+    let level = [
+        "\x1b[32mINFO\x1b[m",
+        "\x1b[1;33mWARN\x1b[m",
+        "\x1b[1;31mERROR\x1b[m",
+    ][i % 3];
     let mut s = format!(
         "\x1b[2m2026-12-02T10:{:02}:{:02}.{:03}Z\x1b[m {level} \x1b[36mworker-{}\x1b[m request \
          \x1b[38;5;{}mid={i}\x1b[m path=/api/v1/items/{} status=\x1b[1m200\x1b[m ",
@@ -373,7 +409,9 @@ fn store_bytes_for_10k_coloured_lines() {
 fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
     let mut state = seed;
     let mut next = move |n: u64| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (state >> 33) % n
     };
     // Start with some history, as alacritty's clear-screen differs on an empty history.
@@ -386,7 +424,7 @@ fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
                     out.extend_from_slice(format!("w{w}-{} ", next(1000)).as_bytes());
                 }
                 out.extend_from_slice(b"\r\n");
-            },
+            }
             8 => out.extend_from_slice(format!("\x1b[{}m", 30 + next(8)).as_bytes()),
             9 => out.extend_from_slice(
                 format!("\x1b[38;2;{};{};{}m", next(256), next(256), next(256)).as_bytes(),
@@ -399,8 +437,13 @@ fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
             15 => out.extend_from_slice(b"\x1b[2J"),
             16 => out.extend_from_slice(format!("\x1b[{}K\x1b[{}P", next(3), next(5)).as_bytes()),
             17 => out.extend_from_slice(
-                format!("\x1b[{};{}r\x1b[{}S\x1b[r", 1 + next(5), 10 + next(15), next(9))
-                    .as_bytes(),
+                format!(
+                    "\x1b[{};{}r\x1b[{}S\x1b[r",
+                    1 + next(5),
+                    10 + next(15),
+                    next(9)
+                )
+                .as_bytes(),
             ),
             18 => out.extend_from_slice(b"\x1b[?1049h\x1b[Halt\r\n\x1b[5Sx\x1b[?1049l"),
             _ => out.extend(std::iter::repeat_n(b'z', next(300) as usize)),
@@ -411,7 +454,10 @@ fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
 
 /// The same output through alacritty alone, with a history big enough to keep everything.
 fn reference_capture(cols: usize, rows: usize, data: &[u8], styled: bool) -> String {
-    let config = Config { scrolling_history: 1_000_000, ..Config::default() };
+    let config = Config {
+        scrolling_history: 1_000_000,
+        ..Config::default()
+    };
     let mut term = Term::new(config, &Size { cols, rows }, Listener::default());
     let mut parser: Processor<NoSync> = Processor::new();
     for piece in data.chunks(4096) {
@@ -445,7 +491,11 @@ fn matches_alacritty_with_full_history() {
             let got = e.capture(true, styled);
             if got != want {
                 let (g, w) = (lines(&got), lines(&want));
-                let at = g.iter().zip(&w).position(|(a, b)| a != b).unwrap_or(g.len().min(w.len()));
+                let at = g
+                    .iter()
+                    .zip(&w)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(g.len().min(w.len()));
                 panic!(
                     "seed {seed} styled {styled}: {} vs {} rows, first difference at row {at}:\n \
                      got  {:?}\n want {:?}",

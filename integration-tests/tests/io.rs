@@ -73,11 +73,13 @@ fn send_keys_ctrl_c_interrupts() {
     let daemon = TestDaemon::start();
     let (session, window) = daemon.session_with_window("work");
     let mut conn = daemon.conn();
-    // Interrupt only once the shell has read the line and is running it: a ^C that lands
-    // while the shell reads input makes it drop whatever it had read.
+    // Interrupt only once the job is the terminal's foreground group: its own output says so
+    // (the shell makes a foreground child the foreground group before it runs anything).
+    // A ^C landing earlier could reach the shell while it reads input or starts the job.
     conn.ok(
         "send-text",
-        json!({"session": session, "window": window, "text": "echo sl-$((1+1)); sleep 1000\n"}),
+        json!({"session": session, "window": window,
+               "text": "sh -c 'echo sl-$((1+1)); exec sleep 1000'\n"}),
     );
     conn.wait_for_text(&session, &window, "sl-2");
     conn.ok(

@@ -360,6 +360,24 @@ fn has_row(content: &str, needle: &str) -> bool {
     content.lines().any(|l| l.trim_end() == needle)
 }
 
+/// Whether the shell printed its next prompt after the row `result`. Rounds wait for this
+/// (untimed) so a command is never typed while the previous prompt is still being printed,
+/// which would put the prompt in front of the result on the same row.
+fn prompt_after(content: &str, result: &str) -> bool {
+    let mut rows = content.lines().map(str::trim_end);
+    rows.any(|r| r == result) && rows.any(|r| r == "$" || r == "#")
+}
+
+/// Untimed pause between rounds: polls `capture` until the prompt follows `result`.
+fn await_prompt(result: &str, mut capture: impl FnMut() -> R<String>) -> R<()> {
+    poll_until(
+        Duration::from_secs(10),
+        Duration::from_millis(1),
+        "the prompt after a round trip",
+        || Ok(prompt_after(&capture()?, result).then_some(())),
+    )
+}
+
 fn stop_child(child: &mut Child) {
     if let Ok(Some(_)) = child.try_wait() {
         return;
@@ -488,7 +506,11 @@ impl Pty {
         while !done(acc) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("bare PTY: timed out waiting for {what}"));
+                let tail =
+                    String::from_utf8_lossy(&acc[acc.len().saturating_sub(200)..]).into_owned();
+                return Err(format!(
+                    "bare PTY: timed out waiting for {what}; last output: {tail:?}"
+                ));
             }
             if !self.readable(left)? {
                 continue;
@@ -557,6 +579,10 @@ fn bare_roundtrip(n: usize, home: &Path) -> R<Vec<f64>> {
                 contains(a, &want)
             })?;
             times.push(t0.elapsed().as_secs_f64() * 1e3);
+            let prompt = format!("\n{}\r\n$ ", i + 1000).into_bytes();
+            pty.read_until(&mut acc, Duration::from_secs(10), "the next prompt", |a| {
+                contains(a, &prompt)
+            })?;
         }
         Ok(times)
     })();
@@ -887,6 +913,7 @@ impl Tuios {
                 )?;
             }
             times.push(t0.elapsed().as_secs_f64() * 1e3);
+            await_prompt(&want, || self.capture(&mut c, &id))?;
         }
         let _ = c.call(
             "close-window",
@@ -1146,6 +1173,7 @@ impl Tmux {
                 || Ok(has_row(&self.capture(&pane)?, &want).then_some(())),
             )?;
             times.push(t0.elapsed().as_secs_f64() * 1e3);
+            await_prompt(&want, || self.capture(&pane))?;
         }
         let _ = self.run(&["kill-window", "-t", &pane]);
         Ok(times)
