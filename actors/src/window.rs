@@ -435,7 +435,7 @@ impl Handler<Scan> for Window {
         if scan.visible_only {
             from = from.max(pushed);
         }
-        let mut text = capture_from(&self.emulator, from);
+        let mut text = self.emulator.capture_from(from, false);
         if let Some((row, cols)) = scan.baseline {
             if from == row {
                 // Drop what stood on the baseline row before the wait began.
@@ -460,19 +460,4 @@ impl Handler<Scan> for Window {
             },
         ))
     }
-}
-
-/// Rows numbered `from` onwards (scrollback then screen), plain.
-fn capture_from(emulator: &Emulator, from: u64) -> String {
-    let pushed = emulator.rows_pushed();
-    if from >= pushed {
-        // Only the screen is needed.
-        let screen = emulator.capture(false, false);
-        let skip = (from - pushed) as usize;
-        return screen.split('\n').skip(skip).collect::<Vec<_>>().join("\n");
-    }
-    let all = emulator.capture(true, false);
-    let first = pushed - emulator.scrollback_len() as u64;
-    let skip = from.saturating_sub(first) as usize;
-    all.split('\n').skip(skip).collect::<Vec<_>>().join("\n")
 }

@@ -355,13 +355,31 @@ impl Emulator {
     /// styled rows carry SGR (and OSC 8) sequences, are padded to their full width and end
     /// with `ESC[m` whenever a style is still set there.
     pub fn capture(&self, include_scrollback: bool, styled: bool) -> String {
+        let from = if include_scrollback {
+            0
+        } else {
+            self.rows_pushed()
+        };
+        self.capture_from(from, styled)
+    }
+
+    /// Like `capture`, but only rows numbered `from` onwards. Rows are numbered from the first
+    /// row ever pushed to scrollback (0); visible row `r` is number `rows_pushed() + r`. A row
+    /// keeps its number as it scrolls, so a reader can resume where it stopped instead of
+    /// re-reading the whole scrollback (rows already dropped from the ring are simply absent).
+    pub fn capture_from(&self, from: u64, styled: bool) -> String {
         let grid = self.term.grid();
         let rows = grid.screen_lines();
         let cols = grid.columns();
+        let pushed = self.rows_pushed();
         let mut out = String::with_capacity((rows + 1) * (cols + 1));
-        if include_scrollback {
+        if from < pushed {
             let pending = self.pending_rows();
-            let skip = (self.store.len() + pending).saturating_sub(self.store.capacity());
+            let kept = self.store.len() + pending;
+            // Rows beyond the configured scrollback, then rows before `from`, are skipped.
+            let over = kept.saturating_sub(self.store.capacity());
+            let first_kept = pushed - (kept - over) as u64;
+            let skip = over + from.saturating_sub(first_kept) as usize;
             for i in skip.min(self.store.len())..self.store.len() {
                 let row = self.store.row(i);
                 if styled {
@@ -372,13 +390,14 @@ impl Emulator {
                 out.push('\n');
             }
             let skip_pending = skip.saturating_sub(self.store.len());
-            for i in (1..=pending - skip_pending).rev() {
+            for i in (1..=pending.saturating_sub(skip_pending)).rev() {
                 render_row(&mut out, &grid[Line(-(i as i32))][..], styled);
                 out.push('\n');
             }
         }
-        for r in 0..rows {
-            if r > 0 {
+        let first_visible = from.saturating_sub(pushed).min(rows as u64) as usize;
+        for r in first_visible..rows {
+            if r > first_visible {
                 out.push('\n');
             }
             render_row(&mut out, &grid[Line(r as i32)][..], styled);

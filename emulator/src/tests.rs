@@ -508,3 +508,22 @@ fn matches_alacritty_with_full_history() {
         }
     }
 }
+
+#[test]
+fn capture_from_resumes_by_row_number() {
+    let mut e = Emulator::new(20, 3, 5);
+    for i in 0..10 {
+        e.feed(format!("line{i}\r\n").as_bytes());
+    }
+    // 10 lines + the cursor row on a 3-row screen: 8 rows pushed, 5 kept.
+    assert_eq!(e.rows_pushed(), 8);
+    let all = e.capture_from(0, false);
+    assert_eq!(all, e.capture(true, false));
+    assert!(all.starts_with("line3\n"));
+    // Row 6 is "line6": resuming there skips what was already read.
+    assert_eq!(e.capture_from(6, false), "line6\nline7\nline8\nline9\n");
+    // Numbers on the screen skip visible rows; past the end gives nothing.
+    assert_eq!(e.capture_from(9, false), "line9\n");
+    assert_eq!(e.capture_from(8, false), e.capture(false, false));
+    assert_eq!(e.capture_from(100, false), "");
+}

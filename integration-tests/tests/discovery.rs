@@ -233,26 +233,46 @@ fn every_list_verbs_example_is_a_valid_request() {
     for s in &sessions {
         daemon.new_session(s);
     }
-    // Destructive examples run last so the others still find their sessions.
-    examples.sort_by_key(|(name, _)| name == "kill-session" || name == "close-window");
-    for (name, line) in examples {
-        let mut conn = daemon.conn();
-        // wait-for examples may legitimately block until their own timeout.
-        conn.set_timeout(Duration::from_secs(90));
-        if name == "unsubscribe" {
-            // unsubscribe needs a stream to close.
-            conn.send_line(r#"{"id":0,"verb":"subscribe"}"#);
-            let ack = read_response(&mut conn);
-            assert!(ack.get("result").is_some(), "subscribe failed: {ack}");
-        }
-        conn.send_line(&line);
-        let resp = read_response(&mut conn);
-        let code = resp["error"]["code"].as_str().unwrap_or("");
-        assert!(
-            !matches!(code, "invalid_request" | "unknown_verb" | "invalid_params"),
-            "example of {name} was refused: {line}\n -> {resp}"
-        );
+    // Destructive examples run last, so the others still find their sessions and windows.
+    // Within each group the examples run at once, each on its own connection: a wait-for
+    // example may block until its own timeout, and they should not add up.
+    let (destructive, others): (Vec<_>, Vec<_>) = examples
+        .into_iter()
+        .partition(|(name, _)| name == "kill-session" || name == "close-window");
+    for group in [others, destructive] {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = group
+                .iter()
+                .map(|(name, line)| {
+                    let daemon = &daemon;
+                    scope.spawn(move || check_example(daemon, name, line))
+                })
+                .collect();
+            for h in handles {
+                if let Err(panic) = h.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+        });
     }
+}
+
+fn check_example(daemon: &TestDaemon, name: &str, line: &str) {
+    let mut conn = daemon.conn();
+    conn.set_timeout(Duration::from_secs(90));
+    if name == "unsubscribe" {
+        // unsubscribe needs a stream to close.
+        conn.send_line(r#"{"id":0,"verb":"subscribe"}"#);
+        let ack = read_response(&mut conn);
+        assert!(ack.get("result").is_some(), "subscribe failed: {ack}");
+    }
+    conn.send_line(line);
+    let resp = read_response(&mut conn);
+    let code = resp["error"]["code"].as_str().unwrap_or("");
+    assert!(
+        !matches!(code, "invalid_request" | "unknown_verb" | "invalid_params"),
+        "example of {name} was refused: {line}\n -> {resp}"
+    );
 }
 
 /// The next response line, skipping event lines of a subscribed connection (events carry
