@@ -3,6 +3,12 @@
 //!
 //! The daemon reads only the `[daemon]` table of the file; other tables belong to the client and
 //! are left alone here.
+//!
+//! [`options`] holds the registry of session options (`set-option` and friends) and [`themes`] the
+//! colour themes, built-in and user-supplied.
+
+pub mod options;
+pub mod themes;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -82,15 +88,32 @@ pub fn default_config_path_from(
     xdg_config_home: Option<&std::ffi::OsStr>,
     home: Option<&std::ffi::OsStr>,
 ) -> Option<PathBuf> {
+    config_dir_from(xdg_config_home, home).map(|d| d.join("config.toml"))
+}
+
+/// The tuios configuration directory: `$XDG_CONFIG_HOME/tuios`, else `~/.config/tuios`. `None`
+/// when neither variable gives an absolute directory.
+pub fn config_dir() -> Option<PathBuf> {
+    config_dir_from(
+        std::env::var_os("XDG_CONFIG_HOME").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
+}
+
+/// [`config_dir`] with the environment passed in.
+pub fn config_dir_from(
+    xdg_config_home: Option<&std::ffi::OsStr>,
+    home: Option<&std::ffi::OsStr>,
+) -> Option<PathBuf> {
     // The XDG base-directory spec says relative values are invalid and must be ignored.
     let absolute = |v: Option<&std::ffi::OsStr>| {
         v.map(PathBuf::from)
             .filter(|p| !p.as_os_str().is_empty() && p.is_absolute())
     };
     if let Some(dir) = absolute(xdg_config_home) {
-        return Some(dir.join("tuios").join("config.toml"));
+        return Some(dir.join("tuios"));
     }
-    absolute(home).map(|h| h.join(".config").join("tuios").join("config.toml"))
+    absolute(home).map(|h| h.join(".config").join("tuios"))
 }
 
 /// Load the daemon's configuration from the process environment.

@@ -173,11 +173,17 @@ impl TestEnv {
 
     /// Spawn `tuios daemon` without waiting for it; its stderr goes to a file in the temp dir.
     pub fn spawn_daemon(&self) -> DaemonProcess {
+        self.spawn_daemon_on(&self.socket)
+    }
+
+    /// Like `spawn_daemon`, with another socket path.
+    pub fn spawn_daemon_on(&self, socket: &Path) -> DaemonProcess {
         let n = LOG_COUNTER.fetch_add(1, Ordering::Relaxed);
         let log = self.dir().join(format!("daemon-{n}.stderr"));
         let file = std::fs::File::create(&log).expect("create daemon log");
         let child = self
             .command(&["daemon"])
+            .env("TUIOS_SOCKET", socket)
             .stdout(Stdio::null())
             .stderr(file)
             .spawn()

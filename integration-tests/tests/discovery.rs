@@ -233,13 +233,18 @@ fn every_list_verbs_example_is_a_valid_request() {
     for s in &sessions {
         daemon.new_session(s);
     }
-    // Destructive examples run last, so the others still find their sessions and windows.
-    // Within each group the examples run at once, each on its own connection: a wait-for
-    // example may block until its own timeout, and they should not add up.
-    let (destructive, others): (Vec<_>, Vec<_>) = examples
+    // Three phases, each running its examples at once on their own connections (a wait-for
+    // example may block until its own timeout; those should not add up): waits first, on
+    // the fresh sessions, so a wait for a window that another example creates and never
+    // ends does not sit out the default 30 s; destructive examples last, so the others
+    // still find their sessions and windows.
+    let (waits, rest): (Vec<_>, Vec<_>) = examples
+        .into_iter()
+        .partition(|(name, _)| name == "wait-for");
+    let (destructive, others): (Vec<_>, Vec<_>) = rest
         .into_iter()
         .partition(|(name, _)| name == "kill-session" || name == "close-window");
-    for group in [others, destructive] {
+    for group in [waits, others, destructive] {
         std::thread::scope(|scope| {
             let handles: Vec<_> = group
                 .iter()

@@ -362,3 +362,55 @@ fn two_mebibytes_of_send_text_arrive_whole() {
         },
     );
 }
+
+#[test]
+fn send_keys_goes_to_the_window_it_names_not_the_focused_one() {
+    let daemon = TestDaemon::start();
+    let (session, first) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let focused = conn.new_window_id(&session, json!({"name": "front"}));
+    let list = conn.ok("list-windows", json!({"session": session}));
+    assert_eq!(list["focused_window_id"], focused.as_str(), "{list}");
+    conn.ok(
+        "send-keys",
+        json!({"session": session, "window": first, "keys": "echo,space,aimed-$((5*5)),Enter"}),
+    );
+    conn.wait_for_text(&session, &first, "aimed-25");
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": focused, "text": "echo front-$((1+1))\n"}),
+    );
+    let front = conn.wait_for_text(&session, &focused, "front-2");
+    assert!(
+        !front.contains("aimed"),
+        "keys for another window reached the focused one:\n{front}"
+    );
+}
+
+#[test]
+fn capture_pane_names_the_source_it_read() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let old = conn.capture_result(&session, &window, json!({"scrollback": true}));
+    assert_eq!(old["source"], "recent", "{old}");
+    let plain = conn.capture_result(&session, &window, json!({"source": "visible"}));
+    assert_eq!(plain["source"], "visible", "{plain}");
+}
+
+/// A program that asks the terminal something (here the cursor position) gets an answer
+/// from the daemon's emulator, so it does not hang while no client is attached.
+#[test]
+fn terminal_queries_are_answered_headless() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let id = script_window(
+        &mut conn,
+        &session,
+        r"stty raw -echo; printf '\033[6n'; head -c 2 | od -An -tx1; echo; echo answered",
+    );
+    let content = conn.wait_for_text(&session, &id, "answered");
+    // The reply starts with CSI (ESC [).
+    assert!(content.contains("1b 5b"), "{content}");
+}

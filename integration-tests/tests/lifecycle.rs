@@ -245,3 +245,72 @@ fn run_output(child: std::process::Child) -> std::process::Output {
         }
     }
 }
+
+#[test]
+fn sigint_stops_the_daemon_cleanly_too() {
+    let mut daemon = TestDaemon::start();
+    daemon.new_session("work");
+    daemon.process().signal(libc::SIGINT);
+    let status = daemon
+        .process()
+        .wait_timeout(DEADLINE)
+        .expect("the daemon exits on SIGINT");
+    assert_eq!(status.code(), Some(0), "SIGINT exit status: {status}");
+    assert!(!daemon.socket().exists(), "the socket file was left behind");
+    assert!(
+        !daemon.env().pid_file().exists(),
+        "the pid file was left behind"
+    );
+}
+
+/// Whether `sig` is pending for `pid` (thread- or process-wide), from /proc.
+fn signal_pending(pid: u32, sig: libc::c_int) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let bit = 1u64 << (sig - 1);
+    status
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("SigPnd:")
+                .or_else(|| l.strip_prefix("ShdPnd:"))
+        })
+        .any(|mask| u64::from_str_radix(mask.trim(), 16).unwrap_or(0) & bit != 0)
+}
+
+#[test]
+fn sighup_does_not_stop_the_daemon() {
+    let mut daemon = TestDaemon::start();
+    let pid = daemon.pid();
+    daemon.process().signal(libc::SIGHUP);
+    // Once the signal is no longer pending, the daemon has been through its handling of it.
+    wait_until(DEADLINE, "SIGHUP to be delivered", || {
+        (!signal_pending(pid, libc::SIGHUP)).then_some(())
+    });
+    assert_eq!(daemon.conn().ok("hello", Value::Null)["type"], "hello");
+    assert!(
+        daemon.process().try_wait().is_none(),
+        "SIGHUP stopped the daemon"
+    );
+}
+
+#[test]
+fn a_socket_directory_open_to_others_is_refused() {
+    let env = TestEnv::new();
+    let open = env.dir().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let socket = open.join("tuios.sock");
+    let mut proc = env.spawn_daemon_on(&socket);
+    let status = proc
+        .wait_timeout(DEADLINE)
+        .expect("the daemon must refuse a world-writable socket directory and exit");
+    let stderr = proc.log_text();
+    assert!(
+        !status.success(),
+        "daemon served from a world-writable directory; stderr: {stderr}"
+    );
+    assert!(!stderr.trim().is_empty(), "the refusal says nothing");
+    assert!(
+        !socket.exists(),
+        "a socket was created in the open directory"
+    );
+}

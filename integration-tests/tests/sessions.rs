@@ -190,3 +190,22 @@ fn no_session_at_all_is_session_not_found() {
         );
     }
 }
+
+#[test]
+fn the_most_recently_active_session_is_the_default() {
+    let daemon = TestDaemon::start();
+    daemon.new_session("a");
+    daemon.new_session("b");
+    let mut conn = daemon.conn();
+    let default =
+        |conn: &mut JsonConn| conn.ok("session-info", Value::Null)["session_name"].clone();
+    assert_eq!(default(&mut conn), "b");
+    conn.ok("list-windows", json!({"session": "a"}));
+    assert_eq!(
+        default(&mut conn),
+        "a",
+        "a verb on a session makes it the most recent"
+    );
+    conn.ok("capture-pane", json!({"session": "b"}));
+    assert_eq!(default(&mut conn), "b");
+}

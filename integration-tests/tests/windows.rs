@@ -340,3 +340,81 @@ fn a_window_whose_shell_exited_answers_pty_not_found() {
     conn.ok("close-window", json!({"session": session, "window": id}));
     assert!(window_row(&mut conn, &session, &id).is_none());
 }
+
+/// A window target is an id, the index list-windows prints, a unique id prefix, or a name.
+#[test]
+fn window_targets_resolve_by_id_index_prefix_and_name() {
+    let daemon = TestDaemon::start();
+    let (session, first) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let second = conn.new_window_id(&session, json!({"name": "editor"}));
+    let third = conn.new_window_id(&session, json!({"name": "logs"}));
+    // Choose a prefix of `second` that no other id shares.
+    let prefix = (4..second.len())
+        .map(|n| &second[..n])
+        .find(|p| !first.starts_with(p) && !third.starts_with(p))
+        .expect("a unique prefix")
+        .to_string();
+    let cases = [
+        (first.as_str(), first.as_str(), 1),
+        ("0", first.as_str(), 2),
+        ("1", second.as_str(), 3),
+        (prefix.as_str(), second.as_str(), 4),
+        ("editor", second.as_str(), 5),
+        ("logs", third.as_str(), 6),
+    ];
+    for (target, expected, n) in cases {
+        conn.ok(
+            "send-text",
+            json!({"session": session, "window": target, "text": format!("echo tgt-$((1000+{n}))\n")}),
+        );
+        conn.wait_for_text(&session, expected, &format!("tgt-{}", 1000 + n));
+    }
+    // Each marker reached only its own window.
+    let second_text = conn.capture(&session, &second, json!({"source": "recent"}));
+    assert!(!second_text.contains("tgt-1001") && !second_text.contains("tgt-1006"));
+    let first_text = conn.capture(&session, &first, json!({"source": "recent"}));
+    assert!(!first_text.contains("tgt-1003") && !first_text.contains("tgt-1005"));
+}
+
+#[test]
+fn an_empty_session_lists_no_windows_and_hints_at_new_window() {
+    let daemon = TestDaemon::start();
+    let (session, only) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    conn.ok("close-window", json!({"session": session, "window": only}));
+    let list = conn.ok("list-windows", json!({"session": session}));
+    assert_eq!(list["total"], 0, "{list}");
+    assert_eq!(list["windows"], json!([]), "{list}");
+    assert_eq!(list["focused_index"], -1, "{list}");
+    assert_eq!(list["focused_window_id"], "", "{list}");
+    let error = conn.err_code("capture-pane", json!({"session": session}), "no_windows");
+    assert_eq!(error["hint"]["verb"], "new-window", "{error}");
+}
+
+/// Programs in a pane learn where they run from the environment.
+#[test]
+fn panes_get_the_tuios_environment() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    let script = r#"for v in TUIOS_SOCKET TUIOS_SESSION TUIOS_WINDOW_ID TUIOS_ENV TERM COLORTERM; do
+        eval "printf 'env:%s=%s\n' $v \"\$$v\""; done; echo env-done; sleep 100"#;
+    let created = conn.new_window(&session, json!({"command": ["/bin/sh", "-c", script]}));
+    let id = created["window_id"].as_str().unwrap().to_string();
+    let content = conn.wait_for_line(&session, &id, "env-done");
+    let socket = daemon.socket().display().to_string();
+    for expected in [
+        format!("env:TUIOS_SOCKET={socket}"),
+        format!("env:TUIOS_SESSION={session}"),
+        format!("env:TUIOS_WINDOW_ID={id}"),
+        "env:TUIOS_ENV=1".to_string(),
+        "env:TERM=xterm-256color".to_string(),
+        "env:COLORTERM=truecolor".to_string(),
+    ] {
+        assert!(
+            content.lines().any(|l| l.trim() == expected),
+            "{expected} missing:\n{content}"
+        );
+    }
+}

@@ -9,6 +9,7 @@
 
 pub mod binary;
 pub mod closest;
+pub mod commands;
 pub mod envelope;
 pub mod error;
 pub mod events;

@@ -362,6 +362,50 @@ mod tests {
         let r: ResizeParams = decode(&json!({"width": 80, "height": 24})).unwrap();
         assert_eq!((r.width, r.height), (Some(80), Some(24)));
     }
+
+    #[test]
+    fn issue4_params_decode() {
+        let p: SetWindowParams = decode(&json!({"window": "w", "name": null})).unwrap();
+        assert_eq!(p.name, None);
+        assert_eq!(p.minimized, None);
+        let p: SetWindowParams = decode(&json!({"name": "", "minimized": true})).unwrap();
+        assert_eq!(p.name.as_deref(), Some(""));
+        assert_eq!(p.minimized, Some(true));
+
+        let p: RunCommandParams =
+            decode(&json!({"command": "SwitchWorkspace", "args": ["2"]})).unwrap();
+        assert_eq!(p.command.as_deref(), Some("SwitchWorkspace"));
+        assert_eq!(p.args, Some(vec!["2".to_owned()]));
+        assert_eq!(
+            serde_json::to_value(&RunCommandParams {
+                command: Some("ListWindows".into()),
+                ..Default::default()
+            })
+            .unwrap(),
+            json!({"command": "ListWindows"})
+        );
+
+        let p: SetWorkspaceOrderParams = decode(&json!({"order": [3, 1.0, 2]})).unwrap();
+        assert_eq!(p.order, Some(vec![3, 1, 2]));
+        let p: MoveWindowParams = decode(&json!({"workspace": 2.0, "follow": true})).unwrap();
+        assert_eq!((p.workspace, p.follow), (Some(2), Some(true)));
+        let p: SetLayoutParams = decode(&json!({"tiling": null, "rotate": true})).unwrap();
+        assert_eq!((p.tiling, p.equalize, p.rotate), (None, None, Some(true)));
+
+        let _: ListWorkspacesParams = decode(&json!({"session": "s"})).unwrap();
+        let _: SelectWorkspaceParams = decode(&json!({"workspace": 1})).unwrap();
+        let _: FocusWindowParams = decode(&json!({"relative": "next"})).unwrap();
+        let _: SplitWindowParams = decode(&json!({"direction": "vertical", "name": "n"})).unwrap();
+        let _: SetSessionNameParams = decode(&json!({"name": "x"})).unwrap();
+        let _: SetSessionAccentParams = decode(&json!({"accent": "cyan"})).unwrap();
+        let _: SetWorkspaceNameParams = decode(&json!({"workspace": 2, "name": "x"})).unwrap();
+        let _: ListOptionsParams = decode(&json!({"section": "a", "prefix": "b"})).unwrap();
+        let _: SetOptionParams = decode(&json!({"key": "k", "value": "v"})).unwrap();
+        let _: GetOptionParams = decode(&json!({"key": "k"})).unwrap();
+        let _: ListThemesParams = decode(&json!({"theme": "t", "filter": "f"})).unwrap();
+        // A JSON literal where a string is declared does not decode.
+        assert!(decode::<SetOptionParams>(&json!({"key": "k", "value": 5})).is_err());
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -394,4 +438,175 @@ pub struct WaitForParams {
     pub idle: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout: Option<i64>,
+}
+
+/// Params of list-workspaces: only the session.
+pub type ListWorkspacesParams = SessionParams;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SelectWorkspaceParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Required; 1-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoveWindowParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    /// Required; 1-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<i64>,
+    /// Default false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow: Option<bool>,
+}
+
+/// Params of set-window. `None` (absent or JSON null) means "leave as is"; an empty `name` clears
+/// the custom name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetWindowParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimized: Option<bool>,
+}
+
+/// Params of focus-window: exactly one of `window`, `relative`, `direction` must be non-empty.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FocusWindowParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SplitWindowParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    /// Required: "horizontal" or "vertical".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Params of set-layout. `tiling: None` means "do not change the tiling mode".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetLayoutParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiling: Option<bool>,
+    /// Default false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equalize: Option<bool>,
+    /// Default false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotate: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunCommandParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Required; a name from `crate::commands::command_names()`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetSessionNameParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Trimmed by the handler; empty (or absent) clears.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetSessionAccentParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Trimmed by the handler; empty (or absent) clears.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accent: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetWorkspaceNameParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Required; 1-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<i64>,
+    /// Trimmed by the handler; empty (or absent) clears.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetWorkspaceOrderParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Required and non-empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<Vec<i64>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListOptionsParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetOptionParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Required.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GetOptionParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Required.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListThemesParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
 }

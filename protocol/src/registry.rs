@@ -18,6 +18,10 @@ pub enum ParamType {
     Bool,
     StringList,
     IntList,
+    /// Result fields only: parameters are never of these types.
+    Float,
+    Object,
+    ObjectList,
 }
 
 impl ParamType {
@@ -28,6 +32,9 @@ impl ParamType {
             ParamType::Bool => "bool",
             ParamType::StringList => "[]string",
             ParamType::IntList => "[]int",
+            ParamType::Float => "float",
+            ParamType::Object => "object",
+            ParamType::ObjectList => "[]object",
         }
     }
 
@@ -39,6 +46,9 @@ impl ParamType {
             ParamType::Bool => "true or false",
             ParamType::StringList => "an array of strings",
             ParamType::IntList => "an array of integers",
+            ParamType::Float => "a number",
+            ParamType::Object => "an object",
+            ParamType::ObjectList => "an array of objects",
         }
     }
 
@@ -55,6 +65,11 @@ impl ParamType {
             ParamType::IntList => value
                 .as_array()
                 .is_some_and(|a| a.iter().all(|v| as_int(v).is_some())),
+            ParamType::Float => value.is_number(),
+            ParamType::Object => value.is_object(),
+            ParamType::ObjectList => value
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_object)),
         }
     }
 }
@@ -149,7 +164,7 @@ const fn with_default(
     }
 }
 
-use ParamType::{Bool, Int, String as Str, StringList};
+use ParamType::{Bool, Float, Int, IntList, Object, ObjectList, String as Str, StringList};
 
 const SESSION: ParamSpec = param(
     "session",
@@ -164,6 +179,12 @@ const WINDOW: ParamSpec = param(
 
 /// Sources `capture-pane` reads from.
 pub const CAPTURE_SOURCES: &[&str] = &["visible", "recent"];
+/// Steps `focus-window` takes through the current workspace.
+pub const FOCUS_RELATIVE: &[&str] = &["next", "prev"];
+/// Sides `focus-window` looks for a neighbouring pane on.
+pub const FOCUS_DIRECTIONS: &[&str] = &["left", "right", "up", "down"];
+/// Axes `split-window` cuts along.
+pub const SPLIT_DIRECTIONS: &[&str] = &["horizontal", "vertical"];
 
 static VERBS: &[VerbSpec] = &[
     VerbSpec {
@@ -213,6 +234,59 @@ static VERBS: &[VerbSpec] = &[
         ],
     },
     VerbSpec {
+        name: "focus-window",
+        description: "Focus a window. Name it in exactly one way: by target (window), by stepping through the current workspace (relative), or by screen side (direction, which needs an attached client).",
+        params: &[
+            SESSION,
+            param("window", Str, "Window to focus: its id, a unique id prefix, its index or its exact name. Focusing it also switches to its workspace."),
+            ParamSpec {
+                name: "relative",
+                ty: Str,
+                required: false,
+                description: "Step to the next or previous window of the current workspace, wrapping around. Minimized windows count.",
+                accepted: FOCUS_RELATIVE,
+                default: None,
+            },
+            ParamSpec {
+                name: "direction",
+                ty: Str,
+                required: false,
+                description: "Focus the pane on that side of the focused one. Needs an attached client, which knows the layout.",
+                accepted: FOCUS_DIRECTIONS,
+                default: None,
+            },
+        ],
+        returns: &[
+            param("focused_window_id", Str, "Id of the window that has the focus now."),
+            param("current_workspace", Int, "The workspace shown now."),
+            param("window", Object, "The focused window, as list-windows describes it. Absent if the focus resolves to no window."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"focus-window","params":{"session":"work","window":"build"}}"#,
+            r#"{"id":2,"verb":"focus-window","params":{"relative":"next"}}"#,
+            r#"{"id":3,"verb":"focus-window","params":{"session":"work","direction":"left"}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "get-option",
+        description: "Read one option: the session's own value if it set one, otherwise the built-in default.",
+        params: &[
+            SESSION,
+            required("key", Str, "Option path, e.g. \"appearance.border_style\". A path without a dot is looked up under appearance."),
+        ],
+        returns: &[
+            param("key", Str, "The full option path that was read."),
+            param("value", Str, "The value in effect, as a string."),
+            param("source", Str, "\"session\" when the session set the value, \"default\" when it is the built-in default."),
+            param("default", Str, "The built-in default, when the option is a known one."),
+            param("option_type", Str, "bool, int or string, when the option is a known one."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"get-option","params":{"session":"work","key":"appearance.border_style"}}"#,
+            r#"{"id":2,"verb":"get-option","params":{"key":"theme"}}"#,
+        ],
+    },
+    VerbSpec {
         name: "hello",
         description: "Compare protocol versions with the daemon. Reports the version it speaks, the oldest it still serves, its build, pid and session count, and refuses a caller whose version is outside that range.",
         params: &[
@@ -234,7 +308,7 @@ static VERBS: &[VerbSpec] = &[
     },
     VerbSpec {
         name: "kill-session",
-        description: "End a session: every window in it is closed, attached clients are told, and its saved state is deleted so it is not restored later.",
+        description: "End a session: every window in it is closed and the programs running in them are ended. The name must be given; this verb never guesses.",
         params: &[required(
             "session",
             Str,
@@ -244,11 +318,57 @@ static VERBS: &[VerbSpec] = &[
         examples: &[r#"{"id":1,"verb":"kill-session","params":{"session":"work"}}"#],
     },
     VerbSpec {
+        name: "list-options",
+        description: "List the options that can be set, with their type, section, default and accepted values, and the session's own value where it set one. Filter by section or path prefix.",
+        params: &[
+            param("session", Str, "Session whose values to show next to the defaults. Leave it out to use the session that was active most recently, if there is one."),
+            param("section", Str, "Only options of this section, e.g. \"appearance\"."),
+            param("prefix", Str, "Only options whose path starts with this, e.g. \"appearance.sidebar\"."),
+        ],
+        returns: &[
+            param("options", ObjectList, "One row per option, sorted by path: path, type, section, description, default, and accepted, min, max, deprecated and session_value where they apply."),
+            param("sections", StringList, "Every section name, sorted."),
+            param("total", Int, "How many rows were returned."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"list-options","params":{}}"#,
+            r#"{"id":2,"verb":"list-options","params":{"session":"work","section":"appearance"}}"#,
+            r#"{"id":3,"verb":"list-options","params":{"prefix":"appearance.sidebar"}}"#,
+        ],
+    },
+    VerbSpec {
         name: "list-sessions",
         description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached.",
         params: &[],
         returns: &[],
         examples: &[r#"{"id":1,"verb":"list-sessions","params":{}}"#],
+    },
+    VerbSpec {
+        name: "list-themes",
+        description: "List the colour themes there are (built in, plus JSON files in the themes directory), or describe one theme's palette with the contrast of each colour against its background.",
+        params: &[
+            param("session", Str, "Session whose theme to report as active. Leave it out to use the session that was active most recently, if there is one."),
+            param("theme", Str, "Describe this theme's palette."),
+            param("filter", Str, "Only theme ids containing this text, ignoring case."),
+        ],
+        returns: &[
+            param("total", Int, "How many themes there are in all."),
+            param("themes_dir", Str, "Directory custom theme files are read from."),
+            param("themes_dir_error", Str, "Why the themes directory could not be read, when it could not."),
+            param("problems", StringList, "One line per custom theme file that was skipped, and why."),
+            param("session", Str, "The session the active theme was read from, when there is one."),
+            param("active", Str, "The session's theme, empty for the default."),
+            param("active_source", Str, "\"session\" or \"default\": where active comes from."),
+            param("matched", Int, "How many theme ids match the filter."),
+            param("themes", StringList, "The matching ids, sorted, at most 100. Given when no theme is named, or when a filter is."),
+            param("truncated", Bool, "True when themes was cut at 100."),
+            param("palette", Object, "The named theme's colours: background, foreground, cursor and the 16 ANSI colours, each with its contrast ratio and whether it is legible."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"list-themes","params":{}}"#,
+            r#"{"id":2,"verb":"list-themes","params":{"filter":"dark"}}"#,
+            r#"{"id":3,"verb":"list-themes","params":{"session":"work","theme":"dracula"}}"#,
+        ],
     },
     VerbSpec {
         name: "list-verbs",
@@ -268,6 +388,40 @@ static VERBS: &[VerbSpec] = &[
         examples: &[
             r#"{"id":1,"verb":"list-windows","params":{"session":"work"}}"#,
             r#"{"id":2,"verb":"list-windows","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "list-workspaces",
+        description: "List every workspace of a session with its name, window count, whether it is shown, and the window that has its focus.",
+        params: &[SESSION],
+        returns: &[
+            param("workspaces", ObjectList, "One row per workspace, from 1: workspace, name (empty when unnamed), window_count, current, focused_window_id."),
+            param("current_workspace", Int, "The workspace shown now."),
+            param("order", IntList, "The order workspaces are shown in, or null for 1, 2, 3 ..."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"list-workspaces","params":{"session":"work"}}"#,
+            r#"{"id":2,"verb":"list-workspaces","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "move-window",
+        description: "Move a window to another workspace, and optionally switch to that workspace with it.",
+        params: &[
+            SESSION,
+            WINDOW,
+            required("workspace", Int, "Workspace to move the window to, counting from 1."),
+            with_default("follow", Bool, "Switch to that workspace after the move.", "false"),
+        ],
+        returns: &[
+            param("window_id", Str, "Id of the window that moved."),
+            param("from_workspace", Int, "Workspace the window was on."),
+            param("workspace", Int, "Workspace the window is on now."),
+            param("current_workspace", Int, "The workspace shown after the move."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"move-window","params":{"session":"work","window":"build","workspace":2}}"#,
+            r#"{"id":2,"verb":"move-window","params":{"workspace":3,"follow":true}}"#,
         ],
     },
     VerbSpec {
@@ -330,6 +484,46 @@ static VERBS: &[VerbSpec] = &[
         examples: &[r#"{"id":1,"verb":"resize","params":{"session":"work","window":"build","width":120,"height":40}}"#],
     },
     VerbSpec {
+        name: "run-command",
+        description: "Run one named tuios command with string arguments. Window, focus and workspace commands run in the daemon when no client is attached; the others (keys, layout, appearance) need an attached client. Unknown names and wrong argument counts are refused.",
+        params: &[
+            SESSION,
+            ParamSpec {
+                name: "command",
+                ty: Str,
+                required: true,
+                description: "Name of the command, matched exactly, capitals included.",
+                accepted: crate::commands::COMMAND_NAMES,
+                default: None,
+            },
+            param("args", StringList, "The command's arguments, each a string, e.g. [\"2\"] for SwitchWorkspace."),
+        ],
+        returns: &[
+            param("command", Str, "The command that ran."),
+            param("routed", Bool, "True when the attached client ran it, false when the daemon did."),
+            param("window_id", Str, "NewWindow run by the daemon: id of the new window. Read-only commands add the keys their verb returns."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"run-command","params":{"session":"work","command":"SwitchWorkspace","args":["2"]}}"#,
+            r#"{"id":2,"verb":"run-command","params":{"command":"NewWindow","args":["logs","tail","-f","app.log"]}}"#,
+            r#"{"id":3,"verb":"run-command","params":{"session":"work","command":"ListWindows"}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "select-workspace",
+        description: "Show another workspace. The focus moves to the window that last had it there, if any.",
+        params: &[SESSION, required("workspace", Int, "Workspace to show, counting from 1.")],
+        returns: &[
+            param("current_workspace", Int, "The workspace shown now."),
+            param("focused_window_id", Str, "Id of the focused window after the switch."),
+            param("window_count", Int, "How many windows that workspace holds."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"select-workspace","params":{"session":"work","workspace":2}}"#,
+            r#"{"id":2,"verb":"select-workspace","params":{"workspace":1}}"#,
+        ],
+    },
+    VerbSpec {
         name: "send-keys",
         description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key> become the bytes those keys send, and any other token is typed as written. Use send-text for text that contains spaces or commas.",
         params: &[
@@ -366,6 +560,145 @@ static VERBS: &[VerbSpec] = &[
         examples: &[
             r#"{"id":1,"verb":"session-info","params":{"session":"work"}}"#,
             r#"{"id":2,"verb":"session-info","params":{}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "set-layout",
+        description: "Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
+        params: &[
+            SESSION,
+            param("tiling", Bool, "true to tile the windows, false to let them float. Leave it out to keep the mode."),
+            with_default("equalize", Bool, "Give every pane an equal share of its split.", "false"),
+            with_default("rotate", Bool, "Turn the focused pane's split the other way.", "false"),
+        ],
+        returns: &[
+            param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
+            param("layout_mode", Str, "\"bsp\", \"master-stack\", \"scrolling\", or \"unknown\" when no client has reported one."),
+            param("master_ratio", Float, "Share of the width the master pane takes."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"set-layout","params":{"session":"work","tiling":true}}"#,
+            r#"{"id":2,"verb":"set-layout","params":{"equalize":true,"rotate":true}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "set-option",
+        description: "Set an option for a session. The value is checked against the option's type and accepted values, recorded with the session, and applied at once by an attached client.",
+        params: &[
+            SESSION,
+            required("key", Str, "Option path, e.g. \"appearance.border_style\". A path without a dot is looked up under appearance. list-options gives them all."),
+            param("value", Str, "The new value, always as a string: \"true\", \"5\", \"rounded\". An empty string unsets a colour or the theme."),
+        ],
+        returns: &[
+            param("key", Str, "The full option path that was set."),
+            param("value", Str, "The value recorded, as it was sent."),
+            param("applied", Bool, "True when an attached client applied the change."),
+            param("reason", Str, "Why applied is false: no client attached, or what the client said."),
+            param("deprecated", Str, "Present when the option is deprecated: what to use instead."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"set-option","params":{"session":"work","key":"appearance.border_style","value":"rounded"}}"#,
+            r#"{"id":2,"verb":"set-option","params":{"key":"theme","value":"dracula"}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "set-session-accent",
+        description: "Set the accent colour clients use for a session, such as \"cyan\", \"bright blue\" or \"#ff8800\". It is stored as given; an empty accent clears it.",
+        params: &[
+            SESSION,
+            param("accent", Str, "The colour: an ANSI colour name or #rrggbb. Surrounding spaces are dropped; empty or left out clears it."),
+        ],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}"#,
+            r##"{"id":2,"verb":"set-session-accent","params":{"accent":"#ff8800"}}"##,
+        ],
+    },
+    VerbSpec {
+        name: "set-session-name",
+        description: "Set the name clients display for a session. The session keeps the name it is addressed by; an empty name clears the display name.",
+        params: &[
+            SESSION,
+            param("name", Str, "Name to display. Surrounding spaces are dropped; empty or left out clears it."),
+        ],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"set-session-name","params":{"session":"work","name":"Deploy 42"}}"#,
+            r#"{"id":2,"verb":"set-session-name","params":{"session":"work","name":""}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "set-window",
+        description: "Rename a window, minimize or restore it, or both. At least one of name and minimized must be given.",
+        params: &[
+            SESSION,
+            WINDOW,
+            param("name", Str, "New name for the window. Surrounding spaces are dropped; an empty name clears it, so the program's title shows again."),
+            param("minimized", Bool, "true to minimize the window, false to restore it."),
+        ],
+        returns: &[
+            param("window_id", Str, "Id of the window. The other keys of its list-windows row follow, as it stands now."),
+            param("display_name", Str, "The name shown for the window: its own name if set, else its title."),
+            param("custom_name", Str, "The window's own name, absent when it has none."),
+            param("minimized", Bool, "Whether the window is minimized."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"set-window","params":{"session":"work","window":"1","name":"logs"}}"#,
+            r#"{"id":2,"verb":"set-window","params":{"window":"logs","minimized":true}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "set-workspace-name",
+        description: "Name a workspace of a session, or clear its name.",
+        params: &[
+            SESSION,
+            required("workspace", Int, "The workspace, counting from 1."),
+            param("name", Str, "Name for it. Surrounding spaces are dropped; empty or left out clears it."),
+        ],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"logs"}}"#,
+            r#"{"id":2,"verb":"set-workspace-name","params":{"workspace":2,"name":""}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "set-workspace-order",
+        description: "Choose the order clients show a session's workspaces in. Numbers out of range and repeats are dropped; workspaces left out follow the named ones; an ascending list restores the natural order.",
+        params: &[
+            SESSION,
+            required("order", IntList, "Workspace numbers in the order to show them, e.g. [3,1,2]."),
+        ],
+        returns: &[],
+        examples: &[
+            r#"{"id":1,"verb":"set-workspace-order","params":{"session":"work","order":[3,1,2]}}"#,
+            r#"{"id":2,"verb":"set-workspace-order","params":{"order":[1,2,3]}}"#,
+        ],
+    },
+    VerbSpec {
+        name: "split-window",
+        description: "Split a tiled pane in two, opening a new window in the new half. Needs an attached client with tiling on.",
+        params: &[
+            SESSION,
+            param("window", Str, "Pane to split: its id, a unique id prefix, its index or its exact name. It is focused first. Leave it out for the focused window."),
+            ParamSpec {
+                name: "direction",
+                ty: Str,
+                required: true,
+                description: "The axis to cut along.",
+                accepted: SPLIT_DIRECTIONS,
+                default: None,
+            },
+            param("name", Str, "Name for the new window."),
+        ],
+        returns: &[
+            param("direction", Str, "The axis that was cut."),
+            param("window_id", Str, "Id of the new window, or empty if it has not reached the daemon yet (see note)."),
+            param("name", Str, "The new window's name, when one was given."),
+            param("note", Str, "Present when window_id is empty: call list-windows to find the new window."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"split-window","params":{"session":"work","direction":"vertical"}}"#,
+            r#"{"id":2,"verb":"split-window","params":{"window":"build","direction":"horizontal","name":"tests"}}"#,
         ],
     },
     VerbSpec {
@@ -742,21 +1075,39 @@ mod tests {
             [
                 "capture-pane",
                 "close-window",
+                "focus-window",
+                "get-option",
                 "hello",
                 "kill-session",
+                "list-options",
                 "list-sessions",
+                "list-themes",
                 "list-verbs",
                 "list-windows",
+                "list-workspaces",
+                "move-window",
                 "new-window",
                 "resize",
+                "run-command",
+                "select-workspace",
                 "send-keys",
                 "send-text",
                 "session-info",
+                "set-layout",
+                "set-option",
+                "set-session-accent",
+                "set-session-name",
+                "set-window",
+                "set-workspace-name",
+                "set-workspace-order",
+                "split-window",
                 "subscribe",
                 "unsubscribe",
                 "wait-for"
             ]
         );
+        // The spec's 35 verbs minus the four agent-state ones.
+        assert_eq!(names.len(), 31);
         for v in verbs() {
             assert!(!v.description.is_empty(), "{}", v.name);
             assert!(!v.examples.is_empty(), "{} has no example", v.name);
@@ -779,6 +1130,36 @@ mod tests {
             }
         }
         assert!(find_verb("new-window").is_some_and(|v| !v.returns.is_empty()));
+        for name in [
+            "new-window",
+            "split-window",
+            "focus-window",
+            "move-window",
+            "set-window",
+            "select-workspace",
+            "list-workspaces",
+            "set-layout",
+            "run-command",
+            "list-options",
+            "set-option",
+            "list-themes",
+            "get-option",
+        ] {
+            assert!(
+                find_verb(name).is_some_and(|v| !v.returns.is_empty()),
+                "{name} documents no returns"
+            );
+        }
+        for v in verbs() {
+            for p in v.params {
+                assert!(
+                    !matches!(p.ty, Float | Object | ObjectList),
+                    "{}.{} has a result-only type",
+                    v.name,
+                    p.name
+                );
+            }
+        }
     }
 
     #[test]
@@ -1046,6 +1427,93 @@ mod tests {
         assert_eq!(err.hint.param.as_deref(), Some("verb"));
         assert_eq!(err.hint.did_you_mean.as_deref(), Some("capture-pane"));
         assert_eq!(err.hint.available, verb_names());
+    }
+
+    #[test]
+    fn new_verbs_publish_their_accepted_sets() {
+        // Declared as crate::commands::COMMAND_NAMES, so it cannot drift from the command table.
+        assert_eq!(
+            accepted_of("run-command", "command"),
+            crate::commands::command_names()
+        );
+        assert_eq!(accepted_of("focus-window", "relative"), ["next", "prev"]);
+        assert_eq!(
+            accepted_of("focus-window", "direction"),
+            ["left", "right", "up", "down"]
+        );
+        assert_eq!(
+            accepted_of("split-window", "direction"),
+            ["horizontal", "vertical"]
+        );
+        // The option registry lives elsewhere; key stays open here.
+        assert!(accepted_of("set-option", "key").is_empty());
+        assert!(accepted_of("get-option", "key").is_empty());
+
+        let err = check_accepted("run-command", "command", "SwitchWorkpace").unwrap_err();
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("SwitchWorkspace"));
+        let err = check_accepted("split-window", "direction", "vertcal").unwrap_err();
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("vertical"));
+
+        let required = |verb: &str| -> Vec<&str> {
+            find_verb(verb)
+                .unwrap()
+                .params
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| p.name)
+                .collect()
+        };
+        assert_eq!(required("select-workspace"), ["workspace"]);
+        assert_eq!(required("move-window"), ["workspace"]);
+        assert_eq!(required("split-window"), ["direction"]);
+        assert_eq!(required("run-command"), ["command"]);
+        assert_eq!(required("set-workspace-name"), ["workspace"]);
+        assert_eq!(required("set-workspace-order"), ["order"]);
+        assert_eq!(required("set-option"), ["key"]);
+        assert_eq!(required("get-option"), ["key"]);
+        for verb in [
+            "set-window",
+            "set-layout",
+            "list-options",
+            "list-themes",
+            "focus-window",
+        ] {
+            assert!(required(verb).is_empty(), "{verb}");
+        }
+        let default = |verb: &str, p: &str| find_verb(verb).unwrap().param(p).unwrap().default;
+        assert_eq!(default("move-window", "follow"), Some("false"));
+        assert_eq!(default("set-layout", "equalize"), Some("false"));
+        assert_eq!(default("set-layout", "rotate"), Some("false"));
+        assert_eq!(default("set-layout", "tiling"), None);
+
+        let types = [
+            ("set-workspace-order", json!({"order": [3, 1.0, 2]}), true),
+            ("set-workspace-order", json!({"order": ["3"]}), false),
+            (
+                "run-command",
+                json!({"command": "Type", "args": ["hi"]}),
+                true,
+            ),
+            (
+                "run-command",
+                json!({"command": "SwitchWorkspace", "args": [2]}),
+                false,
+            ),
+            ("set-option", json!({"key": "k", "value": true}), false),
+            (
+                "set-window",
+                json!({"name": null, "minimized": false}),
+                true,
+            ),
+            ("set-layout", json!({"tiling": "on"}), false),
+        ];
+        for (verb, params, ok) in types {
+            assert_eq!(
+                validate(&req(verb, params.clone())).is_ok(),
+                ok,
+                "{verb} {params}"
+            );
+        }
     }
 
     #[test]

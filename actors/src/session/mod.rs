@@ -5,7 +5,7 @@ use futures_util::future::join_all;
 use protocol::closest::echo_name;
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::errors;
 use crate::event_hub::Publish;
@@ -13,6 +13,12 @@ use crate::pty::{self, ExitInfo, SpawnSpec};
 use crate::window::{self, Window, WindowLinks, WindowNotice};
 use crate::Services;
 use protocol::events::Event;
+
+mod labels;
+mod workspaces;
+
+pub use labels::*;
+pub use workspaces::*;
 
 /// Workspaces per session.
 pub const NUM_WORKSPACES: i64 = 9;
@@ -70,6 +76,14 @@ pub struct Session {
     focused: Option<String>,
     current_workspace: i64,
     workspace_focus: HashMap<i64, String>,
+    /// Display label; the identity stays `name`.
+    display_name: Option<String>,
+    accent: Option<String>,
+    workspace_names: BTreeMap<i64, String>,
+    /// Display order of workspaces; `None` is the natural order.
+    workspace_order: Option<Vec<i64>>,
+    /// Option values set for this session, by full path.
+    options: BTreeMap<String, String>,
     services: Services,
 }
 
@@ -85,6 +99,11 @@ impl Session {
             focused: None,
             current_workspace: 1,
             workspace_focus: HashMap::new(),
+            display_name: None,
+            accent: None,
+            workspace_names: BTreeMap::new(),
+            workspace_order: None,
+            options: BTreeMap::new(),
             services,
         }
     }
@@ -312,13 +331,17 @@ impl Session {
             "type": "session_info",
             "session_name": self.name,
             "session_id": self.id,
-            "display_name": "",
-            "accent": "",
+            "display_name": self.display_name.clone().unwrap_or_default(),
+            "accent": self.accent.clone().unwrap_or_default(),
             "mode": "unknown",
             "current_workspace": self.current_workspace,
             "num_workspaces": NUM_WORKSPACES,
-            "workspace_names": {},
-            "workspace_order": null,
+            "workspace_names": self
+                .workspace_names
+                .iter()
+                .map(|(k, v)| (k.to_string(), json!(v)))
+                .collect::<serde_json::Map<_, _>>(),
+            "workspace_order": self.workspace_order,
             "layout_mode": "unknown",
             "window_count": self.windows.len(),
             "tiling_mode": "floating",
@@ -386,31 +409,26 @@ impl Handler<NewWindow> for Session {
         } else {
             spec.workspace
         };
-        if !(1..=NUM_WORKSPACES).contains(&workspace) {
-            return Err(VerbError::new(
-                ErrorCode::InvalidParams,
-                format!("workspace {workspace} is out of range (1-{NUM_WORKSPACES})"),
-            )
-            .with_hint(
-                Hint::new()
-                    .param("workspace")
-                    .verb("list-workspaces")
-                    .detail(format!(
-                        "This session has workspaces 1 to {NUM_WORKSPACES}; omit workspace for the current one."
-                    )),
-            ));
-        }
+        workspaces::check_workspace(workspace)?;
         let before = self.snapshot();
         let id = uuid::Uuid::new_v4().to_string();
         let pty_id = uuid::Uuid::new_v4().to_string();
         let (cols, rows) = (self.width, self.height);
+        // Session options first, then the daemon's configuration, then the environment.
         let shell = self
-            .services
-            .info
-            .default_shell
-            .clone()
+            .options
+            .get("appearance.preferred_shell")
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| s.trim().to_string())
+            .or_else(|| self.services.info.default_shell.clone())
             .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
             .unwrap_or_else(|| "/bin/sh".to_string());
+        let scrollback = self
+            .options
+            .get("appearance.scrollback_lines")
+            .and_then(|v| config::options::as_int(v))
+            .map(|n| n.max(0) as usize)
+            .unwrap_or(self.services.info.scrollback_lines);
         let socket = self
             .services
             .info
@@ -454,7 +472,7 @@ impl Handler<NewWindow> for Session {
             spawned,
             cols,
             rows,
-            self.services.info.scrollback_lines,
+            scrollback,
             WindowLinks {
                 session: self.name.clone(),
                 pty_id: pty_id.clone(),
@@ -606,6 +624,8 @@ impl Handler<SessionInfo> for Session {
 pub struct SessionSummary {
     pub name: String,
     pub id: String,
+    pub display_name: Option<String>,
+    pub accent: Option<String>,
     pub created: u64,
     pub width: u16,
     pub height: u16,
@@ -624,6 +644,8 @@ impl Handler<Summarize> for Session {
         MessageResult(SessionSummary {
             name: self.name.clone(),
             id: self.id.clone(),
+            display_name: self.display_name.clone(),
+            accent: self.accent.clone(),
             created: self.created,
             width: self.width,
             height: self.height,

@@ -1,0 +1,122 @@
+//! Session messages about labels and settings: the session's display name and accent,
+//! workspace names and order, and the session's option values.
+use std::collections::BTreeMap;
+
+use actix::prelude::*;
+use protocol::VerbError;
+use serde_json::{json, Value};
+
+use super::workspaces::check_workspace;
+use super::{Session, NUM_WORKSPACES};
+
+#[derive(Message)]
+#[rtype(result = "Value")]
+pub struct SetSessionName(pub String);
+
+impl Handler<SetSessionName> for Session {
+    type Result = MessageResult<SetSessionName>;
+    fn handle(&mut self, msg: SetSessionName, _: &mut Self::Context) -> Self::Result {
+        let name = msg.0.trim().to_string();
+        self.display_name = (!name.is_empty()).then_some(name);
+        MessageResult(json!({
+            "type": "session_name_set",
+            "session": self.name,
+            "display_name": self.display_name.clone().unwrap_or_default(),
+        }))
+    }
+}
+
+/// Set (or with an empty string, clear) the accent; the caller has validated it.
+#[derive(Message)]
+#[rtype(result = "Value")]
+pub struct SetSessionAccent(pub String);
+
+impl Handler<SetSessionAccent> for Session {
+    type Result = MessageResult<SetSessionAccent>;
+    fn handle(&mut self, msg: SetSessionAccent, _: &mut Self::Context) -> Self::Result {
+        self.accent = (!msg.0.is_empty()).then_some(msg.0);
+        MessageResult(json!({
+            "type": "session_accent_set",
+            "session": self.name,
+            "accent": self.accent.clone().unwrap_or_default(),
+        }))
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<Value, VerbError>")]
+pub struct SetWorkspaceName {
+    pub workspace: i64,
+    pub name: String,
+}
+
+impl Handler<SetWorkspaceName> for Session {
+    type Result = Result<Value, VerbError>;
+    fn handle(&mut self, msg: SetWorkspaceName, _: &mut Self::Context) -> Self::Result {
+        let n = check_workspace(msg.workspace)?;
+        let name = msg.name.trim().to_string();
+        if name.is_empty() {
+            self.workspace_names.remove(&n);
+        } else {
+            self.workspace_names.insert(n, name.clone());
+        }
+        Ok(json!({"type": "workspace_name_set", "workspace": n, "name": name}))
+    }
+}
+
+/// Set the display order: entries out of range and repeats are dropped; an ascending result
+/// is the natural order and clears the setting.
+#[derive(Message)]
+#[rtype(result = "Result<Value, VerbError>")]
+pub struct SetWorkspaceOrder(pub Vec<i64>);
+
+impl Handler<SetWorkspaceOrder> for Session {
+    type Result = Result<Value, VerbError>;
+    fn handle(&mut self, msg: SetWorkspaceOrder, _: &mut Self::Context) -> Self::Result {
+        let mut kept: Vec<i64> = Vec::new();
+        for n in msg.0 {
+            if (1..=NUM_WORKSPACES).contains(&n) && !kept.contains(&n) {
+                kept.push(n);
+            }
+        }
+        if kept.is_empty() {
+            return Err(VerbError::invalid_params(
+                "order",
+                format!("no workspace in the order is in range (1-{NUM_WORKSPACES})"),
+            ));
+        }
+        self.workspace_order = if kept.windows(2).all(|w| w[0] < w[1]) {
+            None
+        } else {
+            Some(kept)
+        };
+        Ok(json!({"type": "workspace_order_set", "workspace_order": self.workspace_order}))
+    }
+}
+
+/// Record an option value (already validated) for this session.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct SetOption {
+    pub path: String,
+    pub value: String,
+}
+
+impl Handler<SetOption> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: SetOption, _: &mut Self::Context) {
+        self.options.insert(msg.path, msg.value);
+    }
+}
+
+/// The option values this session has set, by path.
+#[derive(Message)]
+#[rtype(result = "BTreeMap<String, String>")]
+pub struct GetOptions;
+
+impl Handler<GetOptions> for Session {
+    type Result = MessageResult<GetOptions>;
+    fn handle(&mut self, _: GetOptions, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.options.clone())
+    }
+}

@@ -1,0 +1,99 @@
+//! Verbs that write to, read from or resize a window's terminal.
+use protocol::params::*;
+use protocol::VerbError;
+use serde_json::{json, Value};
+
+use super::{live_window, mailbox, ok, session, window, VerbEnv};
+use crate::errors;
+
+use crate::window as win;
+
+pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<Value, VerbError> {
+    let keys = params.keys.unwrap_or_default();
+    if keys.is_empty() {
+        return Err(VerbError::invalid_params(
+            "keys",
+            "keys is required, for example \"ls,Enter\" or \"ctrl+c\"",
+        ));
+    }
+    let s = session(env, params.session).await?;
+    let w = live_window(&s, params.window).await?;
+    let bytes = protocol::keys::keys_to_bytes(
+        &keys,
+        params.literal.unwrap_or(false),
+        params.raw.unwrap_or(false),
+    )
+    .map_err(|e| e.to_verb_error())?;
+    mailbox(w.addr.send(win::WriteInput(bytes)).await)
+        .map_err(|_| errors::window_gone(&w.id))??;
+    Ok(ok())
+}
+
+pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<Value, VerbError> {
+    let text = params.text.unwrap_or_default();
+    if text.is_empty() {
+        return Err(VerbError::invalid_params(
+            "text",
+            "text is required and cannot be empty",
+        ));
+    }
+    let s = session(env, params.session).await?;
+    let w = live_window(&s, params.window).await?;
+    mailbox(w.addr.send(win::WriteInput(text.into_bytes())).await)
+        .map_err(|_| errors::window_gone(&w.id))??;
+    Ok(ok())
+}
+
+pub(super) async fn capture_pane(
+    env: &VerbEnv,
+    params: CapturePaneParams,
+) -> Result<Value, VerbError> {
+    // The source is checked before the session, as the protocol orders it.
+    let mode = params.mode()?;
+    let s = session(env, params.session).await?;
+    let w = window(&s, params.window).await?;
+    let (scrollback, styled) = (mode.scrollback, mode.styled);
+    let content = mailbox(w.addr.send(win::Capture { scrollback, styled }).await)
+        .map_err(|_| errors::window_gone(&w.id))?;
+    let content = slice_capture(
+        &content,
+        params.lines.unwrap_or(0),
+        params.start.unwrap_or(0),
+        params.end.unwrap_or(0),
+    );
+    Ok(json!({
+        "type": "pane_content",
+        "content": content,
+        // The source actually read, whichever spelling asked for it.
+        "source": mode.source(),
+        "styled": styled,
+        "window_id": w.id,
+    }))
+}
+
+pub(super) async fn resize(env: &VerbEnv, params: ResizeParams) -> Result<Value, VerbError> {
+    let (width, height) = (params.width.unwrap_or(0), params.height.unwrap_or(0));
+    if width <= 0 || height <= 0 {
+        return Err(VerbError::invalid_params(
+            "width",
+            "width and height must both be positive",
+        ));
+    }
+    if width > u16::MAX as i64 || height > u16::MAX as i64 {
+        return Err(VerbError::invalid_params(
+            "width",
+            format!("width and height must be at most {}", u16::MAX),
+        ));
+    }
+    let s = session(env, params.session).await?;
+    let w = live_window(&s, params.window).await?;
+    let (cols, rows) = (width as u16, height as u16);
+    mailbox(w.addr.send(win::Resize { cols, rows }).await)
+        .map_err(|_| errors::window_gone(&w.id))??;
+    s.addr.do_send(crate::session::WindowResized {
+        window_id: w.id.clone(),
+        cols,
+        rows,
+    });
+    Ok(json!({"type": "resized", "width": width, "height": height, "window_id": w.id}))
+}

@@ -1,0 +1,559 @@
+//! `wait-for` end to end: every condition matched, already true and timed out; validation;
+//! `fresh`; output racing the request; exit codes and signals; many waiters at once; a client
+//! that hangs up mid-wait; and what the supervisor does when a shell exits.
+
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tuios_integration_tests::*;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Send a wait-for without reading its answer; returns the request id to match it with.
+fn start_wait(conn: &mut JsonConn, params: Value) -> String {
+    let id = format!("wait-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
+    conn.send_line(&json!({"id": id, "verb": "wait-for", "params": params}).to_string());
+    id
+}
+
+/// The answer to a wait started with `start_wait`.
+fn finish_wait(conn: &mut JsonConn, id: &str) -> Value {
+    let resp = conn.read_line();
+    assert_eq!(resp["id"], id, "{resp}");
+    resp
+}
+
+/// The result of a wait that must match.
+fn matched(resp: &Value, condition: &str) -> Value {
+    let result = resp
+        .get("result")
+        .unwrap_or_else(|| panic!("wait-for {condition} did not match: {resp}"));
+    assert_eq!(result["type"], "wait_result", "{resp}");
+    assert_eq!(result["condition"], condition, "{resp}");
+    assert_eq!(result["matched"], true, "{resp}");
+    result.clone()
+}
+
+/// Live wait-for calls on a session, as session-info counts them.
+fn waiters(conn: &mut JsonConn, session: &str) -> u64 {
+    let info = conn.ok("session-info", json!({"session": session}));
+    info["waiters"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("session-info has no waiters count: {info}"))
+}
+
+fn wait_for_waiters(conn: &mut JsonConn, session: &str, n: u64) {
+    wait_until(DEADLINE, &format!("{n} waiters on {session}"), || {
+        (waiters(conn, session) == n).then_some(())
+    });
+}
+
+/// A timed-out wait: code `timeout`, with a hint naming `param`.
+fn assert_timeout(error: &Value, param: &str) {
+    assert_eq!(error["code"], "timeout", "{error}");
+    assert_eq!(error["hint"]["param"], param, "{error}");
+    assert!(
+        error["hint"]["detail"]
+            .as_str()
+            .is_some_and(|d| !d.is_empty()),
+        "{error}"
+    );
+}
+
+fn window_row(conn: &mut JsonConn, session: &str, window: &str) -> Value {
+    let list = conn.ok("list-windows", json!({"session": session}));
+    list["windows"]
+        .as_array()
+        .expect("windows")
+        .iter()
+        .find(|w| w["window_id"] == window)
+        .cloned()
+        .unwrap_or_else(|| panic!("window {window} not listed: {list}"))
+}
+
+#[test]
+fn session_exists_times_out_matches_and_is_immediate_when_true() {
+    let daemon = TestDaemon::start();
+    let mut conn = daemon.conn();
+    let error = conn.err(
+        "wait-for",
+        json!({"condition": "session-exists", "session": "late", "timeout": 300}),
+    );
+    assert_timeout(&error, "timeout");
+    assert_eq!(error["hint"]["verb"], "list-sessions", "{error}");
+    let error = conn.err_code(
+        "wait-for",
+        json!({"condition": "session-exists"}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "session", "{error}");
+
+    let id = start_wait(
+        &mut conn,
+        json!({"condition": "session-exists", "session": "late", "timeout": 20000}),
+    );
+    daemon.new_session("late");
+    let result = matched(&finish_wait(&mut conn, &id), "session-exists");
+    assert_eq!(result["session"], "late", "{result}");
+
+    let began = Instant::now();
+    let result = conn.ok(
+        "wait-for",
+        json!({"condition": "session-exists", "session": "late", "timeout": 60000}),
+    );
+    assert_eq!(result["matched"], true, "{result}");
+    assert!(began.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn window_output_matches_new_and_existing_text_and_times_out() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("out");
+    let mut waiter = daemon.conn();
+    let mut conn = daemon.conn();
+
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": "OUT-\\d+", "timeout": 20000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "echo OUT-$((40+2))\n"}),
+    );
+    let result = matched(&finish_wait(&mut waiter, &id), "window-output");
+    assert_eq!(result["pattern"], "OUT-\\d+", "{result}");
+    assert_eq!(result["window"], window.as_str(), "{result}");
+
+    // Already on screen: answered at once, also for the visible source and the focused window.
+    for extra in [json!({}), json!({"source": "visible"})] {
+        let mut p = json!({"condition": "window-output", "session": session,
+                           "pattern": "OUT-42", "timeout": 60000});
+        for (k, v) in extra.as_object().unwrap() {
+            p[k] = v.clone();
+        }
+        let began = Instant::now();
+        let result = waiter.ok("wait-for", p);
+        assert_eq!(result["matched"], true, "{result}");
+        assert!(began.elapsed() < Duration::from_secs(10));
+    }
+
+    let error = waiter.err(
+        "wait-for",
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": "NEVER-\\d", "timeout": 300}),
+    );
+    assert_timeout(&error, "pattern");
+    assert_eq!(error["hint"]["verb"], "capture-pane", "{error}");
+    wait_for_waiters(&mut conn, &session, 0);
+}
+
+#[test]
+fn wait_for_validates_condition_and_pattern() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("val");
+    let mut conn = daemon.conn();
+
+    let error = conn.err_code(
+        "wait-for",
+        json!({"condition": "window-exits", "session": session}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "condition", "{error}");
+    assert_eq!(error["hint"]["did_you_mean"], "window-exit", "{error}");
+    let accepted = strings(&error["hint"]["accepted"]);
+    for c in [
+        "session-exists",
+        "window-output",
+        "window-exit",
+        "window-idle",
+    ] {
+        assert!(accepted.iter().any(|a| a == c), "{c} missing: {error}");
+    }
+
+    let error = conn.err_code(
+        "wait-for",
+        json!({"condition": "window-output", "session": session, "window": window, "pattern": "("}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "pattern", "{error}");
+    let error = conn.err_code(
+        "wait-for",
+        json!({"condition": "window-output", "session": session, "window": window}),
+        "invalid_params",
+    );
+    assert_eq!(error["hint"]["param"], "pattern", "{error}");
+    conn.err_code(
+        "wait-for",
+        json!({"condition": "window-output", "session": session, "window": "nope", "pattern": "x"}),
+        "window_not_found",
+    );
+    assert_eq!(waiters(&mut conn, &session), 0);
+}
+
+#[test]
+fn fresh_ignores_what_is_already_there() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("fresh");
+    let mut waiter = daemon.conn();
+    let mut conn = daemon.conn();
+    let send = |conn: &mut JsonConn, text: &str| {
+        conn.ok(
+            "send-text",
+            json!({"session": session, "window": window, "text": text}),
+        );
+    };
+    let fresh_wait = |waiter: &mut JsonConn, conn: &mut JsonConn, next: u32| {
+        let id = start_wait(
+            waiter,
+            json!({"condition": "window-output", "session": session, "window": window,
+                   "pattern": "MARK-\\d+", "fresh": true, "timeout": 20000}),
+        );
+        wait_for_waiters(conn, &session, 1);
+        send(conn, &format!("echo MARK-$(({next}+0))\n"));
+        let result = matched(&finish_wait(waiter, &id), "window-output");
+        assert_eq!(
+            result["match"],
+            format!("MARK-{next}").as_str(),
+            "fresh matched old text: {result}"
+        );
+        wait_for_waiters(conn, &session, 0);
+    };
+
+    // A marker on screen does not satisfy a fresh wait; the next one does.
+    send(&mut conn, "echo MARK-$((0+1))\n");
+    conn.wait_for_text(&session, &window, "MARK-1");
+    fresh_wait(&mut waiter, &mut conn, 2);
+
+    // Nor do markers pushed into the scrollback.
+    send(&mut conn, "seq 1 60; echo pushed-$((1+1))\n");
+    conn.wait_for_text(&session, &window, "pushed-2");
+    let visible = conn.capture(&session, &window, json!({"source": "visible"}));
+    assert!(
+        !visible.contains("MARK-"),
+        "markers should have scrolled off: {visible}"
+    );
+    fresh_wait(&mut waiter, &mut conn, 3);
+}
+
+#[test]
+fn output_racing_the_wait_is_never_missed() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("race");
+    let mut sender = daemon.conn();
+    let mut waiter = daemon.conn();
+    for n in 0..200u32 {
+        let marker = n + 1000;
+        // The output and the wait race: neither answer is read before both are sent.
+        sender.send_line(
+            &json!({"id": n, "verb": "send-text", "params": {"session": session, "window": window,
+                    "text": format!("echo R-$(({n}+1000))\n")}})
+            .to_string(),
+        );
+        let id = start_wait(
+            &mut waiter,
+            json!({"condition": "window-output", "session": session, "window": window,
+                   "pattern": format!("R-{marker}"), "fresh": false, "timeout": 20000}),
+        );
+        let resp = finish_wait(&mut waiter, &id);
+        matched(&resp, "window-output");
+        let sent = sender.read_line();
+        assert_eq!(sent["id"], n, "{sent}");
+        assert_eq!(sent["result"]["type"], "ok", "{sent}");
+    }
+}
+
+#[test]
+fn window_exit_reports_the_exit_code() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("exit");
+    let mut waiter = daemon.conn();
+    let mut conn = daemon.conn();
+    // The program waits for a line, so the wait starts before the exit.
+    let window = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c", "read x; exit 7"], "remain": true}),
+    );
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-exit", "session": session, "window": window, "timeout": 20000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "\n"}),
+    );
+    let result = matched(&finish_wait(&mut waiter, &id), "window-exit");
+    assert_eq!(result["exit_code"], 7, "{result}");
+    assert!(result.get("signal").is_none(), "{result}");
+
+    // Already exited: answered at once, from the window's state.
+    let began = Instant::now();
+    let result = waiter.ok(
+        "wait-for",
+        json!({"condition": "window-exit", "session": session, "window": window, "timeout": 60000}),
+    );
+    assert_eq!(result["exit_code"], 7, "{result}");
+    assert!(began.elapsed() < Duration::from_secs(10));
+    let row = window_row(&mut conn, &session, &window);
+    assert_eq!(row["alive"], false, "{row}");
+    assert_eq!(row["exit_code"], 7, "{row}");
+
+    // A program that exits on its own right after creation.
+    let quick = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c", "exit 7"], "remain": true}),
+    );
+    let result = waiter.ok(
+        "wait-for",
+        json!({"condition": "window-exit", "session": session, "window": quick, "timeout": 20000}),
+    );
+    assert_eq!(result["exit_code"], 7, "{result}");
+
+    // A running shell does not exit in time.
+    let shell = conn.first_window(&session);
+    let error = waiter.err(
+        "wait-for",
+        json!({"condition": "window-exit", "session": session, "window": shell, "timeout": 300}),
+    );
+    assert_timeout(&error, "timeout");
+
+    // A window closed while waited on ends the wait too.
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-exit", "session": session, "window": shell, "timeout": 20000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    conn.ok("close-window", json!({"session": session, "window": shell}));
+    let result = matched(&finish_wait(&mut waiter, &id), "window-exit");
+    assert_eq!(result["window"], shell.as_str(), "{result}");
+}
+
+#[test]
+fn window_exit_reports_the_killing_signal() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("kill");
+    let mut waiter = daemon.conn();
+    let mut conn = daemon.conn();
+    let window = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c", "echo PID=$$; exec sleep 1000"], "remain": true}),
+    );
+    let pid: libc::pid_t = conn.wait_for_capture(&session, &window, "PID=", DEADLINE, |c| {
+        c.lines()
+            .find_map(|l| l.trim().strip_prefix("PID="))
+            .and_then(|p| p.parse().ok())
+    });
+    assert!(pid > 1, "{pid}");
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-exit", "session": session, "window": window, "timeout": 20000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    // SAFETY: kill(2) on the window's program, a child of the daemon this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    let result = matched(&finish_wait(&mut waiter, &id), "window-exit");
+    assert_eq!(result["signal"], 9, "{result}");
+    assert!(result.get("exit_code").is_none(), "{result}");
+    let row = window_row(&mut conn, &session, &window);
+    assert_eq!(row["alive"], false, "{row}");
+    assert_eq!(row["signal"], 9, "{row}");
+}
+
+#[test]
+fn window_idle_matches_a_quiet_window_and_times_out_on_a_busy_one() {
+    let daemon = TestDaemon::start();
+    let (session, quiet) = daemon.session_with_window("idle");
+    let mut conn = daemon.conn();
+    let result = conn.ok(
+        "wait-for",
+        json!({"condition": "window-idle", "session": session, "window": quiet,
+               "idle": 300, "timeout": 20000}),
+    );
+    assert_eq!(result["matched"], true, "{result}");
+    assert_eq!(result["idle_ms"], 300, "{result}");
+
+    let busy = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c", "while :; do echo tick; sleep 0.1; done"]}),
+    );
+    conn.wait_for_text(&session, &busy, "tick");
+    let error = conn.err(
+        "wait-for",
+        json!({"condition": "window-idle", "session": session, "window": busy,
+               "idle": 1500, "timeout": 2500}),
+    );
+    assert_timeout(&error, "idle");
+}
+
+#[test]
+fn a_hundred_waiters_on_one_window_all_match() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("many");
+    let mut conn = daemon.conn();
+    let mut waiters_conns: Vec<(JsonConn, String)> = (0..100)
+        .map(|_| {
+            let mut c = daemon.conn();
+            let id = start_wait(
+                &mut c,
+                json!({"condition": "window-output", "session": session, "window": window,
+                       "pattern": "HUNDRED-42", "timeout": 20000}),
+            );
+            (c, id)
+        })
+        .collect();
+    wait_for_waiters(&mut conn, &session, 100);
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "echo HUNDRED-$((40+2))\n"}),
+    );
+    for (c, id) in &mut waiters_conns {
+        matched(&finish_wait(c, id), "window-output");
+    }
+    wait_for_waiters(&mut conn, &session, 0);
+}
+
+#[test]
+fn a_client_that_hangs_up_leaves_no_waiter() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("gone");
+    let mut conn = daemon.conn();
+    let mut waiter = daemon.conn();
+    start_wait(
+        &mut waiter,
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": "NEVER-SEEN-\\d", "timeout": 600000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    drop(waiter);
+    wait_for_waiters(&mut conn, &session, 0);
+
+    // The same for a wait on another condition, and the daemon still answers waits.
+    let mut waiter = daemon.conn();
+    start_wait(
+        &mut waiter,
+        json!({"condition": "window-idle", "session": session, "window": window,
+               "idle": 600000, "timeout": 600000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    drop(waiter);
+    wait_for_waiters(&mut conn, &session, 0);
+}
+
+#[test]
+fn a_shell_that_exits_leaves_a_dead_window() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("dead");
+    let mut conn = daemon.conn();
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "exit\n"}),
+    );
+    let result = conn.ok(
+        "wait-for",
+        json!({"condition": "window-exit", "session": session, "window": window, "timeout": 20000}),
+    );
+    assert_eq!(result["exit_code"], 0, "{result}");
+    let row = window_row(&mut conn, &session, &window);
+    assert_eq!(
+        row["alive"], false,
+        "a shell window stays listed, dead: {row}"
+    );
+    conn.err_code(
+        "send-text",
+        json!({"session": session, "window": window, "text": "echo hi\n"}),
+        "pty_not_found",
+    );
+}
+
+#[test]
+fn zz_probe_fresh_below() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("probe");
+    let mut conn = daemon.conn();
+    let mut waiter = daemon.conn();
+    let window = conn.new_window_id(&session, json!({"command": ["sh", "-c", "stty -echo; printf 'top\\n\\nOLD-%d\\n' 1; printf '\\033[3A'; read x; printf 'NEW-%d' 2; exec sleep 100"]}));
+    conn.wait_for_text(&session, &window, "OLD-1");
+    let id = start_wait(&mut waiter, json!({"condition": "window-output", "session": session, "window": window, "pattern": "(OLD|NEW)-\\d", "fresh": true, "timeout": 3000}));
+    let resp = finish_wait(&mut waiter, &id);
+    let cap = conn.capture(&session, &window, json!({}));
+    eprintln!("PROBE BELOW: {resp}\n{cap}");
+}
+
+#[test]
+fn zz_probe_fresh_cr() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("probe");
+    let mut conn = daemon.conn();
+    let mut waiter = daemon.conn();
+    let window = conn.new_window_id(&session, json!({"command": ["sh", "-c", "stty -echo; printf 'working 10%%'; read x; printf '\\rDONE-%d    ' 7; exec sleep 100"]}));
+    conn.wait_for_text(&session, &window, "working 10%");
+    let id = start_wait(&mut waiter, json!({"condition": "window-output", "session": session, "window": window, "pattern": "DONE-\\d", "fresh": true, "timeout": 3000}));
+    wait_for_waiters(&mut conn, &session, 1);
+    conn.ok("send-text", json!({"session": session, "window": window, "text": "\n"}));
+    let resp = finish_wait(&mut waiter, &id);
+    let cap = conn.capture(&session, &window, json!({}));
+    eprintln!("PROBE CR: {resp}\n{cap}");
+}
+
+#[test]
+fn zz_probe_fresh_above_cursor() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("probe");
+    let mut conn = daemon.conn();
+    let mut waiter = daemon.conn();
+    conn.ok(
+        "send-text",
+        json!({"session": session, "window": window, "text": "seq 1 8; echo ready-$((1+1))\n"}),
+    );
+    conn.wait_for_text(&session, &window, "ready-2");
+    for (pat, text) in [
+        ("TOPMARK-\\d", "printf '\\033[2;1HTOPMARK-%d\\n' 5\n"),
+        ("CRMARK-\\d", "sleep 0.3; printf '\\rCRMARK-%d' 6\n"),
+    ] {
+        let id = start_wait(
+            &mut waiter,
+            json!({"condition": "window-output", "session": session, "window": window, "pattern": pat, "fresh": true, "timeout": 3000}),
+        );
+        wait_for_waiters(&mut conn, &session, 1);
+        conn.ok(
+            "send-text",
+            json!({"session": session, "window": window, "text": text}),
+        );
+        let resp = finish_wait(&mut waiter, &id);
+        let cap = conn.capture(&session, &window, json!({}));
+        eprintln!("PROBE {pat}: {resp}\n{cap}");
+    }
+}
+
+#[test]
+fn zz_probe_kill_session_mid_wait() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("probe");
+    daemon.new_session("other");
+    let mut conn = daemon.conn();
+    let mut waiter = daemon.conn();
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": "NEVER-\\d", "timeout": 8000}),
+    );
+    wait_for_waiters(&mut conn, &session, 1);
+    conn.ok("kill-session", json!({"session": session}));
+    let began = Instant::now();
+    let resp = finish_wait(&mut waiter, &id);
+    eprintln!("PROBE after {:?}: {resp}", began.elapsed());
+    let mut w2 = daemon.conn();
+    let id = start_wait(
+        &mut w2,
+        json!({"condition": "window-output", "session": "other",
+               "pattern": "NEVER-\\d", "timeout": 8000}),
+    );
+    wait_for_waiters(&mut conn, "other", 1);
+    let mut d = daemon;
+    let began = Instant::now();
+    d.terminate();
+    let line = w2.read_raw_line();
+    eprintln!("PROBE shutdown after {:?}: {line:?} {id}", began.elapsed());
+}
