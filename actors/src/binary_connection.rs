@@ -45,6 +45,16 @@ impl BinaryConnection {
     }
 }
 
+impl BinaryConnection {
+    fn client_op(&mut self, op: protocol::attach::ClientOp, _ctx: &mut Context<Self>) {
+        tracing::debug!(?op, "attach operation before attach support");
+        self.error(
+            BinaryErrorCode::InvalidMessage,
+            "attaching is not supported by this daemon yet",
+        );
+    }
+}
+
 impl Actor for BinaryConnection {
     type Context = Context<Self>;
 }
@@ -168,6 +178,7 @@ impl StreamHandler<Result<(u8, Bytes), FrameCodecError>> for BinaryConnection {
                         }),
                 );
             }
+            ClientMessage::Op(op) => self.client_op(op, ctx),
             ClientMessage::KillServer => {
                 tracing::info!("kill-server requested");
                 self.send(&DaemonMessage::Ok);

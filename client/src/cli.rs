@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -42,10 +42,31 @@ pub enum Command {
     CapturePane(CapturePaneArgs),
     ListWindows(SessionOnlyArgs),
     NewWindow(NewWindowArgs),
+    #[command(visible_alias = "kill-window")]
+    CloseWindow(WindowOnlyArgs),
+    SetWindow(SetWindowArgs),
+    FocusWindow(FocusWindowArgs),
+    MoveWindow(MoveWindowArgs),
+    SplitWindow(SplitWindowArgs),
+    SetLayout(SetLayoutArgs),
+    ListWorkspaces(SessionOnlyArgs),
+    SelectWorkspace(SelectWorkspaceArgs),
+    SetWorkspaceName(SetWorkspaceNameArgs),
+    SetWorkspaceOrder(SetWorkspaceOrderArgs),
     SessionInfo(SessionOnlyArgs),
+    SetSessionName(SetSessionNameArgs),
+    SetSessionAccent(SetSessionAccentArgs),
     Resize(ResizeArgs),
     WaitFor(WaitForArgs),
     Subscribe(SubscribeArgs),
+    RunCommand(RunCommandArgs),
+    ListOptions(ListOptionsArgs),
+    #[command(visible_alias = "get-config")]
+    GetOption(GetOptionArgs),
+    #[command(visible_alias = "set-config")]
+    SetOption(SetOptionArgs),
+    ListThemes(ListThemesArgs),
+    Hello(HelloArgs),
 }
 
 impl Command {
@@ -64,6 +85,24 @@ impl Command {
             "resize" => "resize",
             "wait-for" => "wait-for",
             "subscribe" => "subscribe",
+            "close-window" => "close-window",
+            "set-window" => "set-window",
+            "focus-window" => "focus-window",
+            "move-window" => "move-window",
+            "split-window" => "split-window",
+            "set-layout" => "set-layout",
+            "list-workspaces" => "list-workspaces",
+            "select-workspace" => "select-workspace",
+            "set-workspace-name" => "set-workspace-name",
+            "set-workspace-order" => "set-workspace-order",
+            "set-session-name" => "set-session-name",
+            "set-session-accent" => "set-session-accent",
+            "run-command" => "run-command",
+            "list-options" => "list-options",
+            "get-option" => "get-option",
+            "set-option" => "set-option",
+            "list-themes" => "list-themes",
+            "hello" => "hello",
             _ => return None,
         })
     }
@@ -261,6 +300,191 @@ pub struct SubscribeArgs {
     /// Do not report the subscription on stderr; only events are printed.
     #[arg(short = 'q', long)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WindowOnlyArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+}
+
+#[derive(Debug, Args)]
+#[command(group(
+    ArgGroup::new("change")
+        .required(true)
+        .multiple(true)
+        .args(["name", "minimize", "restore"])
+))]
+pub struct SetWindowArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Minimize the window.
+    #[arg(long, conflicts_with = "restore")]
+    pub minimize: bool,
+    /// Restore the window from minimized.
+    #[arg(long)]
+    pub restore: bool,
+}
+
+/// The window is named in exactly one of three ways, as the verb demands.
+#[derive(Debug, Args)]
+#[command(group(
+    ArgGroup::new("how")
+        .required(true)
+        .args(["window", "relative", "direction"])
+))]
+pub struct FocusWindowArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "WINDOW")]
+    pub window: Option<String>,
+    #[arg(long, value_name = "STEP")]
+    pub relative: Option<String>,
+    #[arg(long, value_name = "SIDE")]
+    pub direction: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct MoveWindowArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "WORKSPACE")]
+    pub workspace: i64,
+    #[arg(long)]
+    pub follow: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SplitWindowArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "DIRECTION")]
+    pub direction: String,
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(
+    ArgGroup::new("change")
+        .required(true)
+        .multiple(true)
+        .args(["tiling", "equalize", "rotate"])
+))]
+pub struct SetLayoutArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(long, value_name = "BOOL")]
+    pub tiling: Option<bool>,
+    #[arg(long)]
+    pub equalize: bool,
+    #[arg(long)]
+    pub rotate: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SelectWorkspaceArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "WORKSPACE")]
+    pub workspace: i64,
+}
+
+#[derive(Debug, Args)]
+pub struct SetWorkspaceNameArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "WORKSPACE")]
+    pub workspace: i64,
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetWorkspaceOrderArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    /// Several arguments, or one comma-separated list: `3 1 2` or `3,1,2`.
+    #[arg(required = true, value_delimiter = ',', value_name = "N")]
+    pub order: Vec<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetSessionNameArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetSessionAccentArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "ACCENT")]
+    pub accent: Option<String>,
+}
+
+/// Arguments after COMMAND that start with `-` go after `--`, as with new-window.
+#[derive(Debug, Args)]
+pub struct RunCommandArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "COMMAND", required_unless_present = "list")]
+    pub command: Option<String>,
+    #[arg(value_name = "ARGS", requires = "command")]
+    pub args: Vec<String>,
+    /// Print the command vocabulary: usage, whether it runs without an attached client, and
+    /// what it does. Needs no daemon.
+    #[arg(long, conflicts_with = "command")]
+    pub list: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListOptionsArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "PREFIX")]
+    pub prefix: Option<String>,
+    #[arg(long, value_name = "SECTION")]
+    pub section: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GetOptionArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "KEY")]
+    pub key: String,
+}
+
+#[derive(Debug, Args)]
+pub struct SetOptionArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "KEY")]
+    pub key: String,
+    #[arg(value_name = "VALUE")]
+    pub value: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ListThemesArgs {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "THEME")]
+    pub theme: Option<String>,
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HelloArgs {
+    /// Print the daemon's hello result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The clap command with registry-sourced help applied: a verb-backed subcommand's about is

@@ -148,6 +148,426 @@ pub fn resized(result: &Value) -> String {
     )
 }
 
+/// Window ids in one-line messages: the same prefix list-windows shows, which still targets it.
+fn short_id(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+/// An optional text shown in a table cell: `-` for empty, so columns stay splittable.
+fn cell(text: &str) -> String {
+    if text.is_empty() {
+        "-".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A JSON scalar as plain text (strings unquoted).
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(t) => t.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The result with the given keys left out, or `None` when nothing else is left.
+fn without(result: &Value, keys: &[&str]) -> Option<Value> {
+    let obj = result.as_object()?;
+    let rest: serde_json::Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| !keys.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    (!rest.is_empty()).then_some(Value::Object(rest))
+}
+
+pub fn window_closed(target: Option<&str>) -> String {
+    match target.filter(|t| !t.is_empty()) {
+        Some(t) => format!("closed window {}\n", shell_quote(t)),
+        None => "closed the focused window\n".to_string(),
+    }
+}
+
+/// `set-window`: the window as it stands after the change.
+pub fn window_set(result: &Value) -> String {
+    let state = if b(result, "minimized") {
+        "minimized"
+    } else {
+        "not minimized"
+    };
+    let name = match result.get("custom_name").and_then(Value::as_str) {
+        Some(n) => format!("named {n:?}"),
+        None => format!("no name of its own (title {:?})", s(result, "title")),
+    };
+    format!(
+        "window {}: {name}, {state}\n",
+        short_id(s(result, "window_id"))
+    )
+}
+
+/// `focus-window`: which window has the focus now, and on which workspace.
+pub fn focused(result: &Value) -> String {
+    let id = s(result, "focused_window_id");
+    let ws = i(result, "current_workspace");
+    if id.is_empty() {
+        return format!("no window has the focus; showing workspace {ws}\n");
+    }
+    match result.get("window") {
+        Some(w) => format!(
+            "focused window {} ({}) on workspace {ws}\n",
+            short_id(id),
+            s(w, "display_name")
+        ),
+        None => format!("focused window {} on workspace {ws}\n", short_id(id)),
+    }
+}
+
+pub fn window_moved(result: &Value) -> String {
+    let to = i(result, "workspace");
+    let current = i(result, "current_workspace");
+    let mut out = format!(
+        "moved window {} from workspace {} to {to}",
+        short_id(s(result, "window_id")),
+        i(result, "from_workspace")
+    );
+    if current == to {
+        out.push_str(&format!("; showing workspace {to}"));
+    }
+    out.push('\n');
+    out
+}
+
+pub fn window_split(result: &Value) -> String {
+    let direction = s(result, "direction");
+    let id = s(result, "window_id");
+    let mut out = if id.is_empty() {
+        format!("split {direction}")
+    } else {
+        format!("split {direction}: new window {}", short_id(id))
+    };
+    if let Some(name) = result.get("name").and_then(Value::as_str) {
+        out.push_str(&format!(" ({name})"));
+    }
+    out.push('\n');
+    if let Some(note) = result.get("note").and_then(Value::as_str) {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out
+}
+
+pub fn layout_set(result: &Value) -> String {
+    let mut out = format!(
+        "{}, layout {}",
+        s(result, "tiling_mode"),
+        s(result, "layout_mode")
+    );
+    if let Some(r) = result.get("master_ratio").and_then(Value::as_f64) {
+        out.push_str(&format!(", master ratio {r:.2}"));
+    }
+    out.push('\n');
+    out
+}
+
+/// Workspace numbers in the order they are shown: the stored order first, the rest ascending,
+/// as the daemon describes set-workspace-order.
+fn display_order(order: Option<&Vec<Value>>, all: &[i64]) -> Vec<i64> {
+    let mut out: Vec<i64> = order
+        .map(|o| o.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    out.retain(|n| all.contains(n));
+    out.dedup();
+    for n in all {
+        if !out.contains(n) {
+            out.push(*n);
+        }
+    }
+    out
+}
+
+/// `tuios list-workspaces`: one row per workspace, in display order.
+pub fn workspaces_table(result: &Value) -> String {
+    let rows_in = result
+        .get("workspaces")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let numbers: Vec<i64> = rows_in.iter().map(|w| i(w, "workspace")).collect();
+    let order = display_order(result.get("order").and_then(Value::as_array), &numbers);
+    let rows: Vec<Vec<String>> = order
+        .iter()
+        .filter_map(|n| rows_in.iter().find(|w| i(w, "workspace") == *n))
+        .map(|w| {
+            vec![
+                i(w, "workspace").to_string(),
+                cell(s(w, "name")),
+                i(w, "window_count").to_string(),
+                if b(w, "current") { "yes" } else { "no" }.to_string(),
+            ]
+        })
+        .collect();
+    table(&["WS", "NAME", "WINDOWS", "CURRENT"], &rows)
+}
+
+pub fn workspace_selected(result: &Value) -> String {
+    let ws = i(result, "current_workspace");
+    let id = s(result, "focused_window_id");
+    match i(result, "window_count") {
+        0 => format!("showing workspace {ws} (no windows)\n"),
+        n => {
+            let focus = if id.is_empty() {
+                String::new()
+            } else {
+                format!(", focused window {}", short_id(id))
+            };
+            format!(
+                "showing workspace {ws} ({n} window{}){focus}\n",
+                if n == 1 { "" } else { "s" }
+            )
+        }
+    }
+}
+
+pub fn workspace_named(result: &Value) -> String {
+    let ws = i(result, "workspace");
+    match s(result, "name") {
+        "" => format!("workspace {ws}: name cleared\n"),
+        name => format!("workspace {ws} named {name:?}\n"),
+    }
+}
+
+pub fn workspace_order_set(result: &Value) -> String {
+    match result.get("workspace_order").and_then(Value::as_array) {
+        Some(order) => {
+            let list: Vec<String> = order.iter().map(plain).collect();
+            format!("workspace order: {}\n", list.join(" "))
+        }
+        None => "workspace order: natural (1, 2, 3, ...)\n".to_string(),
+    }
+}
+
+pub fn session_name_set(result: &Value) -> String {
+    let session = shell_quote(s(result, "session"));
+    match s(result, "display_name") {
+        "" => format!("session {session}: display name cleared\n"),
+        name => format!("session {session} displays as {name:?}\n"),
+    }
+}
+
+pub fn session_accent_set(result: &Value) -> String {
+    let session = shell_quote(s(result, "session"));
+    match s(result, "accent") {
+        "" => format!("session {session}: accent cleared\n"),
+        accent => format!("session {session} accent {accent}\n"),
+    }
+}
+
+/// `tuios run-command --list`: the vocabulary, one command per row.
+pub fn command_vocabulary(commands: &[protocol::commands::CommandSpec]) -> String {
+    let rows: Vec<Vec<String>> = commands
+        .iter()
+        .map(|c| {
+            vec![
+                c.usage(),
+                if c.runner == protocol::commands::Runner::Daemon {
+                    "yes"
+                } else {
+                    "no"
+                }
+                .to_string(),
+                c.description.to_string(),
+            ]
+        })
+        .collect();
+    table(&["COMMAND", "HEADLESS", "DESCRIPTION"], &rows)
+}
+
+/// The vocabulary as JSON, for `run-command --list --json`.
+pub fn command_vocabulary_json(commands: &[protocol::commands::CommandSpec]) -> Value {
+    Value::Array(
+        commands
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "name": c.name,
+                    "usage": c.usage(),
+                    "min_args": c.min_args,
+                    "max_args": c.max_args,
+                    "headless": c.runner == protocol::commands::Runner::Daemon,
+                    "description": c.description,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// `tuios run-command`: the data a command returned (a window table for ListWindows), or
+/// one line saying it ran.
+pub fn command_result(result: &Value) -> String {
+    let Some(data) = without(result, &["type", "command", "routed"]) else {
+        let by = if b(result, "routed") {
+            " in the attached client"
+        } else {
+            ""
+        };
+        return format!("ran {}{by}\n", s(result, "command"));
+    };
+    if data.get("windows").is_some_and(Value::is_array) {
+        windows_table(&data)
+    } else {
+        key_values(&data)
+    }
+}
+
+/// `tuios list-options`: PATH TYPE DEFAULT [SESSION] DESCRIPTION. The SESSION column appears
+/// only when the session set something; the description carries accepted values and ranges.
+pub fn options_table(result: &Value) -> String {
+    let options = result
+        .get("options")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let with_session = options.iter().any(|o| o.get("session_value").is_some());
+    let rows: Vec<Vec<String>> = options
+        .iter()
+        .map(|o| {
+            let default = match s(o, "default") {
+                "" => "\"\"".to_string(),
+                d => d.to_string(),
+            };
+            let mut desc = s(o, "description").to_string();
+            if let Some(acc) = o.get("accepted").and_then(Value::as_array) {
+                let list: Vec<String> = acc.iter().map(plain).collect();
+                desc.push_str(&format!(" [{}]", list.join("|")));
+            }
+            match (o.get("min"), o.get("max")) {
+                (Some(min), Some(max)) => desc.push_str(&format!(" [{}..{}]", plain(min), plain(max))),
+                (Some(min), None) => desc.push_str(&format!(" [min {}]", plain(min))),
+                (None, Some(max)) => desc.push_str(&format!(" [max {}]", plain(max))),
+                (None, None) => {}
+            }
+            if let Some(dep) = o.get("deprecated").filter(|d| !d.is_null()) {
+                desc = format!("DEPRECATED ({}): {desc}", plain(dep));
+            }
+            let mut row = vec![s(o, "path").to_string(), s(o, "type").to_string(), default];
+            if with_session {
+                row.push(
+                    o.get("session_value")
+                        .map(|v| match plain(v).as_str() {
+                            "" => "\"\"".to_string(),
+                            t => t.to_string(),
+                        })
+                        .unwrap_or_else(|| "-".to_string()),
+                );
+            }
+            row.push(desc);
+            row
+        })
+        .collect();
+    if with_session {
+        table(&["PATH", "TYPE", "DEFAULT", "SESSION", "DESCRIPTION"], &rows)
+    } else {
+        table(&["PATH", "TYPE", "DEFAULT", "DESCRIPTION"], &rows)
+    }
+}
+
+/// `tuios get-option`: the bare value, so `$(tuios get-option theme)` works.
+pub fn option_value(result: &Value) -> String {
+    format!("{}\n", s(result, "value"))
+}
+
+pub fn option_set(result: &Value) -> String {
+    let mut out = format!("{} = {}", s(result, "key"), s(result, "value"));
+    if b(result, "applied") {
+        out.push_str(" (applied)");
+    }
+    out.push('\n');
+    let reason = s(result, "reason");
+    if !b(result, "applied") && !reason.is_empty() {
+        out.push_str(&format!("note: {reason}\n"));
+    }
+    if let Some(dep) = result.get("deprecated").and_then(Value::as_str) {
+        out.push_str(&format!("note: deprecated: {dep}\n"));
+    }
+    out
+}
+
+/// `tuios list-themes`: the palette of a named theme with each colour's contrast against the
+/// background, and/or the matching ids one per line.
+pub fn themes(result: &Value) -> String {
+    let mut out = String::new();
+    if let Some(p) = result.get("palette") {
+        let shade = if b(p, "dark") { "dark" } else { "light" };
+        out.push_str(&format!(
+            "{} ({}), {shade}, background {}\n",
+            s(p, "id"),
+            s(p, "display_name"),
+            s(p, "bg")
+        ));
+        let rows: Vec<Vec<String>> = p
+            .get("swatches")
+            .and_then(Value::as_array)
+            .map(|sw| {
+                sw.iter()
+                    .map(|c| {
+                        let ratio = c.get("ratio").and_then(Value::as_f64).unwrap_or(0.0);
+                        let floor = c.get("floor").and_then(Value::as_f64).unwrap_or(0.0);
+                        vec![
+                            s(c, "name").to_string(),
+                            s(c, "hex").to_string(),
+                            format!("{ratio:.2}"),
+                            format!("{floor:.1}"),
+                            if b(c, "passes") { "yes" } else { "no" }.to_string(),
+                        ]
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push_str(&table(
+            &["COLOUR", "HEX", "CONTRAST", "MIN", "LEGIBLE"],
+            &rows,
+        ));
+    }
+    if let Some(ids) = result.get("themes").and_then(Value::as_array) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        if ids.is_empty() {
+            out.push_str("no themes match\n");
+        }
+        for id in ids {
+            out.push_str(&plain(id));
+            out.push('\n');
+        }
+        if b(result, "truncated") {
+            out.push_str(&format!(
+                "(showing {} of {}; narrow the list with --filter)\n",
+                ids.len(),
+                i(result, "matched")
+            ));
+        }
+    }
+    if let Some(problems) = result.get("problems").and_then(Value::as_array) {
+        for p in problems {
+            out.push_str(&format!("note: {}\n", plain(p)));
+        }
+    }
+    out
+}
+
+/// `tuios hello`: one line with the daemon's build, pid and protocol range.
+pub fn hello(result: &Value) -> String {
+    let n = i(result, "sessions");
+    format!(
+        "tuios daemon {} (pid {}), protocol {} (serves {} to {}), {n} session{}\n",
+        s(result, "daemon_version"),
+        i(result, "pid"),
+        i(result, "protocol"),
+        i(result, "min_protocol"),
+        i(result, "protocol"),
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 /// capture-pane prints the content as is; a terminal gets a final newline so the prompt does
 /// not land on the last row, a pipe gets exactly what the pane holds.
 /// `tuios wait-for`: "matched", plus what matched when the condition says more than yes.

@@ -3,8 +3,11 @@
 use serde_json::{Map, Value};
 
 use crate::cli::{
-    CapturePaneArgs, NewWindowArgs, ResizeArgs, SendKeysArgs, SendTextArgs, SessionTarget,
-    SubscribeArgs, WaitForArgs, WindowTarget,
+    CapturePaneArgs, FocusWindowArgs, GetOptionArgs, ListOptionsArgs, ListThemesArgs,
+    MoveWindowArgs, NewWindowArgs, ResizeArgs, RunCommandArgs, SelectWorkspaceArgs, SendKeysArgs,
+    SendTextArgs, SessionTarget, SetLayoutArgs, SetOptionArgs, SetSessionAccentArgs,
+    SetSessionNameArgs, SetWindowArgs, SetWorkspaceNameArgs, SetWorkspaceOrderArgs,
+    SplitWindowArgs, SubscribeArgs, WaitForArgs, WindowTarget,
 };
 
 /// A verb name and its params object, ready to be sent.
@@ -164,6 +167,154 @@ pub fn subscribe(a: &SubscribeArgs) -> Request {
         req.set("types", a.types.clone());
     }
     req.set_opt("queue", a.queue);
+    req
+}
+
+pub fn close_window(t: &WindowTarget) -> Request {
+    let mut req = Request::new("close-window");
+    window_target(&mut req, t);
+    req
+}
+
+pub fn set_window(a: &SetWindowArgs) -> Request {
+    let mut req = Request::new("set-window");
+    window_target(&mut req, &a.target);
+    // An empty --name is sent as is: it clears the window's own name.
+    req.set_opt("name", a.name.clone());
+    let minimized = match (a.minimize, a.restore) {
+        (true, _) => Some(true),
+        (false, true) => Some(false),
+        (false, false) => None,
+    };
+    req.set_opt("minimized", minimized);
+    req
+}
+
+pub fn focus_window(a: &FocusWindowArgs) -> Request {
+    let mut req = Request::new("focus-window");
+    session_target(&mut req, &a.target);
+    req.set_opt("window", a.window.clone());
+    req.set_opt("relative", a.relative.clone());
+    req.set_opt("direction", a.direction.clone());
+    req
+}
+
+pub fn move_window(a: &MoveWindowArgs) -> Request {
+    let mut req = Request::new("move-window");
+    window_target(&mut req, &a.target);
+    req.set("workspace", a.workspace);
+    req.set_flag("follow", a.follow);
+    req
+}
+
+pub fn split_window(a: &SplitWindowArgs) -> Request {
+    let mut req = Request::new("split-window");
+    window_target(&mut req, &a.target);
+    req.set("direction", a.direction.clone());
+    req.set_opt("name", a.name.clone());
+    req
+}
+
+pub fn set_layout(a: &SetLayoutArgs) -> Request {
+    let mut req = Request::new("set-layout");
+    session_target(&mut req, &a.target);
+    req.set_opt("tiling", a.tiling);
+    req.set_flag("equalize", a.equalize);
+    req.set_flag("rotate", a.rotate);
+    req
+}
+
+pub fn list_workspaces(t: &SessionTarget) -> Request {
+    let mut req = Request::new("list-workspaces");
+    session_target(&mut req, t);
+    req
+}
+
+pub fn select_workspace(a: &SelectWorkspaceArgs) -> Request {
+    let mut req = Request::new("select-workspace");
+    session_target(&mut req, &a.target);
+    req.set("workspace", a.workspace);
+    req
+}
+
+pub fn set_workspace_name(a: &SetWorkspaceNameArgs) -> Request {
+    let mut req = Request::new("set-workspace-name");
+    session_target(&mut req, &a.target);
+    req.set("workspace", a.workspace);
+    req.set_opt("name", a.name.clone());
+    req
+}
+
+pub fn set_workspace_order(a: &SetWorkspaceOrderArgs) -> Request {
+    let mut req = Request::new("set-workspace-order");
+    session_target(&mut req, &a.target);
+    req.set("order", a.order.clone());
+    req
+}
+
+pub fn set_session_name(a: &SetSessionNameArgs) -> Request {
+    let mut req = Request::new("set-session-name");
+    session_target(&mut req, &a.target);
+    req.set_opt("name", a.name.clone());
+    req
+}
+
+pub fn set_session_accent(a: &SetSessionAccentArgs) -> Request {
+    let mut req = Request::new("set-session-accent");
+    session_target(&mut req, &a.target);
+    req.set_opt("accent", a.accent.clone());
+    req
+}
+
+/// `None` for `--list`, which is answered locally without a request.
+pub fn run_command(a: &RunCommandArgs) -> Option<Request> {
+    let command = a.command.clone()?;
+    let mut req = Request::new("run-command");
+    session_target(&mut req, &a.target);
+    req.set("command", command);
+    if !a.args.is_empty() {
+        req.set("args", a.args.clone());
+    }
+    Some(req)
+}
+
+pub fn list_options(a: &ListOptionsArgs) -> Request {
+    let mut req = Request::new("list-options");
+    session_target(&mut req, &a.target);
+    req.set_opt("prefix", a.prefix.clone());
+    req.set_opt("section", a.section.clone());
+    req
+}
+
+pub fn get_option(a: &GetOptionArgs) -> Request {
+    let mut req = Request::new("get-option");
+    session_target(&mut req, &a.target);
+    req.set("key", a.key.clone());
+    req
+}
+
+pub fn set_option(a: &SetOptionArgs) -> Request {
+    let mut req = Request::new("set-option");
+    session_target(&mut req, &a.target);
+    req.set("key", a.key.clone());
+    req.set("value", a.value.clone());
+    req
+}
+
+pub fn list_themes(a: &ListThemesArgs) -> Request {
+    let mut req = Request::new("list-themes");
+    session_target(&mut req, &a.target);
+    req.set_opt("theme", a.theme.clone());
+    req.set_opt("filter", a.filter.clone());
+    req
+}
+
+/// Always states our protocol version, so a daemon that cannot serve us says so here.
+pub fn hello() -> Request {
+    let mut req = Request::new("hello");
+    req.set("client", "tuios");
+    req.set("version", env!("CARGO_PKG_VERSION"));
+    req.set("protocol", protocol::PROTOCOL_VERSION);
     req
 }
 

@@ -65,8 +65,12 @@ fn new_refuses_a_bad_session_name() {
     }
     let list = daemon.conn().ok("list-sessions", Value::Null);
     assert_eq!(list["sessions"].as_array().map(Vec::len), Some(0), "{list}");
-    // Spaces inside and non-ASCII are fine.
+    // Spaces inside and non-ASCII are fine, and address the session over JSON.
     daemon.new_session("my work ü");
+    let info = daemon
+        .conn()
+        .ok("session-info", serde_json::json!({"session": "my work ü"}));
+    assert_eq!(info["session_name"], "my work ü", "{info}");
 }
 
 #[test]

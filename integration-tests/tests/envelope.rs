@@ -398,3 +398,46 @@ fn socat_is_a_client() {
     assert_eq!(resp["id"], 2);
     assert_eq!(resp["result"]["type"], "hello");
 }
+
+/// The first byte picks the protocol: anything but `{` or whitespace is the binary protocol,
+/// so such a client never gets a JSON line back, and the daemon carries on.
+#[test]
+fn a_connection_not_starting_with_a_brace_is_not_json() {
+    use std::io::Read;
+    let daemon = TestDaemon::start();
+    let mut stream = std::os::unix::net::UnixStream::connect(daemon.socket()).unwrap();
+    stream.write_all(b"[1,2,3]\n").unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let mut buf = [0u8; 64];
+    // Nothing, end of stream, or a binary frame: all fine, as long as it is not JSON.
+    if let Ok(n) = stream.read(&mut buf) {
+        assert!(
+            n == 0 || buf[0] != b'{',
+            "answered as JSON: {:?}",
+            &buf[..n]
+        );
+    }
+    assert_eq!(daemon.conn().ok("hello", Value::Null)["type"], "hello");
+}
+
+#[test]
+fn echoed_names_are_bounded() {
+    let daemon = TestDaemon::start();
+    let mut conn = daemon.conn();
+    let long = "x".repeat(5000);
+    let error = conn.err_code(&long, Value::Null, "unknown_verb");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.len() < 1000,
+        "a 5000-byte verb name was echoed whole ({} bytes)",
+        message.len()
+    );
+    let error = conn.err_code(
+        "list-sessions",
+        json!({ long.as_str(): 1 }),
+        "invalid_params",
+    );
+    assert!(error["message"].as_str().unwrap().len() < 1000, "{error}");
+}

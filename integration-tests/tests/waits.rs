@@ -192,11 +192,52 @@ fn wait_for_validates_condition_and_pattern() {
     assert_eq!(waiters(&mut conn, &session), 0);
 }
 
+/// A fresh window-output wait for `pattern` in `window`, started and confirmed live; `trigger`
+/// then runs, and the answer is returned. `timeout` bounds a wait that should match.
+fn fresh_wait(
+    daemon: &TestDaemon,
+    session: &str,
+    window: &str,
+    pattern: &str,
+    timeout: u64,
+    trigger: impl FnOnce(&mut JsonConn),
+) -> Value {
+    let mut waiter = daemon.conn();
+    let mut conn = daemon.conn();
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": pattern, "fresh": true, "timeout": timeout}),
+    );
+    wait_for_waiters(&mut conn, session, 1);
+    trigger(&mut conn);
+    finish_wait(&mut waiter, &id)
+}
+
+/// A fresh wait for text that is already there, and is never printed again, must time out.
+fn assert_fresh_ignores(daemon: &TestDaemon, session: &str, window: &str, old: &str) {
+    let mut conn = daemon.conn();
+    let plain = conn.ok(
+        "wait-for",
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": old, "timeout": 20000}),
+    );
+    assert_eq!(plain["matched"], true, "{old} should be there: {plain}");
+    let resp = conn.call(
+        "wait-for",
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": old, "fresh": true, "timeout": 500}),
+    );
+    assert_eq!(
+        resp["error"]["code"], "timeout",
+        "a fresh wait matched {old:?}, which was there before it began: {resp}"
+    );
+}
+
 #[test]
 fn fresh_ignores_what_is_already_there() {
     let daemon = TestDaemon::start();
     let (session, window) = daemon.session_with_window("fresh");
-    let mut waiter = daemon.conn();
     let mut conn = daemon.conn();
     let send = |conn: &mut JsonConn, text: &str| {
         conn.ok(
@@ -204,27 +245,15 @@ fn fresh_ignores_what_is_already_there() {
             json!({"session": session, "window": window, "text": text}),
         );
     };
-    let fresh_wait = |waiter: &mut JsonConn, conn: &mut JsonConn, next: u32| {
-        let id = start_wait(
-            waiter,
-            json!({"condition": "window-output", "session": session, "window": window,
-                   "pattern": "MARK-\\d+", "fresh": true, "timeout": 20000}),
-        );
-        wait_for_waiters(conn, &session, 1);
-        send(conn, &format!("echo MARK-$(({next}+0))\n"));
-        let result = matched(&finish_wait(waiter, &id), "window-output");
-        assert_eq!(
-            result["match"],
-            format!("MARK-{next}").as_str(),
-            "fresh matched old text: {result}"
-        );
-        wait_for_waiters(conn, &session, 0);
-    };
 
     // A marker on screen does not satisfy a fresh wait; the next one does.
     send(&mut conn, "echo MARK-$((0+1))\n");
     conn.wait_for_text(&session, &window, "MARK-1");
-    fresh_wait(&mut waiter, &mut conn, 2);
+    assert_fresh_ignores(&daemon, &session, &window, "MARK-1");
+    let resp = fresh_wait(&daemon, &session, &window, "MARK-2", 20000, |c| {
+        send(c, "echo MARK-$((1+1))\n")
+    });
+    matched(&resp, "window-output");
 
     // Nor do markers pushed into the scrollback.
     send(&mut conn, "seq 1 60; echo pushed-$((1+1))\n");
@@ -234,7 +263,77 @@ fn fresh_ignores_what_is_already_there() {
         !visible.contains("MARK-"),
         "markers should have scrolled off: {visible}"
     );
-    fresh_wait(&mut waiter, &mut conn, 3);
+    assert_fresh_ignores(&daemon, &session, &window, "MARK-[12]");
+    let resp = fresh_wait(&daemon, &session, &window, "MARK-3", 20000, |c| {
+        send(c, "echo MARK-$((1+2))\n")
+    });
+    matched(&resp, "window-output");
+    wait_for_waiters(&mut conn, &session, 0);
+}
+
+#[test]
+fn fresh_ignores_old_text_below_the_cursor() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("below");
+    let mut conn = daemon.conn();
+    // Like a TUI whose cursor sits in an input box above a status line: old text below it.
+    let window = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c",
+            "stty -echo; printf 'top\\n\\nOLD-%d\\n' 1; printf '\\033[3A'; read x; printf 'NEW-%d' 2; exec sleep 1000"]}),
+    );
+    conn.wait_for_text(&session, &window, "OLD-1");
+    assert_fresh_ignores(&daemon, &session, &window, "OLD-1");
+    let resp = fresh_wait(&daemon, &session, &window, "NEW-2", 20000, |c| {
+        c.ok(
+            "send-text",
+            json!({"session": session, "window": window, "text": "\n"}),
+        );
+    });
+    matched(&resp, "window-output");
+}
+
+#[test]
+fn fresh_sees_a_line_redrawn_with_carriage_return() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("redraw");
+    let mut conn = daemon.conn();
+    // A progress line rewritten in place: the new text starts left of where the cursor was.
+    let window = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c",
+            "stty -echo; printf 'working 10%%'; read x; printf '\\rDONE-%d    ' 7; exec sleep 1000"]}),
+    );
+    conn.wait_for_text(&session, &window, "working 10%");
+    // A correct daemon answers at once; the timeout only bounds a failing run.
+    let resp = fresh_wait(&daemon, &session, &window, "DONE-7", 10000, |c| {
+        c.ok(
+            "send-text",
+            json!({"session": session, "window": window, "text": "\n"}),
+        );
+    });
+    matched(&resp, "window-output");
+}
+
+#[test]
+fn fresh_sees_output_drawn_above_the_cursor() {
+    let daemon = TestDaemon::start();
+    let (session, _) = daemon.session_with_window("above");
+    let mut conn = daemon.conn();
+    // A full-screen program updating its header while the cursor stays lower down.
+    let window = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c",
+            "stty -echo; printf 'header\\nline 2\\nline 3\\n'; read x; printf '\\033[1;1HTOP-%d' 5; exec sleep 1000"]}),
+    );
+    conn.wait_for_text(&session, &window, "line 3");
+    let resp = fresh_wait(&daemon, &session, &window, "TOP-5", 10000, |c| {
+        c.ok(
+            "send-text",
+            json!({"session": session, "window": window, "text": "\n"}),
+        );
+    });
+    matched(&resp, "window-output");
 }
 
 #[test]
@@ -468,92 +567,49 @@ fn a_shell_that_exits_leaves_a_dead_window() {
 }
 
 #[test]
-fn zz_probe_fresh_below() {
+fn killing_the_session_ends_its_waits() {
     let daemon = TestDaemon::start();
-    let (session, _) = daemon.session_with_window("probe");
+    let (session, window) = daemon.session_with_window("doomed");
     let mut conn = daemon.conn();
     let mut waiter = daemon.conn();
-    let window = conn.new_window_id(&session, json!({"command": ["sh", "-c", "stty -echo; printf 'top\\n\\nOLD-%d\\n' 1; printf '\\033[3A'; read x; printf 'NEW-%d' 2; exec sleep 100"]}));
-    conn.wait_for_text(&session, &window, "OLD-1");
-    let id = start_wait(&mut waiter, json!({"condition": "window-output", "session": session, "window": window, "pattern": "(OLD|NEW)-\\d", "fresh": true, "timeout": 3000}));
-    let resp = finish_wait(&mut waiter, &id);
-    let cap = conn.capture(&session, &window, json!({}));
-    eprintln!("PROBE BELOW: {resp}\n{cap}");
-}
-
-#[test]
-fn zz_probe_fresh_cr() {
-    let daemon = TestDaemon::start();
-    let (session, _) = daemon.session_with_window("probe");
-    let mut conn = daemon.conn();
-    let mut waiter = daemon.conn();
-    let window = conn.new_window_id(&session, json!({"command": ["sh", "-c", "stty -echo; printf 'working 10%%'; read x; printf '\\rDONE-%d    ' 7; exec sleep 100"]}));
-    conn.wait_for_text(&session, &window, "working 10%");
-    let id = start_wait(&mut waiter, json!({"condition": "window-output", "session": session, "window": window, "pattern": "DONE-\\d", "fresh": true, "timeout": 3000}));
-    wait_for_waiters(&mut conn, &session, 1);
-    conn.ok("send-text", json!({"session": session, "window": window, "text": "\n"}));
-    let resp = finish_wait(&mut waiter, &id);
-    let cap = conn.capture(&session, &window, json!({}));
-    eprintln!("PROBE CR: {resp}\n{cap}");
-}
-
-#[test]
-fn zz_probe_fresh_above_cursor() {
-    let daemon = TestDaemon::start();
-    let (session, window) = daemon.session_with_window("probe");
-    let mut conn = daemon.conn();
-    let mut waiter = daemon.conn();
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "seq 1 8; echo ready-$((1+1))\n"}),
+    // A correct daemon answers as soon as the session is gone; the timeout only bounds a
+    // failing run.
+    let id = start_wait(
+        &mut waiter,
+        json!({"condition": "window-output", "session": session, "window": window,
+               "pattern": "NEVER-SEEN-\\d", "timeout": 10000}),
     );
-    conn.wait_for_text(&session, &window, "ready-2");
-    for (pat, text) in [
-        ("TOPMARK-\\d", "printf '\\033[2;1HTOPMARK-%d\\n' 5\n"),
-        ("CRMARK-\\d", "sleep 0.3; printf '\\rCRMARK-%d' 6\n"),
-    ] {
-        let id = start_wait(
-            &mut waiter,
-            json!({"condition": "window-output", "session": session, "window": window, "pattern": pat, "fresh": true, "timeout": 3000}),
-        );
-        wait_for_waiters(&mut conn, &session, 1);
-        conn.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": text}),
-        );
-        let resp = finish_wait(&mut waiter, &id);
-        let cap = conn.capture(&session, &window, json!({}));
-        eprintln!("PROBE {pat}: {resp}\n{cap}");
-    }
+    wait_for_waiters(&mut conn, &session, 1);
+    conn.ok("kill-session", json!({"session": session}));
+    let resp = finish_wait(&mut waiter, &id);
+    let code = resp["error"]["code"].as_str().unwrap_or_default();
+    assert!(
+        code == "window_not_found" || code == "session_not_found",
+        "a wait on a window of a killed session must fail because the window is gone, \
+         not time out: {resp}"
+    );
 }
 
 #[test]
-fn zz_probe_kill_session_mid_wait() {
-    let daemon = TestDaemon::start();
-    let (session, window) = daemon.session_with_window("probe");
-    daemon.new_session("other");
+fn daemon_shutdown_answers_pending_waits() {
+    let mut daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("last");
     let mut conn = daemon.conn();
     let mut waiter = daemon.conn();
     let id = start_wait(
         &mut waiter,
         json!({"condition": "window-output", "session": session, "window": window,
-               "pattern": "NEVER-\\d", "timeout": 8000}),
+               "pattern": "NEVER-SEEN-\\d", "timeout": 600000}),
     );
     wait_for_waiters(&mut conn, &session, 1);
-    conn.ok("kill-session", json!({"session": session}));
-    let began = Instant::now();
-    let resp = finish_wait(&mut waiter, &id);
-    eprintln!("PROBE after {:?}: {resp}", began.elapsed());
-    let mut w2 = daemon.conn();
-    let id = start_wait(
-        &mut w2,
-        json!({"condition": "window-output", "session": "other",
-               "pattern": "NEVER-\\d", "timeout": 8000}),
+    daemon.terminate();
+    let line = waiter
+        .read_raw_line()
+        .expect("the daemon closed a waiting connection without answering it");
+    let resp: Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(resp["id"], id.as_str(), "{resp}");
+    assert_eq!(
+        resp["error"]["code"], "internal",
+        "a wait cut short by shutdown fails with internal: {resp}"
     );
-    wait_for_waiters(&mut conn, "other", 1);
-    let mut d = daemon;
-    let began = Instant::now();
-    d.terminate();
-    let line = w2.read_raw_line();
-    eprintln!("PROBE shutdown after {:?}: {line:?} {id}", began.elapsed());
 }

@@ -209,12 +209,16 @@ pub mod kind {
     pub const LIST_SESSIONS: u8 = 3;
     pub const KILL_SESSION: u8 = 4;
     pub const KILL_SERVER: u8 = 5;
+    /// An attached client's operation (`attach::ClientOp`).
+    pub const CLIENT_OP: u8 = 6;
 
     pub const WELCOME: u8 = 64;
     pub const SESSION_LIST: u8 = 65;
     pub const SESSION_CREATED: u8 = 66;
     pub const OK: u8 = 67;
     pub const ERROR: u8 = 68;
+    /// An operation for an attached client (`attach::DaemonOp`).
+    pub const DAEMON_OP: u8 = 69;
 }
 
 /// Messages a client sends.
@@ -239,6 +243,8 @@ pub enum ClientMessage {
     },
     /// Ask the daemon to save every session and exit.
     KillServer,
+    /// Everything an attached client does.
+    Op(crate::attach::ClientOp),
 }
 
 /// Messages the daemon sends.
@@ -264,6 +270,8 @@ pub enum DaemonMessage {
         code: BinaryErrorCode,
         message: String,
     },
+    /// Everything the daemon tells an attached client.
+    Op(crate::attach::DaemonOp),
 }
 
 // Per-message payload structs. Optional and defaultable fields carry `serde(default)` so a peer
@@ -331,6 +339,7 @@ impl ClientMessage {
             ClientMessage::ListSessions => kind::LIST_SESSIONS,
             ClientMessage::KillSession { .. } => kind::KILL_SESSION,
             ClientMessage::KillServer => kind::KILL_SERVER,
+            ClientMessage::Op(_) => kind::CLIENT_OP,
         }
     }
 
@@ -368,6 +377,7 @@ impl ClientMessage {
                 write_msgpack_frame(k, &KillSessionPayload { name: name.clone() }, dst)
             }
             ClientMessage::ListSessions | ClientMessage::KillServer => write_frame(k, &[], dst),
+            ClientMessage::Op(op) => write_msgpack_frame(k, op, dst),
         }
     }
 
@@ -397,6 +407,7 @@ impl ClientMessage {
                 ClientMessage::KillSession { name: p.name }
             }
             kind::KILL_SERVER => ClientMessage::KillServer,
+            kind::CLIENT_OP => ClientMessage::Op(decode_payload(kind, payload)?),
             other => return Err(DecodeError::UnknownType(other)),
         })
     }
@@ -410,6 +421,7 @@ impl DaemonMessage {
             DaemonMessage::SessionCreated { .. } => kind::SESSION_CREATED,
             DaemonMessage::Ok => kind::OK,
             DaemonMessage::Error { .. } => kind::ERROR,
+            DaemonMessage::Op(_) => kind::DAEMON_OP,
         }
     }
 
@@ -458,6 +470,7 @@ impl DaemonMessage {
                 },
                 dst,
             ),
+            DaemonMessage::Op(op) => write_msgpack_frame(k, op, dst),
         }
     }
 
@@ -495,6 +508,7 @@ impl DaemonMessage {
                     message: p.message,
                 }
             }
+            kind::DAEMON_OP => DaemonMessage::Op(decode_payload(kind, payload)?),
             other => return Err(DecodeError::UnknownType(other)),
         })
     }

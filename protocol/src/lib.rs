@@ -7,6 +7,7 @@
 // and boxing would make the public shape awkward for every handler, so the size is accepted.
 #![allow(clippy::result_large_err)]
 
+pub mod attach;
 pub mod binary;
 pub mod closest;
 pub mod commands;

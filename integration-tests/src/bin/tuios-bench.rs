@@ -531,15 +531,16 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 /// The physical limit: `cat FILE` on a PTY drained in 64 KiB reads until EIO.
-fn bare_throughput(file: &Path) -> R<f64> {
+fn bare_throughput(file: &Path, size: u64) -> R<f64> {
     let mut pty = open_pty(FLOOD_COLS, FLOOD_ROWS)?;
     let t0 = Instant::now();
     let mut child = pty.spawn(&["cat", &file.to_string_lossy()], &[])?;
     let mut buf = vec![0u8; 65536];
+    let mut total = 0u64;
     loop {
         match pty.master.read(&mut buf) {
             Ok(0) => break,
-            Ok(_) => {}
+            Ok(n) => total += n as u64,
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             // EIO: every slave descriptor is closed, i.e. cat exited and all output was read.
             Err(e) if e.raw_os_error() == Some(libc::EIO) => break,
@@ -550,6 +551,10 @@ fn bare_throughput(file: &Path) -> R<f64> {
     let status = child.wait().map_err(ctx("waiting for cat"))?;
     if !status.success() {
         return Err(format!("cat exited with {status}"));
+    }
+    // ONLCR only adds bytes, so anything short of the file size means lost output.
+    if total < size {
+        return Err(format!("read {total} bytes of a {size}-byte file"));
     }
     Ok(secs)
 }
@@ -1442,7 +1447,7 @@ fn run(cfg: &Config) -> R<()> {
         // Interleaved so drift on the machine hits all three alike.
         if cfg.bare && failed[0].is_none() {
             log(format_args!("(a) throughput run {} bare", run + 1));
-            match bare_throughput(&file) {
+            match bare_throughput(&file, flood_bytes) {
                 Ok(s) => samples[0].push(s),
                 Err(e) => failed[0] = Some(e),
             }
