@@ -7,7 +7,7 @@ use tokio::io::AsyncReadExt;
 use tokio::net::{UnixListener, UnixStream};
 
 use crate::binary_connection::BinaryConnection;
-use crate::json_connection::JsonConnection;
+use crate::json_connection::{Drain, JsonConnection};
 use crate::verbs::VerbEnv;
 
 /// How long a new connection may stay silent before its first byte; generous, since a script
@@ -17,6 +17,8 @@ const FIRST_BYTE_WAIT: Duration = Duration::from_secs(600);
 pub struct Acceptor {
     env: VerbEnv,
     uid: u32,
+    /// Live JSON connections, so shutdown can let them answer before the daemon exits.
+    json: Vec<Addr<JsonConnection>>,
 }
 
 impl Acceptor {
@@ -30,6 +32,7 @@ impl Acceptor {
                 env,
                 // SAFETY: geteuid has no failure modes.
                 uid: unsafe { libc::geteuid() },
+                json: Vec::new(),
             }
         })
     }
@@ -40,7 +43,7 @@ impl Actor for Acceptor {
 }
 
 impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
-    fn handle(&mut self, item: std::io::Result<UnixStream>, _: &mut Self::Context) {
+    fn handle(&mut self, item: std::io::Result<UnixStream>, ctx: &mut Self::Context) {
         let stream = match item {
             Ok(s) => s,
             Err(e) => {
@@ -63,6 +66,7 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
             }
         }
         let env = self.env.clone();
+        let acceptor = ctx.address();
         actix::spawn(async move {
             let (mut reader, writer) = stream.into_split();
             let mut first = [0u8; 1];
@@ -72,7 +76,8 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
             }
             let reader = std::io::Cursor::new(first.to_vec()).chain(reader);
             if matches!(first[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
-                JsonConnection::start(reader, writer, env);
+                let conn = JsonConnection::start(reader, writer, env);
+                acceptor.do_send(Track(conn));
             } else {
                 BinaryConnection::start(reader, writer, env);
             }
@@ -86,8 +91,26 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
 pub struct StopAccepting;
 
 impl Handler<StopAccepting> for Acceptor {
-    type Result = ();
-    fn handle(&mut self, _: StopAccepting, ctx: &mut Self::Context) {
+    type Result = ResponseFuture<()>;
+    fn handle(&mut self, _: StopAccepting, ctx: &mut Self::Context) -> Self::Result {
         ctx.stop();
+        // Requests in flight (waits end as the event hub closes) are answered and flushed.
+        let conns: Vec<Addr<JsonConnection>> =
+            self.json.drain(..).filter(|c| c.connected()).collect();
+        Box::pin(async move {
+            futures_util::future::join_all(conns.iter().map(|c| c.send(Drain))).await;
+        })
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+struct Track(Addr<JsonConnection>);
+
+impl Handler<Track> for Acceptor {
+    type Result = ();
+    fn handle(&mut self, msg: Track, _: &mut Self::Context) {
+        self.json.retain(|c| c.connected());
+        self.json.push(msg.0);
     }
 }

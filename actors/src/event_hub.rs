@@ -92,6 +92,20 @@ impl Handler<Unsubscribe> for EventHub {
     }
 }
 
+/// Daemon shutdown: close every subscription, so streams end and waits answer.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct CloseAll;
+
+impl Handler<CloseAll> for EventHub {
+    type Result = ();
+    fn handle(&mut self, _: CloseAll, _: &mut Self::Context) {
+        for sub in self.subs.drain(..) {
+            sub.queue.close();
+        }
+    }
+}
+
 /// How many subscriptions of a kind are live, optionally only those filtered to one session.
 #[derive(Message)]
 #[rtype(result = "usize")]

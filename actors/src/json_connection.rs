@@ -45,21 +45,29 @@ pub struct JsonConnection {
     stream: Option<SubscriptionGuard>,
     /// Written after every queued answer, just before closing (the oversized-line error).
     final_line: Option<String>,
+    /// Resolves when the writer has flushed and closed the socket.
+    writer_done: Option<tokio::sync::oneshot::Receiver<()>>,
     write_half_probe: Option<std::os::fd::RawFd>,
 }
 
 impl JsonConnection {
-    pub fn start<R: AsyncRead + Unpin + 'static>(reader: R, writer: OwnedWriteHalf, env: VerbEnv) {
+    pub fn start<R: AsyncRead + Unpin + 'static>(
+        reader: R,
+        writer: OwnedWriteHalf,
+        env: VerbEnv,
+    ) -> Addr<JsonConnection> {
         let probe = {
             use std::os::fd::AsRawFd;
             writer.as_ref().as_raw_fd()
         };
         let (out, rx) = mpsc::unbounded_channel();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         JsonConnection::create(move |ctx| {
             ctx.add_stream(FramedRead::new(reader, LineCodec::new(MAX_LINE_BYTES)));
             let addr = ctx.address();
             actix::spawn(async move {
                 write_loop(writer, rx).await;
+                drop(done_tx);
                 addr.do_send(WriterDone);
             });
             JsonConnection {
@@ -70,9 +78,10 @@ impl JsonConnection {
                 input_done: false,
                 stream: None,
                 final_line: None,
+                writer_done: Some(done_rx),
                 write_half_probe: Some(probe),
             }
-        });
+        })
     }
 
     fn send(&self, line: String) {
@@ -373,5 +382,26 @@ impl StreamHandler<Result<BytesMut, LineError>> for JsonConnection {
 
     fn finished(&mut self, ctx: &mut Self::Context) {
         self.peer_closed_reading(ctx);
+    }
+}
+
+/// Daemon shutdown: answer what is in flight, read nothing more, and resolve once the answers
+/// are written.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Drain;
+
+impl Handler<Drain> for JsonConnection {
+    type Result = ResponseFuture<()>;
+    fn handle(&mut self, _: Drain, ctx: &mut Self::Context) -> Self::Result {
+        self.input_done = true;
+        self.queue.clear();
+        self.next(ctx);
+        let done = self.writer_done.take();
+        Box::pin(async move {
+            if let Some(done) = done {
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(2), done).await;
+            }
+        })
     }
 }

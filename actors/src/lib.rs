@@ -6,12 +6,15 @@ use std::sync::Arc;
 use actix::prelude::*;
 
 pub mod acceptor;
+pub mod agent;
 pub mod binary_connection;
 pub mod codec;
 pub mod errors;
 pub mod event_hub;
 pub mod json_connection;
+pub mod paste;
 pub mod pty;
+pub mod screen;
 pub mod session;
 pub mod session_manager;
 pub mod subscriber;
@@ -42,6 +45,7 @@ pub struct Services {
 
 /// Handle to a running actor system.
 pub struct DaemonHandle {
+    hub: Addr<event_hub::EventHub>,
     acceptor: Addr<acceptor::Acceptor>,
     manager: Addr<session_manager::SessionManager>,
 }
@@ -49,6 +53,8 @@ pub struct DaemonHandle {
 impl DaemonHandle {
     /// Stop accepting, then end every session's programs. Resolves when they are gone.
     pub async fn shutdown(self) {
+        // Waits end first (their event streams close), so their clients hear why.
+        let _ = self.hub.send(event_hub::CloseAll).await;
         let _ = self.acceptor.send(acceptor::StopAccepting).await;
         let _ = self.manager.send(session_manager::Shutdown).await;
     }
@@ -63,12 +69,17 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         supervisor: supervisor::Supervisor::default().start(),
     };
     let manager = session_manager::SessionManager::new(services.clone()).start();
+    let hub = services.hub.clone();
     let env = verbs::VerbEnv {
         manager: manager.clone(),
         services,
     };
     let acceptor = acceptor::Acceptor::start(listener, env);
-    DaemonHandle { acceptor, manager }
+    DaemonHandle {
+        hub,
+        acceptor,
+        manager,
+    }
 }
 
 pub(crate) fn unix_now_secs() -> u64 {

@@ -72,6 +72,7 @@ pub async fn wait_for(env: &VerbEnv, p: WaitForParams) -> Result<Value, VerbErro
         "session-exists" => session_exists(env, p, deadline).await,
         "window-output" => window_output(env, p, deadline).await,
         "window-exit" => window_exit(env, p, deadline).await,
+        "agent-state" => crate::agent::verbs::wait_agent_state(env, p, deadline).await,
         _ => window_idle(env, p, deadline).await,
     }
 }
@@ -115,7 +116,7 @@ async fn session_exists(
     loop {
         tokio::select! {
             ev = queue.next() => {
-                if ev.is_none() { return Err(errors::internal("the event stream ended")); }
+                if ev.is_none() { return Err(errors::internal("the daemon is shutting down")); }
                 if exists(env, name.clone()).await {
                     return Ok(json!({"type": "wait_result", "condition": "session-exists", "matched": true, "session": name}));
                 }
@@ -180,7 +181,7 @@ async fn window_output(
     let (s, w) = target(env, &p).await?;
     let (_guard, queue) =
         subscribe(env, window_filter(&s, &w, &["output", "window-closed"])).await?;
-    let mut scan = window::ScanSince::start(p.fresh.unwrap_or(false), visible_only);
+    let mut scan = window::ScanSince::start(visible_only);
     if p.fresh.unwrap_or(false) {
         // The baseline is where the cursor stands now: only what is written from here can match.
         scan = mailbox(w.addr.send(window::Baseline(scan)).await)
@@ -208,6 +209,9 @@ async fn window_output(
         }
         tokio::select! {
             ev = queue.next() => {
+                if ev.is_none() {
+                    return Err(errors::internal("the daemon is shutting down"));
+                }
                 // Everything already queued is covered by one scan.
                 let mut closed = false;
                 let mut next = ev;
@@ -272,7 +276,7 @@ async fn window_exit(
     loop {
         tokio::select! {
             ev = queue.next() => {
-                let Some(e) = ev else { return Err(errors::internal("the event stream ended")) };
+                let Some(e) = ev else { return Err(errors::internal("the daemon is shutting down")) };
                 match e.kind {
                     "window-exit" => return Ok(result(Some(crate::pty::ExitInfo { code: e.exit_code, signal: e.signal }))),
                     "window-closed" => return Ok(result(None)),
@@ -310,7 +314,7 @@ async fn window_idle(
     loop {
         tokio::select! {
             ev = queue.next() => {
-                if ev.is_none() { return Err(errors::internal("the event stream ended")); }
+                if ev.is_none() { return Err(errors::internal("the daemon is shutting down")); }
                 quiet_until = Instant::now() + idle;
             }
             _ = sleep_until(quiet_until), if quiet_until <= deadline => {

@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::errors;
 use crate::event_hub::{EventHub, Publish};
 use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
+use crate::screen::{self, Viewer};
 use crate::supervisor::{ChildExited, Supervisor, Watch};
 use protocol::events::Event;
 
@@ -24,6 +25,11 @@ const HANGUP_GRACE: Duration = Duration::from_secs(2);
 #[derive(Message)]
 #[rtype(result = "()")]
 pub enum WindowNotice {
+    /// The input modes an attached client needs changed (rare: a program switching modes).
+    Modes {
+        window_id: String,
+        modes: protocol::attach::WindowModes,
+    },
     Title {
         window_id: String,
         title: Option<String>,
@@ -42,6 +48,8 @@ pub struct WindowLinks {
     pub notices: Recipient<WindowNotice>,
     pub hub: Addr<EventHub>,
     pub supervisor: Addr<Supervisor>,
+    /// Agent-state notices and the shared time of the last output.
+    pub agent: crate::agent::PaneLink,
 }
 
 pub struct Window {
@@ -60,6 +68,12 @@ pub struct Window {
     last_title: Option<String>,
     /// Told when the child has been reaped (daemon shutdown waits on this).
     reap_waiters: Vec<oneshot::Sender<()>>,
+    /// Attached clients showing this window.
+    viewers: Vec<Viewer>,
+    flush_scheduled: bool,
+    last_modes: protocol::attach::WindowModes,
+    /// OSC 9;4 progress and output notices for the session's agent tiers.
+    agent: crate::agent::PaneProbe,
 }
 
 impl Window {
@@ -96,6 +110,10 @@ impl Window {
                 stream_done: false,
                 last_title: None,
                 reap_waiters: Vec::new(),
+                viewers: Vec::new(),
+                flush_scheduled: false,
+                last_modes: Default::default(),
+                agent: Default::default(),
             }
         }))
     }
@@ -113,8 +131,46 @@ impl Window {
         self.links.hub.do_send(Publish(event));
     }
 
+    /// After output: report changed input modes and schedule a frame for the viewers.
+    fn after_output(&mut self, ctx: &mut Context<Self>) {
+        let modes = self.emulator.window_modes();
+        if modes != self.last_modes {
+            self.last_modes = modes;
+            self.links.notices.do_send(WindowNotice::Modes {
+                window_id: self.id.clone(),
+                modes,
+            });
+        }
+        self.schedule_flush(ctx);
+    }
+
+    fn schedule_flush(&mut self, ctx: &mut Context<Self>) {
+        if self.viewers.is_empty() || self.flush_scheduled {
+            return;
+        }
+        self.flush_scheduled = true;
+        let interval = self
+            .viewers
+            .iter()
+            .map(|v| v.interval)
+            .min()
+            .unwrap_or(Duration::from_millis(16));
+        ctx.run_later(interval, |act, ctx| {
+            act.flush_scheduled = false;
+            let mut behind = false;
+            for v in &mut act.viewers {
+                behind |= !screen::flush(&act.id, &act.emulator, v);
+            }
+            if behind {
+                // A client's queue was full: try again next frame.
+                act.schedule_flush(ctx);
+            }
+        });
+    }
+
     fn feed(&mut self, bytes: &[u8]) {
         self.emulator.feed(bytes);
+        self.agent.on_output(&self.links.agent, bytes);
         let mut output = self.event("output");
         output.bytes = bytes.len() as u64;
         self.publish(output);
@@ -209,25 +265,28 @@ fn hang_up(pid: i32) {
 }
 
 impl StreamHandler<Bytes> for Window {
-    fn handle(&mut self, chunk: Bytes, _: &mut Self::Context) {
+    fn handle(&mut self, chunk: Bytes, ctx: &mut Self::Context) {
         self.feed(&chunk);
+        self.after_output(ctx);
     }
 
-    fn finished(&mut self, _: &mut Self::Context) {
+    fn finished(&mut self, ctx: &mut Self::Context) {
         // Unlike the default, stay alive: a window outlives its program until it is closed.
         self.stream_done = true;
         self.settle_exit();
+        self.schedule_flush(ctx);
     }
 }
 
 impl Handler<ChildExited> for Window {
     type Result = ();
-    fn handle(&mut self, msg: ChildExited, _: &mut Self::Context) {
+    fn handle(&mut self, msg: ChildExited, ctx: &mut Self::Context) {
         self.reaped = Some(msg.0);
         for w in self.reap_waiters.drain(..) {
             let _ = w.send(());
         }
         self.settle_exit();
+        self.schedule_flush(ctx);
     }
 }
 
@@ -295,12 +354,13 @@ pub struct Resize {
 
 impl Handler<Resize> for Window {
     type Result = Result<(), VerbError>;
-    fn handle(&mut self, msg: Resize, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: Resize, ctx: &mut Self::Context) -> Self::Result {
         if self.exited.or(self.reaped).is_some() {
             return Err(errors::pty_not_found(&self.id));
         }
         // The emulator first, so output the program draws for the new size lands on a grid of it.
         self.emulator.resize(msg.cols, msg.rows);
+        self.schedule_flush(ctx);
         self.master
             .resize(pty::pty_size(msg.cols, msg.rows))
             .map_err(|e| errors::internal(format!("resizing window {} failed: {e}", self.id)))
@@ -381,12 +441,13 @@ impl Handler<GetState> for Window {
 
 /// Where a `window-output` waiter is in a window's text: rows are counted from the first row the
 /// window ever scrolled into its history, so a row keeps its number while it scrolls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScanSince {
     /// First row to read; `None` reads everything there is.
     pub from_row: Option<u64>,
-    /// For `fresh` waits: the baseline row, and how many of its leading characters predate it.
-    pub baseline: Option<(u64, usize)>,
+    /// For `fresh` waits: the screen when the wait began (first row number and the rows). A row
+    /// that still reads the same is old text, not output that arrived since.
+    pub baseline: Option<std::sync::Arc<(u64, Vec<String>)>>,
     pub visible_only: bool,
 }
 
@@ -394,7 +455,7 @@ pub struct ScanSince {
 const SCAN_OVERLAP: u64 = 4;
 
 impl ScanSince {
-    pub fn start(_fresh: bool, visible_only: bool) -> Self {
+    pub fn start(visible_only: bool) -> Self {
         ScanSince {
             from_row: None,
             baseline: None,
@@ -403,7 +464,7 @@ impl ScanSince {
     }
 }
 
-/// Record where the cursor is now as the start of "fresh" output.
+/// Record the screen as it is now, so a "fresh" wait matches only what changes from here on.
 #[derive(Message)]
 #[rtype(result = "ScanSince")]
 pub struct Baseline(pub ScanSince);
@@ -411,11 +472,16 @@ pub struct Baseline(pub ScanSince);
 impl Handler<Baseline> for Window {
     type Result = MessageResult<Baseline>;
     fn handle(&mut self, msg: Baseline, _: &mut Self::Context) -> Self::Result {
-        let (col, row) = self.emulator.cursor();
-        let abs = self.emulator.rows_pushed() + row as u64;
+        let first = self.emulator.rows_pushed();
+        let rows: Vec<String> = self
+            .emulator
+            .capture_from(first, false)
+            .split('\n')
+            .map(str::to_owned)
+            .collect();
         MessageResult(ScanSince {
-            from_row: Some(abs),
-            baseline: Some((abs, col as usize)),
+            from_row: Some(first),
+            baseline: Some(std::sync::Arc::new((first, rows))),
             ..msg.0
         })
     }
@@ -431,26 +497,28 @@ impl Handler<Scan> for Window {
     fn handle(&mut self, msg: Scan, _: &mut Self::Context) -> Self::Result {
         let scan = msg.0;
         let pushed = self.emulator.rows_pushed();
-        let mut from = scan.from_row.unwrap_or(0);
+        let mut from = scan.from_row.unwrap_or(0).max(self.emulator.first_row());
         if scan.visible_only {
             from = from.max(pushed);
         }
         let mut text = self.emulator.capture_from(from, false);
-        if let Some((row, cols)) = scan.baseline {
-            if from == row {
-                // Drop what stood on the baseline row before the wait began.
-                let cut = text
-                    .char_indices()
-                    .take_while(|(_, c)| *c != '\n')
-                    .nth(cols)
-                    .map(|(i, _)| i)
-                    .unwrap_or_else(|| text.find('\n').unwrap_or(text.len()));
-                text.replace_range(..cut, "");
-            }
+        if let Some(base) = &scan.baseline {
+            // Keep only rows that differ from what they showed when the wait began.
+            let (first, rows) = (base.0, &base.1);
+            text = text
+                .split('\n')
+                .enumerate()
+                .filter(|(i, line)| {
+                    let n = from + *i as u64;
+                    n < first || rows.get((n - first) as usize).is_none_or(|old| old != line)
+                })
+                .map(|(_, line)| line)
+                .collect::<Vec<_>>()
+                .join("\n");
         }
         let mut next_from = pushed.saturating_sub(SCAN_OVERLAP);
-        if let Some((row, _)) = scan.baseline {
-            next_from = next_from.max(row);
+        if let Some(base) = &scan.baseline {
+            next_from = next_from.max(base.0);
         }
         MessageResult((
             text,
@@ -459,5 +527,69 @@ impl Handler<Scan> for Window {
                 ..scan
             },
         ))
+    }
+}
+
+/// Start showing this window to a client (its first frame has every row).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct AddViewer {
+    pub client: u64,
+    pub sink: mpsc::Sender<Bytes>,
+    pub fps: u16,
+}
+
+impl Handler<AddViewer> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: AddViewer, ctx: &mut Self::Context) {
+        self.viewers.retain(|v| v.client != msg.client);
+        self.viewers
+            .push(Viewer::new(msg.client, msg.sink, msg.fps));
+        self.schedule_flush(ctx);
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct RemoveViewer(pub u64);
+
+impl Handler<RemoveViewer> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: RemoveViewer, _: &mut Self::Context) {
+        self.viewers.retain(|v| v.client != msg.0);
+    }
+}
+
+/// Rows for copy mode: `count` rows ending before row `before` (None: the top of the screen).
+#[derive(Message)]
+#[rtype(result = "(u64, Vec<protocol::attach::Row>, bool)")]
+pub struct ScrollbackRows {
+    pub before: Option<u64>,
+    pub count: u32,
+}
+
+impl Handler<ScrollbackRows> for Window {
+    type Result = MessageResult<ScrollbackRows>;
+    fn handle(&mut self, msg: ScrollbackRows, _: &mut Self::Context) -> Self::Result {
+        let end = msg.before.unwrap_or_else(|| self.emulator.rows_pushed());
+        let count = msg.count.min(10_000) as u64;
+        let first = end.saturating_sub(count).max(self.emulator.first_row());
+        let (first, rows) = self
+            .emulator
+            .rows_range(first, end.saturating_sub(first) as usize);
+        let more = first > self.emulator.first_row();
+        MessageResult((first, rows, more))
+    }
+}
+
+/// The input modes of the program, for key encoding.
+#[derive(Message)]
+#[rtype(result = "protocol::attach::WindowModes")]
+pub struct GetModes;
+
+impl Handler<GetModes> for Window {
+    type Result = MessageResult<GetModes>;
+    fn handle(&mut self, _: GetModes, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.emulator.window_modes())
     }
 }

@@ -29,6 +29,9 @@ pub enum Command {
     /// Create a session, starting the daemon in the background if none is running.
     #[command(visible_alias = "n")]
     New(NewArgs),
+    /// Attach this terminal to a session: the full-screen client.
+    #[command(visible_alias = "a")]
+    Attach(AttachArgs),
     #[command(name = "ls", visible_alias = "list-sessions")]
     Ls(LsArgs),
     KillSession(KillSessionArgs),
@@ -59,14 +62,21 @@ pub enum Command {
     Resize(ResizeArgs),
     WaitFor(WaitForArgs),
     Subscribe(SubscribeArgs),
-    RunCommand(RunCommandArgs),
+    // Not `RunCommand`: a variant may not repeat the enum's name (clippy).
+    #[command(name = "run-command")]
+    Run(RunCommandArgs),
     ListOptions(ListOptionsArgs),
     #[command(visible_alias = "get-config")]
     GetOption(GetOptionArgs),
     #[command(visible_alias = "set-config")]
     SetOption(SetOptionArgs),
     ListThemes(ListThemesArgs),
+    SetAgentState(SetAgentStateArgs),
+    GetAgentState(WindowOnlyArgs),
+    ExplainAgentDetect(WindowOnlyArgs),
+    ExplainAgentScreen(ExplainAgentScreenArgs),
     Hello(HelloArgs),
+    PasteCheck(crate::paste_check::PasteCheckArgs),
 }
 
 impl Command {
@@ -102,6 +112,10 @@ impl Command {
             "get-option" => "get-option",
             "set-option" => "set-option",
             "list-themes" => "list-themes",
+            "set-agent-state" => "set-agent-state",
+            "get-agent-state" => "get-agent-state",
+            "explain-agent-detect" => "explain-agent-detect",
+            "explain-agent-screen" => "explain-agent-screen",
             "hello" => "hello",
             _ => return None,
         })
@@ -125,6 +139,15 @@ pub struct NewArgs {
     /// Create the session without attaching to it.
     #[arg(short = 'd', long)]
     pub detach: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AttachArgs {
+    /// Session name; omit for the most recently active session.
+    pub session: Option<String>,
+    /// Create the session if it does not exist.
+    #[arg(short = 'c', long)]
+    pub create: bool,
 }
 
 #[derive(Debug, Args)]
@@ -285,6 +308,9 @@ pub struct WaitForArgs {
     pub idle: Option<i64>,
     #[arg(long, value_name = "MS")]
     pub timeout: Option<i64>,
+    // Sent joined with commas, as the verb takes them; each state is checked on its own.
+    #[arg(long, value_delimiter = ',', value_name = "STATE,...")]
+    pub until: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -427,8 +453,10 @@ pub struct SetSessionAccentArgs {
     pub accent: Option<String>,
 }
 
-/// Arguments after COMMAND that start with `-` go after `--`, as with new-window.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Arguments that start with '-' go after '--': tuios run-command NewWindow logs -- tail -f app.log"
+)]
 pub struct RunCommandArgs {
     #[command(flatten)]
     pub target: SessionTarget,
@@ -478,6 +506,30 @@ pub struct ListThemesArgs {
     pub theme: Option<String>,
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetAgentStateArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "STATE")]
+    pub state: String,
+    #[arg(short = 'm', long, value_name = "TEXT")]
+    pub message: Option<String>,
+    #[arg(long, value_name = "SOURCE")]
+    pub source: Option<String>,
+    #[arg(long, value_name = "ID")]
+    pub harness: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainAgentScreenArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(long, value_name = "ID")]
+    pub harness: Option<String>,
+    #[arg(long, value_name = "N")]
+    pub lines: Option<i64>,
 }
 
 #[derive(Debug, Args)]
@@ -565,7 +617,71 @@ mod tests {
                 assert!(arg.get_help().is_some(), "{name} --{id} has no help text");
             }
         }
-        assert_eq!(seen, 12);
+        assert_eq!(
+            seen,
+            protocol::registry::verbs().len() - NO_SUBCOMMAND.len()
+        );
+    }
+
+    /// Registry verbs deliberately left without a subcommand.
+    const NO_SUBCOMMAND: &[&str] = &[
+        // It ends the event stream of the connection it is sent on; each CLI invocation opens a
+        // connection of its own, so there is never a stream of ours to end (`tuios subscribe`
+        // ends on Ctrl+C or when its reader goes away).
+        "unsubscribe",
+    ];
+
+    #[test]
+    fn every_registry_verb_has_a_subcommand() {
+        let cmd = command();
+        let mut fronted: Vec<&str> = cmd
+            .get_subcommands()
+            .filter_map(|s| Command::verb_of(s.get_name()))
+            .collect();
+        fronted.sort_unstable();
+        let before = fronted.len();
+        fronted.dedup();
+        assert_eq!(before, fronted.len(), "a verb is fronted twice");
+        for verb in protocol::registry::verbs() {
+            assert_eq!(
+                fronted.contains(&verb.name),
+                !NO_SUBCOMMAND.contains(&verb.name),
+                "verb {}: a subcommand must front it, unless it is a listed exception",
+                verb.name
+            );
+        }
+        for exception in NO_SUBCOMMAND {
+            assert!(
+                protocol::registry::find_verb(exception).is_some(),
+                "{exception} is no longer a verb"
+            );
+        }
+    }
+
+    /// A param the verb requires is a required arg of the same name, so clap refuses its
+    /// absence before anything is sent.
+    #[test]
+    fn required_params_are_required_args() {
+        // run-command's COMMAND may be left out for --list, which sends nothing.
+        let exceptions = [("run-command", "command")];
+        let cmd = command();
+        for sub in cmd.get_subcommands() {
+            let Some(verb) =
+                Command::verb_of(sub.get_name()).and_then(protocol::registry::find_verb)
+            else {
+                continue;
+            };
+            for p in verb.params.iter().filter(|p| p.required) {
+                let arg = sub
+                    .get_arguments()
+                    .find(|a| a.get_id() == p.name)
+                    .unwrap_or_else(|| panic!("{} has no arg for {}", sub.get_name(), p.name));
+                if exceptions.contains(&(verb.name, p.name)) {
+                    continue;
+                }
+                assert!(arg.is_required_set(), "{} {}", sub.get_name(), p.name);
+            }
+        }
     }
 
     fn possible_values(sub: &str, arg: &str) -> Vec<String> {
@@ -591,6 +707,18 @@ mod tests {
             possible_values("subscribe", "types"),
             protocol::registry::accepted_of("subscribe", "types")
         );
+        for (sub, arg, verb, param) in [
+            ("run-command", "command", "run-command", "command"),
+            ("focus-window", "relative", "focus-window", "relative"),
+            ("focus-window", "direction", "focus-window", "direction"),
+            ("split-window", "direction", "split-window", "direction"),
+        ] {
+            assert_eq!(
+                possible_values(sub, arg),
+                protocol::registry::accepted_of(verb, param),
+                "{sub} {arg}"
+            );
+        }
         assert_eq!(possible_values("wait-for", "source"), ["visible", "recent"]);
         let err = command()
             .try_get_matches_from(["tuios", "wait-for", "window-outptu"])

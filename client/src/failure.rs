@@ -78,6 +78,18 @@ impl Failure {
     }
 }
 
+/// An error found on this side with the protocol's own checks reads like the daemon's.
+impl From<protocol::VerbError> for Failure {
+    fn from(e: protocol::VerbError) -> Self {
+        let hint = e.to_json().get("hint").cloned();
+        Failure::Verb(VerbError {
+            code: e.code.as_str().to_string(),
+            message: e.message,
+            hint,
+        })
+    }
+}
+
 fn no_daemon_hints(socket: &Path) -> Vec<String> {
     // Repeat --socket only when the default lookup would pick another socket, so the
     // suggested command starts a daemon where this one looked.

@@ -7,6 +7,8 @@ mod failure;
 mod json_client;
 mod output;
 mod params;
+mod tui;
+mod paste_check;
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -65,6 +67,13 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             log_level: args.log_level,
         })),
         Command::New(a) => new_session(&socket, a.name, a.detach),
+        Command::Attach(a) => {
+            if let Some(n) = &a.session {
+                protocol::binary::validate_session_name(n)
+                    .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
+            }
+            tui::attach(&socket, a.session, a.create)
+        }
         Command::KillServer => kill_server(&socket),
         Command::Ls(a) => {
             let result = call(&socket, &params::list_sessions())?;
@@ -138,7 +147,151 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             output::wait_result,
         ),
         Command::Subscribe(a) => subscribe(&socket, &params::subscribe(&a), a.quiet),
+        Command::CloseWindow(a) => {
+            let target = a.target.window.clone();
+            verb_command(
+                &socket,
+                &params::close_window(&a.target),
+                a.target.json,
+                |_| output::window_closed(target.as_deref()),
+            )
+        }
+        Command::SetWindow(a) => verb_command(
+            &socket,
+            &params::set_window(&a),
+            a.target.json,
+            output::window_set,
+        ),
+        Command::FocusWindow(a) => verb_command(
+            &socket,
+            &params::focus_window(&a),
+            a.target.json,
+            output::focused,
+        ),
+        Command::MoveWindow(a) => verb_command(
+            &socket,
+            &params::move_window(&a),
+            a.target.json,
+            output::window_moved,
+        ),
+        Command::SplitWindow(a) => verb_command(
+            &socket,
+            &params::split_window(&a),
+            a.target.json,
+            output::window_split,
+        ),
+        Command::SetLayout(a) => verb_command(
+            &socket,
+            &params::set_layout(&a),
+            a.target.json,
+            output::layout_set,
+        ),
+        Command::ListWorkspaces(a) => verb_command(
+            &socket,
+            &params::list_workspaces(&a.target),
+            a.target.json,
+            output::workspaces_table,
+        ),
+        Command::SelectWorkspace(a) => verb_command(
+            &socket,
+            &params::select_workspace(&a),
+            a.target.json,
+            output::workspace_selected,
+        ),
+        Command::SetWorkspaceName(a) => verb_command(
+            &socket,
+            &params::set_workspace_name(&a),
+            a.target.json,
+            output::workspace_named,
+        ),
+        Command::SetWorkspaceOrder(a) => verb_command(
+            &socket,
+            &params::set_workspace_order(&a),
+            a.target.json,
+            output::workspace_order_set,
+        ),
+        Command::SetSessionName(a) => verb_command(
+            &socket,
+            &params::set_session_name(&a),
+            a.target.json,
+            output::session_name_set,
+        ),
+        Command::SetSessionAccent(a) => verb_command(
+            &socket,
+            &params::set_session_accent(&a),
+            a.target.json,
+            output::session_accent_set,
+        ),
+        Command::Run(a) => run_command(&socket, &a),
+        Command::ListOptions(a) => verb_command(
+            &socket,
+            &params::list_options(&a),
+            a.target.json,
+            output::options_table,
+        ),
+        Command::GetOption(a) => verb_command(
+            &socket,
+            &params::get_option(&a),
+            a.target.json,
+            output::option_value,
+        ),
+        Command::SetOption(a) => verb_command(
+            &socket,
+            &params::set_option(&a),
+            a.target.json,
+            output::option_set,
+        ),
+        Command::ListThemes(a) => verb_command(
+            &socket,
+            &params::list_themes(&a),
+            a.target.json,
+            output::themes,
+        ),
+        Command::SetAgentState(a) => verb_command(
+            &socket,
+            &params::set_agent_state(&a),
+            a.target.json,
+            output::agent_state_set,
+        ),
+        Command::GetAgentState(a) => verb_command(
+            &socket,
+            &params::get_agent_state(&a.target),
+            a.target.json,
+            output::agent_state,
+        ),
+        Command::ExplainAgentDetect(a) => verb_command(
+            &socket,
+            &params::explain_agent_detect(&a.target),
+            a.target.json,
+            output::agent_detect,
+        ),
+        Command::ExplainAgentScreen(a) => verb_command(
+            &socket,
+            &params::explain_agent_screen(&a),
+            a.target.json,
+            output::agent_screen,
+        ),
+        Command::Hello(a) => verb_command(&socket, &params::hello(), a.json, output::hello),
+        Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
     }
+}
+
+/// `tuios run-command`: `--list` answers from the vocabulary this build carries; otherwise the
+/// name (already restricted by clap) and argument count are checked here first, so a wrong
+/// count fails without a daemon, with the same message the daemon would give.
+fn run_command(socket: &Path, a: &cli::RunCommandArgs) -> Result<i32, Failure> {
+    let Some(req) = params::run_command(a) else {
+        let commands = protocol::commands::commands();
+        return if a.target.json {
+            print_json(&output::command_vocabulary_json(commands))
+        } else {
+            emit(&output::command_vocabulary(commands))
+        };
+    };
+    if let Some(name) = &a.command {
+        protocol::commands::check(name, &a.args).map_err(Failure::from)?;
+    }
+    verb_command(socket, &req, a.target.json, output::command_result)
 }
 
 /// Write text to stdout; a closed pipe (`tuios ls | head`) is not an error worth reporting.
@@ -257,7 +410,20 @@ fn new_session(socket: &Path, name: Option<String>, detach: bool) -> Result<i32,
     })?;
     match client.recv()? {
         DaemonMessage::SessionCreated { name, .. } => {
-            emit(&output::session_created(&name, !detach))
+            if detach {
+                return emit(&output::session_created(&name, false));
+            }
+            if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+                // Nothing to attach to: the session stays, driven like a detached one.
+                emit(&output::session_created(&name, false))?;
+                let _ = writeln!(
+                    io::stderr(),
+                    "note: not attaching, because stdin and stdout are not both a terminal"
+                );
+                return Ok(0);
+            }
+            drop(client);
+            tui::attach(socket, Some(name), false)
         }
         DaemonMessage::Error { message, .. } => Err(Failure::with_hints(
             message,

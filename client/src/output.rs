@@ -271,16 +271,15 @@ pub fn layout_set(result: &Value) -> String {
 /// Workspace numbers in the order they are shown: the stored order first, the rest ascending,
 /// as the daemon describes set-workspace-order.
 fn display_order(order: Option<&Vec<Value>>, all: &[i64]) -> Vec<i64> {
-    let mut out: Vec<i64> = order
-        .map(|o| o.iter().filter_map(Value::as_i64).collect())
-        .unwrap_or_default();
-    out.retain(|n| all.contains(n));
-    out.dedup();
-    for n in all {
-        if !out.contains(n) {
-            out.push(*n);
+    let mut out: Vec<i64> = Vec::new();
+    for n in order.into_iter().flatten().filter_map(Value::as_i64) {
+        if all.contains(&n) && !out.contains(&n) {
+            out.push(n);
         }
     }
+    let mut rest: Vec<i64> = all.iter().filter(|n| !out.contains(n)).copied().collect();
+    rest.sort_unstable();
+    out.extend(rest);
     out
 }
 
@@ -440,7 +439,9 @@ pub fn options_table(result: &Value) -> String {
                 desc.push_str(&format!(" [{}]", list.join("|")));
             }
             match (o.get("min"), o.get("max")) {
-                (Some(min), Some(max)) => desc.push_str(&format!(" [{}..{}]", plain(min), plain(max))),
+                (Some(min), Some(max)) => {
+                    desc.push_str(&format!(" [{}..{}]", plain(min), plain(max)))
+                }
                 (Some(min), None) => desc.push_str(&format!(" [min {}]", plain(min))),
                 (None, Some(max)) => desc.push_str(&format!(" [max {}]", plain(max))),
                 (None, None) => {}
@@ -464,7 +465,10 @@ pub fn options_table(result: &Value) -> String {
         })
         .collect();
     if with_session {
-        table(&["PATH", "TYPE", "DEFAULT", "SESSION", "DESCRIPTION"], &rows)
+        table(
+            &["PATH", "TYPE", "DEFAULT", "SESSION", "DESCRIPTION"],
+            &rows,
+        )
     } else {
         table(&["PATH", "TYPE", "DEFAULT", "DESCRIPTION"], &rows)
     }
@@ -554,6 +558,195 @@ pub fn themes(result: &Value) -> String {
     out
 }
 
+/// A string or a list of strings as one piece of text.
+fn text_or_list(v: &Value) -> String {
+    match v {
+        Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(", "),
+        other => plain(other),
+    }
+}
+
+pub fn agent_state_set(result: &Value) -> String {
+    let state = s(result, "state");
+    let source = s(result, "source");
+    if b(result, "applied") {
+        format!("agent state {state} (source {source})\n")
+    } else {
+        format!(
+            "not applied: a source ranked above {source} holds the window; its state stays {state}\n"
+        )
+    }
+}
+
+/// `tuios get-agent-state`: one line, with when and by whom the state was set.
+pub fn agent_state(result: &Value) -> String {
+    let mut out = format!(
+        "window {}: {} (source {}",
+        short_id(s(result, "window_id")),
+        s(result, "state"),
+        s(result, "source")
+    );
+    let harness = s(result, "harness_id");
+    if !harness.is_empty() {
+        out.push_str(&format!(", harness {harness}"));
+    }
+    // Nanoseconds on the wire; the time is shown to the minute.
+    let at = i(result, "agent_state_at");
+    if at > 0 {
+        out.push_str(&format!(
+            ", since {}",
+            format_local_time(at / 1_000_000_000)
+        ));
+    }
+    out.push(')');
+    let message = s(result, "message");
+    if !message.is_empty() {
+        out.push_str(&format!(": {message}"));
+    }
+    out.push('\n');
+    out
+}
+
+fn agent_header(result: &Value) -> String {
+    let harness = s(result, "harness_id");
+    format!(
+        "window {}: state {} (source {}), harness {}\n",
+        short_id(s(result, "window_id")),
+        s(result, "state"),
+        s(result, "source"),
+        if harness.is_empty() { "-" } else { harness }
+    )
+}
+
+/// `tuios explain-agent-detect`: the foreground process, the verdict, and each manifest's
+/// reason.
+pub fn agent_detect(result: &Value) -> String {
+    let mut out = agent_header(result);
+    if !b(result, "running") {
+        out.push_str(&format!("no foreground process: {}\n", s(result, "reason")));
+        return out;
+    }
+    if let Some(p) = result.get("process") {
+        let argv = p.get("argv").map(text_or_list).unwrap_or_default();
+        out.push_str(&format!("process: {} [{argv}]", s(p, "comm")));
+        let exe = s(p, "exe");
+        if !exe.is_empty() {
+            out.push_str(&format!(" exe {exe}"));
+        }
+        out.push('\n');
+    }
+    if b(result, "matched") {
+        let by = match s(result, "matched_harness") {
+            "" => "the name list".to_string(),
+            h => format!("manifest {h}"),
+        };
+        out.push_str(&format!(
+            "agent: yes, by {} ({by})\n",
+            s(result, "matched_rule")
+        ));
+    } else {
+        out.push_str("agent: no\n");
+    }
+    if let Some(note) = result.get("note").and_then(Value::as_str) {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    let manifests = result
+        .get("manifests")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if !manifests.is_empty() {
+        let rows: Vec<Vec<String>> = manifests
+            .iter()
+            .map(|m| {
+                let why = m
+                    .get("rule")
+                    .or_else(|| m.get("reason"))
+                    .map(text_or_list)
+                    .unwrap_or_default();
+                vec![
+                    s(m, "id").to_string(),
+                    if b(m, "matched") { "yes" } else { "no" }.to_string(),
+                    why,
+                ]
+            })
+            .collect();
+        out.push_str(&table(&["MANIFEST", "MATCHED", "RULE OR REASON"], &rows));
+    }
+    out
+}
+
+/// Keys of a screen rule that say why it did not match, in the order worth reading.
+const RULE_MISSES: [&str; 6] = [
+    "missing",
+    "missing_regex",
+    "none_of",
+    "blocked",
+    "blocked_regex",
+    "empty",
+];
+
+/// `tuios explain-agent-screen`: the rows read, then each rule and what kept it from matching.
+pub fn agent_screen(result: &Value) -> String {
+    let mut out = agent_header(result);
+    let tail = result
+        .get("tail")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    out.push_str(&format!("last {} rows:\n", i(result, "lines")));
+    for row in &tail {
+        out.push_str(&format!("  | {}\n", plain(row)));
+    }
+    let rules = result
+        .get("rules")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if rules.is_empty() {
+        out.push_str("no screen rules apply\n");
+        return out;
+    }
+    if result.get("enabled").is_some_and(|e| e == false) {
+        out.push_str("screen rules are switched off for this harness\n");
+    }
+    let rows: Vec<Vec<String>> = rules
+        .iter()
+        .map(|r| {
+            let why: Vec<String> = RULE_MISSES
+                .iter()
+                .filter_map(|k| {
+                    r.get(*k)
+                        .filter(|v| !v.is_null() && *v != false)
+                        .map(|v| match v {
+                            Value::Bool(true) => k.to_string(),
+                            other => format!("{k}: {}", text_or_list(other)),
+                        })
+                })
+                .collect();
+            vec![
+                i(r, "index").to_string(),
+                s(r, "state").to_string(),
+                i(r, "priority").to_string(),
+                if b(r, "matched") { "yes" } else { "no" }.to_string(),
+                why.join("; "),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["RULE", "STATE", "PRIORITY", "MATCHED", "WHY NOT"],
+        &rows,
+    ));
+    match result.get("rule").and_then(Value::as_i64) {
+        Some(n) if n >= 0 => out.push_str(&format!(
+            "verdict: rule {n}, state {}\n",
+            s(result, "rule_state")
+        )),
+        _ => out.push_str("verdict: no rule matched\n"),
+    }
+    out
+}
+
 /// `tuios hello`: one line with the daemon's build, pid and protocol range.
 pub fn hello(result: &Value) -> String {
     let n = i(result, "sessions");
@@ -568,8 +761,6 @@ pub fn hello(result: &Value) -> String {
     )
 }
 
-/// capture-pane prints the content as is; a terminal gets a final newline so the prompt does
-/// not land on the last row, a pipe gets exactly what the pane holds.
 /// `tuios wait-for`: "matched", plus what matched when the condition says more than yes.
 pub fn wait_result(result: &Value) -> String {
     let detail = match s(result, "condition") {
@@ -584,6 +775,10 @@ pub fn wait_result(result: &Value) -> String {
             (None, None) => None,
         },
         "window-idle" => Some(format!("idle for {} ms", i(result, "idle_ms"))),
+        "agent-state" => result
+            .get("state")
+            .and_then(Value::as_str)
+            .map(|st| format!("agent state {st}")),
         "session-exists" => Some(format!("session {}", shell_quote(s(result, "session")))),
         _ => None,
     };
@@ -598,6 +793,8 @@ pub fn subscribed(result: &Value) -> String {
     format!("subscribed (seq {})\n", i(result, "seq"))
 }
 
+/// capture-pane prints the content as is; a terminal gets a final newline so the prompt does
+/// not land on the last row, a pipe gets exactly what the pane holds.
 pub fn capture(content: &str, stdout_is_tty: bool) -> String {
     let mut out = content.to_string();
     if stdout_is_tty && !out.is_empty() && !out.ends_with('\n') {
@@ -898,5 +1095,254 @@ mod tests {
         assert!(text.contains("not available in this build yet"));
         assert!(text.contains("tuios capture-pane -s 'my work'"));
         assert!(!session_created("w", false).contains("not available"));
+    }
+    fn columns(line: &str) -> Vec<&str> {
+        line.split_whitespace().collect()
+    }
+
+    #[test]
+    fn workspaces_follow_the_display_order() {
+        let ws = |n: i64, name: &str, count: i64, current: bool| {
+            json!({"workspace": n, "name": name, "window_count": count, "current": current,
+                   "focused_window_id": ""})
+        };
+        let result = json!({
+            "type": "workspace_list", "current_workspace": 2, "order": [3, 1],
+            "workspaces": [ws(1, "", 2, false), ws(2, "logs", 1, true), ws(3, "", 0, false)]
+        });
+        let t = workspaces_table(&result);
+        let lines: Vec<Vec<&str>> = t.lines().map(columns).collect();
+        assert_eq!(lines[0], ["WS", "NAME", "WINDOWS", "CURRENT"]);
+        assert_eq!(lines[1], ["3", "-", "0", "no"]);
+        assert_eq!(lines[2], ["1", "-", "2", "no"]);
+        assert_eq!(lines[3], ["2", "logs", "1", "yes"]);
+        let natural = workspaces_table(
+            &json!({"workspaces": [ws(2, "", 0, false), ws(1, "", 0, true)], "order": null}),
+        );
+        assert_eq!(natural.lines().nth(1).map(columns).unwrap()[0], "1");
+    }
+
+    #[test]
+    fn window_changes_are_one_line() {
+        assert_eq!(
+            focused(
+                &json!({"focused_window_id": "0123456789", "current_workspace": 2,
+                "window": {"display_name": "build"}})
+            ),
+            "focused window 01234567 (build) on workspace 2\n"
+        );
+        assert_eq!(
+            focused(&json!({"focused_window_id": "", "current_workspace": 3})),
+            "no window has the focus; showing workspace 3\n"
+        );
+        assert_eq!(
+            window_moved(&json!({"window_id": "abcdef0123", "from_workspace": 1,
+                "workspace": 3, "current_workspace": 3})),
+            "moved window abcdef01 from workspace 1 to 3; showing workspace 3\n"
+        );
+        assert_eq!(
+            window_moved(&json!({"window_id": "abcdef0123", "from_workspace": 1,
+                "workspace": 3, "current_workspace": 1})),
+            "moved window abcdef01 from workspace 1 to 3\n"
+        );
+        assert_eq!(
+            window_set(&json!({"window_id": "abcdef0123", "custom_name": "logs",
+                "title": "sh", "minimized": true})),
+            "window abcdef01: named \"logs\", minimized\n"
+        );
+        assert_eq!(
+            window_set(&json!({"window_id": "abcdef0123", "title": "sh", "minimized": false})),
+            "window abcdef01: no name of its own (title \"sh\"), not minimized\n"
+        );
+        assert_eq!(window_closed(Some("my logs")), "closed window 'my logs'\n");
+        assert_eq!(window_closed(None), "closed the focused window\n");
+        assert_eq!(
+            workspace_selected(&json!({"current_workspace": 2, "window_count": 1,
+                "focused_window_id": "abcdef0123"})),
+            "showing workspace 2 (1 window), focused window abcdef01\n"
+        );
+        assert_eq!(
+            window_split(&json!({"direction": "vertical", "window_id": "",
+                "note": "call list-windows"})),
+            "split vertical\nnote: call list-windows\n"
+        );
+    }
+
+    #[test]
+    fn labels_say_what_was_set_or_cleared() {
+        assert_eq!(
+            workspace_named(&json!({"workspace": 2, "name": "logs"})),
+            "workspace 2 named \"logs\"\n"
+        );
+        assert_eq!(
+            workspace_named(&json!({"workspace": 2, "name": ""})),
+            "workspace 2: name cleared\n"
+        );
+        assert_eq!(
+            workspace_order_set(&json!({"workspace_order": [3, 1, 2]})),
+            "workspace order: 3 1 2\n"
+        );
+        assert!(workspace_order_set(&json!({"workspace_order": null})).contains("natural"));
+        assert_eq!(
+            session_name_set(&json!({"session": "work", "display_name": "Deploy 42"})),
+            "session work displays as \"Deploy 42\"\n"
+        );
+        assert_eq!(
+            session_accent_set(&json!({"session": "my work", "accent": ""})),
+            "session 'my work': accent cleared\n"
+        );
+    }
+
+    #[test]
+    fn command_results_show_their_data() {
+        assert_eq!(
+            command_result(&json!({"type": "command_result", "command": "NextWindow",
+                "routed": false})),
+            "ran NextWindow\n"
+        );
+        assert_eq!(
+            command_result(&json!({"type": "command_result", "command": "NewWindow",
+                "routed": false, "window_id": "w1", "name": "logs"})),
+            "name: logs\nwindow_id: w1\n"
+        );
+        let t = command_result(&json!({"command": "ListWindows", "routed": false,
+            "windows": [{"window_id": "0123456789", "index": 0, "workspace": 1}]}));
+        assert!(t.starts_with("INDEX"), "{t}");
+        let vocab = command_vocabulary(protocol::commands::commands());
+        let split = vocab
+            .lines()
+            .find(|l| l.starts_with("SwitchWorkspace "))
+            .expect("SwitchWorkspace is listed");
+        assert!(split.contains(" yes "), "{split}");
+        assert_eq!(
+            vocab.lines().count(),
+            protocol::commands::commands().len() + 1
+        );
+        let json = command_vocabulary_json(protocol::commands::commands());
+        assert_eq!(json[0]["name"], protocol::commands::commands()[0].name);
+    }
+
+    #[test]
+    fn options_table_adds_the_session_column_only_when_set() {
+        let row = |path: &str, session: Option<&str>| {
+            let mut r = json!({"path": path, "type": "string", "default": "",
+                "description": "D.", "accepted": ["a", "b"]});
+            if let Some(v) = session {
+                r["session_value"] = json!(v);
+            }
+            r
+        };
+        let plain_t = options_table(&json!({"options": [row("x.y", None)]}));
+        assert_eq!(
+            plain_t,
+            "PATH  TYPE    DEFAULT  DESCRIPTION\nx.y   string  \"\"       D. [a|b]\n"
+        );
+        let with = options_table(&json!({"options": [row("x.y", Some("b")), row("x.z", None)]}));
+        let lines: Vec<Vec<&str>> = with.lines().map(columns).collect();
+        assert_eq!(
+            lines[0],
+            ["PATH", "TYPE", "DEFAULT", "SESSION", "DESCRIPTION"]
+        );
+        assert_eq!(lines[1], ["x.y", "string", "\"\"", "b", "D.", "[a|b]"]);
+        assert_eq!(lines[2], ["x.z", "string", "\"\"", "-", "D.", "[a|b]"]);
+        assert_eq!(
+            option_value(&json!({"key": "k", "value": "thick"})),
+            "thick\n"
+        );
+        assert_eq!(
+            option_set(&json!({"key": "k", "value": "v", "applied": false, "reason": "r"})),
+            "k = v\nnote: r\n"
+        );
+        assert_eq!(
+            option_set(&json!({"key": "k", "value": "v", "applied": true})),
+            "k = v (applied)\n"
+        );
+    }
+
+    #[test]
+    fn themes_list_ids_or_describe_a_palette() {
+        assert_eq!(
+            themes(&json!({"themes": ["a", "b"], "matched": 2, "total": 9})),
+            "a\nb\n"
+        );
+        assert!(
+            themes(&json!({"themes": ["a"], "matched": 150, "truncated": true}))
+                .ends_with("(showing 1 of 150; narrow the list with --filter)\n")
+        );
+        assert_eq!(themes(&json!({"themes": []})), "no themes match\n");
+        let palette = themes(&json!({"palette": {
+            "id": "d", "display_name": "D", "dark": true, "bg": "#000000",
+            "swatches": [{"name": "fg", "hex": "#ffffff", "ratio": 21.0, "floor": 4.5, "passes": true}]
+        }}));
+        let lines: Vec<&str> = palette.lines().collect();
+        assert_eq!(lines[0], "d (D), dark, background #000000");
+        assert_eq!(
+            columns(lines[1]),
+            ["COLOUR", "HEX", "CONTRAST", "MIN", "LEGIBLE"]
+        );
+        assert_eq!(columns(lines[2]), ["fg", "#ffffff", "21.00", "4.5", "yes"]);
+    }
+
+    #[test]
+    fn hello_is_one_line() {
+        assert_eq!(
+            hello(&json!({"type": "hello", "protocol": 1, "min_protocol": 1,
+                "daemon_version": "0.1.0", "pid": 42, "sessions": 1})),
+            "tuios daemon 0.1.0 (pid 42), protocol 1 (serves 1 to 1), 1 session\n"
+        );
+    }
+    #[test]
+    fn agent_results_read_as_sentences() {
+        assert_eq!(
+            agent_state_set(&json!({"state": "done", "source": "report", "applied": true})),
+            "agent state done (source report)\n"
+        );
+        assert!(
+            agent_state_set(&json!({"state": "working", "source": "stall",
+            "applied": false}))
+            .starts_with("not applied: ")
+        );
+        assert_eq!(
+            agent_state(&json!({"window_id": "abcdef0123", "state": "needs_input",
+                "source": "report", "harness_id": "claude-code", "agent_state_at": 0,
+                "message": "approve"})),
+            "window abcdef01: needs_input (source report, harness claude-code): approve\n"
+        );
+        let detect = agent_detect(&json!({
+            "window_id": "abcdef0123", "state": "none", "source": "report", "harness_id": "",
+            "running": true, "matched": true, "matched_rule": "comm=claude",
+            "matched_harness": "claude-code",
+            "process": {"comm": "claude", "argv": ["claude", "-p"], "exe": "/bin/claude"},
+            "manifests": [{"id": "aider", "matched": false, "reason": "comm is claude"},
+                          {"id": "claude-code", "matched": true, "rule": "comm=claude"}]
+        }));
+        assert!(
+            detect.contains("process: claude [claude, -p] exe /bin/claude\n"),
+            "{detect}"
+        );
+        assert!(
+            detect.contains("agent: yes, by comm=claude (manifest claude-code)\n"),
+            "{detect}"
+        );
+        assert!(
+            detect.contains("claude-code  yes      comm=claude\n"),
+            "{detect}"
+        );
+        let idle = agent_detect(&json!({"window_id": "w", "running": false, "reason": "gone"}));
+        assert!(idle.ends_with("no foreground process: gone\n"), "{idle}");
+        let screen = agent_screen(&json!({
+            "window_id": "abcdef0123", "harness_id": "codex", "state": "working",
+            "source": "screen", "lines": 2, "tail": ["a", "b"], "enabled": true,
+            "rules": [{"index": 0, "state": "needs_input", "priority": 5, "matched": false,
+                       "missing": ["Allow?"], "empty": true}],
+            "matched": false, "rule": -1
+        }));
+        assert!(screen.contains("last 2 rows:\n  | a\n  | b\n"), "{screen}");
+        assert!(screen.contains("missing: Allow?; empty"), "{screen}");
+        assert!(screen.ends_with("verdict: no rule matched\n"), "{screen}");
+        assert_eq!(
+            wait_result(&json!({"condition": "agent-state", "state": "done"})),
+            "matched: agent state done\n"
+        );
     }
 }

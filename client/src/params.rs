@@ -3,11 +3,11 @@
 use serde_json::{Map, Value};
 
 use crate::cli::{
-    CapturePaneArgs, FocusWindowArgs, GetOptionArgs, ListOptionsArgs, ListThemesArgs,
-    MoveWindowArgs, NewWindowArgs, ResizeArgs, RunCommandArgs, SelectWorkspaceArgs, SendKeysArgs,
-    SendTextArgs, SessionTarget, SetLayoutArgs, SetOptionArgs, SetSessionAccentArgs,
-    SetSessionNameArgs, SetWindowArgs, SetWorkspaceNameArgs, SetWorkspaceOrderArgs,
-    SplitWindowArgs, SubscribeArgs, WaitForArgs, WindowTarget,
+    CapturePaneArgs, ExplainAgentScreenArgs, FocusWindowArgs, GetOptionArgs, ListOptionsArgs,
+    ListThemesArgs, MoveWindowArgs, NewWindowArgs, ResizeArgs, RunCommandArgs, SelectWorkspaceArgs,
+    SendKeysArgs, SendTextArgs, SessionTarget, SetAgentStateArgs, SetLayoutArgs, SetOptionArgs,
+    SetSessionAccentArgs, SetSessionNameArgs, SetWindowArgs, SetWorkspaceNameArgs,
+    SetWorkspaceOrderArgs, SplitWindowArgs, SubscribeArgs, WaitForArgs, WindowTarget,
 };
 
 /// A verb name and its params object, ready to be sent.
@@ -156,6 +156,9 @@ pub fn wait_for(a: &WaitForArgs) -> Request {
     req.set_flag("fresh", a.fresh);
     req.set_opt("idle", a.idle);
     req.set_opt("timeout", a.timeout);
+    if !a.until.is_empty() {
+        req.set("until", a.until.join(","));
+    }
     req
 }
 
@@ -309,6 +312,36 @@ pub fn list_themes(a: &ListThemesArgs) -> Request {
     req
 }
 
+pub fn set_agent_state(a: &SetAgentStateArgs) -> Request {
+    let mut req = Request::new("set-agent-state");
+    window_target(&mut req, &a.target);
+    req.set("state", a.state.clone());
+    req.set_opt("message", a.message.clone());
+    req.set_opt("source", a.source.clone());
+    req.set_opt("harness", a.harness.clone());
+    req
+}
+
+pub fn get_agent_state(t: &WindowTarget) -> Request {
+    let mut req = Request::new("get-agent-state");
+    window_target(&mut req, t);
+    req
+}
+
+pub fn explain_agent_detect(t: &WindowTarget) -> Request {
+    let mut req = Request::new("explain-agent-detect");
+    window_target(&mut req, t);
+    req
+}
+
+pub fn explain_agent_screen(a: &ExplainAgentScreenArgs) -> Request {
+    let mut req = Request::new("explain-agent-screen");
+    window_target(&mut req, &a.target);
+    req.set_opt("harness", a.harness.clone());
+    req.set_opt("lines", a.lines);
+    req
+}
+
 /// Always states our protocol version, so a daemon that cannot serve us says so here.
 pub fn hello() -> Request {
     let mut req = Request::new("hello");
@@ -394,6 +427,28 @@ mod tests {
             Command::Resize(a) => resize(&a),
             Command::WaitFor(a) => wait_for(&a),
             Command::Subscribe(a) => subscribe(&a),
+            Command::CloseWindow(a) => close_window(&a.target),
+            Command::SetWindow(a) => set_window(&a),
+            Command::FocusWindow(a) => focus_window(&a),
+            Command::MoveWindow(a) => move_window(&a),
+            Command::SplitWindow(a) => split_window(&a),
+            Command::SetLayout(a) => set_layout(&a),
+            Command::ListWorkspaces(a) => list_workspaces(&a.target),
+            Command::SelectWorkspace(a) => select_workspace(&a),
+            Command::SetWorkspaceName(a) => set_workspace_name(&a),
+            Command::SetWorkspaceOrder(a) => set_workspace_order(&a),
+            Command::SetSessionName(a) => set_session_name(&a),
+            Command::SetSessionAccent(a) => set_session_accent(&a),
+            Command::Run(a) => run_command(&a).expect("a command, not --list"),
+            Command::ListOptions(a) => list_options(&a),
+            Command::GetOption(a) => get_option(&a),
+            Command::SetOption(a) => set_option(&a),
+            Command::ListThemes(a) => list_themes(&a),
+            Command::SetAgentState(a) => set_agent_state(&a),
+            Command::GetAgentState(a) => get_agent_state(&a.target),
+            Command::ExplainAgentDetect(a) => explain_agent_detect(&a.target),
+            Command::ExplainAgentScreen(a) => explain_agent_screen(&a),
+            Command::Hello(_) => hello(),
             other => panic!("not a verb command: {other:?}"),
         }
     }
@@ -579,6 +634,286 @@ mod tests {
         );
     }
 
+    fn refused(args: &[&str]) -> clap::error::ErrorKind {
+        let mut argv = vec!["tuios"];
+        argv.extend_from_slice(args);
+        crate::cli::command()
+            .try_get_matches_from(argv)
+            .expect_err("arguments are refused")
+            .kind()
+    }
+
+    #[test]
+    fn window_commands_map_their_flags() {
+        assert_eq!(
+            params(&["close-window", "-s", "w", "-w", "build"]),
+            json!({"session": "w", "window": "build"})
+        );
+        assert_eq!(build(&["kill-window"]).params_value(), None);
+        assert_eq!(
+            params(&["set-window", "-w", "1", "--name", "logs", "--minimize"]),
+            json!({"window": "1", "name": "logs", "minimized": true})
+        );
+        assert_eq!(
+            params(&["set-window", "--restore"]),
+            json!({"minimized": false})
+        );
+        // An empty name is how the window's own name is cleared.
+        assert_eq!(params(&["set-window", "--name", ""]), json!({"name": ""}));
+        assert_eq!(
+            refused(&["set-window"]),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            refused(&["set-window", "--minimize", "--restore"]),
+            clap::error::ErrorKind::ArgumentConflict
+        );
+        assert_eq!(
+            params(&["move-window", "-s", "w", "-w", "build", "3", "--follow"]),
+            json!({"session": "w", "window": "build", "workspace": 3, "follow": true})
+        );
+        assert_eq!(params(&["move-window", "2"]), json!({"workspace": 2}));
+        assert_eq!(
+            params(&["split-window", "vertical", "-w", "a", "--name", "tests"]),
+            json!({"direction": "vertical", "window": "a", "name": "tests"})
+        );
+        assert_eq!(
+            refused(&["split-window", "sideways"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+    }
+
+    #[test]
+    fn focus_window_takes_exactly_one_way_of_naming() {
+        assert_eq!(
+            params(&["focus-window", "build"]),
+            json!({"window": "build"})
+        );
+        assert_eq!(
+            params(&["focus-window", "-s", "w", "--relative", "prev"]),
+            json!({"session": "w", "relative": "prev"})
+        );
+        assert_eq!(
+            params(&["focus-window", "--direction", "left"]),
+            json!({"direction": "left"})
+        );
+        assert_eq!(
+            refused(&["focus-window"]),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            refused(&["focus-window", "1", "--relative", "next"]),
+            clap::error::ErrorKind::ArgumentConflict
+        );
+        assert_eq!(
+            refused(&["focus-window", "--relative", "forward"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+    }
+
+    #[test]
+    fn set_layout_needs_a_change() {
+        assert_eq!(
+            params(&["set-layout", "--tiling", "false"]),
+            json!({"tiling": false})
+        );
+        assert_eq!(
+            params(&["set-layout", "-s", "w", "--equalize", "--rotate"]),
+            json!({"session": "w", "equalize": true, "rotate": true})
+        );
+        assert_eq!(
+            refused(&["set-layout"]),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            refused(&["set-layout", "--tiling", "on"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+    }
+
+    #[test]
+    fn workspace_and_label_commands_map_their_arguments() {
+        assert_eq!(
+            params(&["list-workspaces", "-s", "w"]),
+            json!({"session": "w"})
+        );
+        assert_eq!(params(&["select-workspace", "4"]), json!({"workspace": 4}));
+        assert_eq!(
+            params(&["set-workspace-name", "2", "logs"]),
+            json!({"workspace": 2, "name": "logs"})
+        );
+        assert_eq!(
+            params(&["set-workspace-name", "2"]),
+            json!({"workspace": 2})
+        );
+        assert_eq!(
+            params(&["set-workspace-order", "3", "1", "2"]),
+            json!({"order": [3, 1, 2]})
+        );
+        assert_eq!(
+            params(&["set-workspace-order", "-s", "w", "3,1"]),
+            json!({"session": "w", "order": [3, 1]})
+        );
+        assert_eq!(
+            refused(&["set-workspace-order", "x"]),
+            clap::error::ErrorKind::ValueValidation
+        );
+        assert_eq!(
+            params(&["set-session-name", "Deploy 42"]),
+            json!({"name": "Deploy 42"})
+        );
+        assert_eq!(params(&["set-session-name"]), json!({}));
+        assert_eq!(
+            params(&["set-session-accent", "-s", "w", "bright blue"]),
+            json!({"session": "w", "accent": "bright blue"})
+        );
+    }
+
+    #[test]
+    fn run_command_sends_name_and_string_args() {
+        assert_eq!(
+            params(&["run-command", "-s", "w", "SwitchWorkspace", "2"]),
+            json!({"session": "w", "command": "SwitchWorkspace", "args": ["2"]})
+        );
+        assert_eq!(
+            params(&[
+                "run-command",
+                "NewWindow",
+                "logs",
+                "--",
+                "tail",
+                "-f",
+                "app.log"
+            ]),
+            json!({"command": "NewWindow", "args": ["logs", "tail", "-f", "app.log"]})
+        );
+        assert_eq!(
+            params(&["run-command", "ListWindows"]),
+            json!({"command": "ListWindows"})
+        );
+        match parse(&["run-command", "--list"]) {
+            Command::Run(a) => assert_eq!(run_command(&a), None),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            refused(&["run-command"]),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            refused(&["run-command", "switchworkspace", "2"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+    }
+
+    #[test]
+    fn option_and_theme_commands_map_their_arguments() {
+        assert_eq!(
+            params(&["list-options", "appearance.sidebar", "--section", "sidebar"]),
+            json!({"prefix": "appearance.sidebar", "section": "sidebar"})
+        );
+        assert_eq!(params(&["list-options"]), json!({}));
+        assert_eq!(
+            params(&["get-config", "-s", "w", "theme"]),
+            json!({"session": "w", "key": "theme"})
+        );
+        assert_eq!(
+            params(&["set-config", "theme", ""]),
+            json!({"key": "theme", "value": ""})
+        );
+        assert_eq!(
+            params(&[
+                "set-option",
+                "-s",
+                "w",
+                "appearance.border_style",
+                "rounded"
+            ]),
+            json!({"session": "w", "key": "appearance.border_style", "value": "rounded"})
+        );
+        assert_eq!(
+            refused(&["set-option", "theme"]),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            params(&["list-themes", "dracula", "--filter", "dark"]),
+            json!({"theme": "dracula", "filter": "dark"})
+        );
+        assert_eq!(
+            params(&["hello", "--json"]),
+            json!({
+                "client": "tuios", "version": env!("CARGO_PKG_VERSION"),
+                "protocol": protocol::PROTOCOL_VERSION
+            })
+        );
+    }
+
+    #[test]
+    fn agent_commands_map_their_flags() {
+        assert_eq!(
+            params(&["set-agent-state", "done"]),
+            json!({"state": "done"})
+        );
+        assert_eq!(
+            params(&[
+                "set-agent-state",
+                "-s",
+                "w",
+                "-w",
+                "%3",
+                "needs_input",
+                "-m",
+                "approve the edit",
+                "--source",
+                "screen",
+                "--harness",
+                "claude-code"
+            ]),
+            json!({
+                "session": "w", "window": "%3", "state": "needs_input",
+                "message": "approve the edit", "source": "screen", "harness": "claude-code"
+            })
+        );
+        assert_eq!(
+            refused(&["set-agent-state", "busy"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+        assert_eq!(
+            refused(&["set-agent-state", "done", "--source", "detect"]),
+            clap::error::ErrorKind::InvalidValue,
+            "detect is a source the daemon sets, not one a caller may claim"
+        );
+        assert_eq!(
+            params(&["get-agent-state", "-w", "a"]),
+            json!({"window": "a"})
+        );
+        assert_eq!(params(&["explain-agent-detect"]), json!({}));
+        assert_eq!(
+            params(&[
+                "explain-agent-screen",
+                "--harness",
+                "codex",
+                "--lines",
+                "10"
+            ]),
+            json!({"harness": "codex", "lines": 10})
+        );
+        assert_eq!(
+            params(&[
+                "wait-for",
+                "agent-state",
+                "--until",
+                "idle,done",
+                "--until",
+                "errored"
+            ]),
+            json!({"condition": "agent-state", "until": "idle,done,errored"})
+        );
+        assert_eq!(
+            refused(&["wait-for", "agent-state", "--until", "idle,dnoe"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+    }
+
     #[test]
     fn every_sent_param_is_declared_by_the_registry() {
         let samples: &[&[&str]] = &[
@@ -648,9 +983,85 @@ mod tests {
                 "--queue",
                 "1",
             ],
+            &["close-window", "-s", "s", "-w", "w"],
+            &[
+                "set-window",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--name",
+                "n",
+                "--minimize",
+            ],
+            &["focus-window", "-s", "s", "w"],
+            &["focus-window", "--relative", "next"],
+            &["focus-window", "--direction", "up"],
+            &["move-window", "-s", "s", "-w", "w", "2", "--follow"],
+            &[
+                "split-window",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "horizontal",
+                "--name",
+                "n",
+            ],
+            &[
+                "set-layout",
+                "-s",
+                "s",
+                "--tiling",
+                "true",
+                "--equalize",
+                "--rotate",
+            ],
+            &["list-workspaces", "-s", "s"],
+            &["select-workspace", "-s", "s", "1"],
+            &["set-workspace-name", "-s", "s", "1", "n"],
+            &["set-workspace-order", "-s", "s", "2", "1"],
+            &["set-session-name", "-s", "s", "n"],
+            &["set-session-accent", "-s", "s", "cyan"],
+            &["run-command", "-s", "s", "Type", "x"],
+            &["list-options", "-s", "s", "p", "--section", "x"],
+            &["get-option", "-s", "s", "k"],
+            &["set-option", "-s", "s", "k", "v"],
+            &["list-themes", "-s", "s", "t", "--filter", "f"],
+            &[
+                "set-agent-state",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "needs_input",
+                "-m",
+                "m",
+                "--source",
+                "osc",
+                "--harness",
+                "h",
+            ],
+            &["get-agent-state", "-s", "s", "-w", "w"],
+            &["explain-agent-detect", "-s", "s", "-w", "w"],
+            &[
+                "explain-agent-screen",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--harness",
+                "h",
+                "--lines",
+                "3",
+            ],
+            &["wait-for", "agent-state", "--until", "idle,done"],
+            &["hello"],
         ];
+        let mut covered = Vec::new();
         for args in samples {
             let req = build(args);
+            covered.push(req.verb);
             let verb = protocol::registry::find_verb(req.verb)
                 .unwrap_or_else(|| panic!("{} is not a registry verb", req.verb));
             for key in req.params.keys() {
@@ -659,6 +1070,12 @@ mod tests {
                     "{} sends undeclared param {key}",
                     req.verb
                 );
+            }
+        }
+        // Every verb-backed subcommand is sampled, so a new one cannot skip this check.
+        for sub in crate::cli::command().get_subcommands() {
+            if let Some(verb) = Command::verb_of(sub.get_name()) {
+                assert!(covered.contains(&verb), "no sample for {}", sub.get_name());
             }
         }
     }

@@ -78,6 +78,10 @@ fn help_lists_the_verb_commands_with_registry_descriptions() {
         "wait-for",
         "subscribe",
         "daemon",
+        "list-workspaces",
+        "run-command",
+        "set-option",
+        "hello",
     ] {
         assert!(
             help.lines().any(|l| l.trim_start().starts_with(cmd)),
@@ -294,4 +298,97 @@ fn wait_for_and_subscribe_against_a_real_daemon() {
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "SIGTERM ends a stream quietly");
+}
+
+#[test]
+fn run_command_list_and_argument_counts_need_no_daemon() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tuios.sock");
+    let out = tuios(&socket, &["run-command", "--list"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("COMMAND"), "{text}");
+    assert!(text.contains("SwitchWorkspace <n>"), "{text}");
+
+    let out = tuios(&socket, &["run-command", "SwitchWorkspace"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("SwitchWorkspace takes"), "{stderr}");
+    assert!(!socket.exists(), "no daemon was started");
+}
+
+#[test]
+fn workspace_window_and_option_commands_against_a_real_daemon() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tuios.sock");
+    let _guard = DaemonGuard(socket.clone());
+    let ok = |args: &[&str]| -> String {
+        let out = tuios(&socket, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = args.to_vec();
+        all.push("--json");
+        serde_json::from_str(&ok(&all)).unwrap()
+    };
+
+    ok(&["new", "-d", "w"]);
+    let hello = json(&["hello"]);
+    assert_eq!(hello["protocol"], protocol::PROTOCOL_VERSION);
+    assert_eq!(hello["sessions"], 1);
+    assert!(ok(&["hello"]).starts_with("tuios daemon "));
+
+    let created = json(&["new-window", "-s", "w", "build"]);
+    let id = created["window_id"].as_str().unwrap().to_string();
+    let moved = ok(&["move-window", "-s", "w", "-w", "build", "2", "--follow"]);
+    assert_eq!(
+        moved,
+        format!(
+            "moved window {} from workspace 1 to 2; showing workspace 2\n",
+            &id[..8]
+        )
+    );
+    ok(&["set-workspace-name", "-s", "w", "2", "builds"]);
+    let table = ok(&["list-workspaces", "-s", "w"]);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["WS", "NAME", "WINDOWS", "CURRENT"]);
+    assert_eq!(rows[2], ["2", "builds", "1", "yes"], "{table}");
+    assert_eq!(
+        json(&["list-workspaces", "-s", "w"])["current_workspace"],
+        2
+    );
+
+    assert!(ok(&["select-workspace", "-s", "w", "1"]).starts_with("showing workspace 1"));
+    assert!(ok(&["focus-window", "-s", "w", "build"]).contains("on workspace 2"));
+    assert_eq!(
+        ok(&["set-window", "-s", "w", "--name", "b2", "--minimize"]),
+        format!("window {}: named \"b2\", minimized\n", &id[..8])
+    );
+    let out = tuios(&socket, &["split-window", "-s", "w", "vertical"]);
+    assert_eq!(out.status.code(), Some(1), "needs a client: {out:?}");
+
+    assert_eq!(ok(&["get-config", "-s", "w", "border_style"]), "rounded\n");
+    ok(&["set-config", "-s", "w", "border_style", "thick"]);
+    assert_eq!(ok(&["get-option", "-s", "w", "border_style"]), "thick\n");
+    assert_eq!(
+        json(&["get-option", "-s", "w", "border_style"])["source"],
+        "session"
+    );
+    let options = ok(&["list-options", "-s", "w", "appearance.border_style"]);
+    assert!(options.starts_with("PATH"), "{options}");
+    assert!(
+        options.lines().nth(1).unwrap().contains("thick"),
+        "{options}"
+    );
+    assert!(ok(&["list-themes", "dracula"]).contains("CONTRAST"));
+    assert_eq!(
+        json(&["run-command", "-s", "w", "GetWindow", "b2"])["window_id"],
+        id.as_str()
+    );
+    ok(&["close-window", "-s", "w", "-w", "b2"]);
+    ok(&["kill-server"]);
 }

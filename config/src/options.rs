@@ -157,7 +157,7 @@ pub const DOCK_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 pub const TITLE_POSITIONS: &[&str] = &["top", "bottom", "hidden"];
 
 /// The registry, sorted by path (a test keeps it so).
-static OPTIONS: [OptionSpec; 13] = [
+static OPTIONS: [OptionSpec; 15] = [
     colour(
         "appearance.border_focused_color",
         "Border colour of the focused window, as #RRGGBB; empty uses the theme's",
@@ -248,6 +248,23 @@ static OPTIONS: [OptionSpec; 13] = [
         "top",
         TITLE_POSITIONS,
         "Border edge a window's title is drawn on, or hidden",
+    ),
+    plain(
+        "daemon.agent_autodetect",
+        OptionType::Bool,
+        "daemon",
+        "true",
+        Applies::Daemon,
+        "Watch each window's foreground process and mark a window running a known agent CLI as working; TUIOS_AGENT_AUTODETECT is used when the session sets nothing",
+    ),
+    int(
+        "daemon.agent_detect_seconds",
+        "daemon",
+        "0",
+        -1,
+        3600,
+        Applies::Daemon,
+        "Seconds between two looks at each window's foreground process; 0 means 2, and -1 turns detection off",
     ),
     int(
         "notifications.duration",

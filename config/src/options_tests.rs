@@ -33,10 +33,12 @@ fn registry_is_sorted_unique_and_exactly_the_honoured_set() {
             "appearance.show_clock",
             "appearance.theme",
             "appearance.window_title_position",
+            "daemon.agent_autodetect",
+            "daemon.agent_detect_seconds",
             "notifications.duration",
         ]
     );
-    assert_eq!(sections(), ["appearance", "dock", "notifications"]);
+    assert_eq!(sections(), ["appearance", "daemon", "dock", "notifications"]);
     for spec in options() {
         assert!(!spec.description.is_empty(), "{}", spec.path);
         assert!(!spec.description.ends_with('.'), "{}", spec.path);

@@ -15,6 +15,7 @@
 //! creation and after each resize, and the history never holds more than that capacity.
 
 mod render;
+mod rows;
 mod store;
 
 use std::mem;
@@ -403,6 +404,71 @@ impl Emulator {
             render_row(&mut out, &grid[Line(r as i32)][..], styled);
         }
         out
+    }
+}
+
+impl Emulator {
+    /// Visible row `r` (0-based) as styled runs: adjacent cells of the same style share a
+    /// run, a wide character appears once (its spacer cell is skipped; the client gives it
+    /// two columns) and trailing default-styled blanks are dropped. Empty past the last row.
+    pub fn screen_row(&self, r: u16) -> protocol::attach::Row {
+        let grid = self.term.grid();
+        if usize::from(r) >= grid.screen_lines() {
+            return protocol::attach::Row::default();
+        }
+        rows::row_of_cells(&grid[Line(i32::from(r))][..])
+    }
+
+    /// Number of the oldest row still kept (numbering as in `capture_from`). Equal to
+    /// `rows_pushed()` when no scrollback is kept.
+    pub fn first_row(&self) -> u64 {
+        let kept = (self.store.len() + self.pending_rows()).min(self.store.capacity());
+        self.rows_pushed() - kept as u64
+    }
+
+    /// Rows numbered `first..first + count` (numbering as in `capture_from`), oldest first;
+    /// rows no longer kept and rows past the screen's last are left out. Returns the number
+    /// of the first row returned (`max(first, first_row())` when none is) and the rows.
+    pub fn rows_range(&self, first: u64, count: usize) -> (u64, Vec<protocol::attach::Row>) {
+        let pushed = self.rows_pushed();
+        let start = first.max(self.first_row());
+        let end = first
+            .saturating_add(count as u64)
+            .min(pushed + self.term.screen_lines() as u64);
+        let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
+        let pending = self.pending_rows() as u64;
+        let store_end = pushed - pending;
+        let store_first = store_end - self.store.len() as u64;
+        for n in start..end {
+            let row = if n < store_end {
+                let mut b = rows::RowBuilder::default();
+                self.store
+                    .row((n - store_first) as usize)
+                    .for_each_run(|text, pen| b.push_str(text, rows::style_of_pen(pen)));
+                b.finish()
+            } else if n < pushed {
+                // Still in alacritty's history (only while feeding): oldest is furthest up.
+                let line = -((pushed - n) as i32);
+                rows::row_of_cells(&self.term.grid()[Line(line)][..])
+            } else {
+                self.screen_row((n - pushed) as u16)
+            };
+            out.push(row);
+        }
+        (start, out)
+    }
+
+    /// The modes a client needs to encode keys, pastes and mouse events for the program.
+    pub fn window_modes(&self) -> protocol::attach::WindowModes {
+        let mode = *self.term.mode();
+        protocol::attach::WindowModes {
+            app_cursor: mode.contains(TermMode::APP_CURSOR),
+            bracketed_paste: mode.contains(TermMode::BRACKETED_PASTE),
+            mouse: mode.intersects(TermMode::MOUSE_MODE),
+            sgr_mouse: mode.contains(TermMode::SGR_MOUSE),
+            alt_screen: mode.contains(TermMode::ALT_SCREEN),
+            kitty_flags: self.kitty_keyboard_flags(),
+        }
     }
 }
 

@@ -316,6 +316,28 @@ impl RowView<'_> {
         out.push_str(Self::text_str(text).trim_end_matches(' '));
     }
 
+    /// Calls `f` with each stretch of the row's text and its pen, in order. Hyperlinks are
+    /// not reported, so adjacent stretches may share a pen.
+    pub fn for_each_run(&self, mut f: impl FnMut(&str, &Pen)) {
+        let (_, runs, text) = self.parts();
+        let text = Self::text_str(text);
+        if runs.is_empty() {
+            if !text.is_empty() {
+                f(text, &Pen::DEFAULT);
+            }
+            return;
+        }
+        let mut rpos = 0;
+        let mut tpos = 0;
+        while rpos < runs.len() {
+            let n = get_varint(runs, &mut rpos) as usize;
+            let (pen, _) = get_style(runs, &mut rpos);
+            let end = (tpos + n).min(text.len());
+            f(text.get(tpos..end).unwrap_or(""), &pen);
+            tpos = end;
+        }
+    }
+
     /// Styled text padded with default blanks to the row's width.
     pub fn render_styled(&self, out: &mut String) {
         let (cells, runs, text) = self.parts();

@@ -1,6 +1,7 @@
 //! `wait-for` end to end: every condition matched, already true and timed out; validation;
-//! `fresh`; output racing the request; exit codes and signals; many waiters at once; a client
-//! that hangs up mid-wait; and what the supervisor does when a shell exits.
+//! `fresh` (including programs that move the cursor); output racing the request; exit codes and
+//! signals; many waiters at once; a client that hangs up, a session killed and a daemon stopping
+//! mid-wait; and what the supervisor does when a shell exits.
 
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -27,6 +27,7 @@ pub const WAIT_CONDITIONS: &[&str] = &[
     "window-output",
     "window-exit",
     "window-idle",
+    "agent-state",
 ];
 
 /// One event line. Empty and zero fields are left out, except where a zero means something

@@ -7,6 +7,7 @@
 // and boxing would make the public shape awkward for every handler, so the size is accepted.
 #![allow(clippy::result_large_err)]
 
+pub mod agent;
 pub mod attach;
 pub mod binary;
 pub mod closest;
@@ -15,6 +16,7 @@ pub mod envelope;
 pub mod error;
 pub mod events;
 pub mod keys;
+pub mod lumen;
 pub mod params;
 pub mod registry;
 

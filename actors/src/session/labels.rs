@@ -104,8 +104,12 @@ pub struct SetOption {
 
 impl Handler<SetOption> for Session {
     type Result = ();
-    fn handle(&mut self, msg: SetOption, _: &mut Self::Context) {
+    fn handle(&mut self, msg: SetOption, ctx: &mut Self::Context) {
+        let agent_option = msg.path.starts_with("daemon.agent_");
         self.options.insert(msg.path, msg.value);
+        if agent_option {
+            self.agent_reconfigure(ctx);
+        }
     }
 }
 

@@ -14,9 +14,13 @@ use crate::window::{self, Window, WindowLinks, WindowNotice};
 use crate::Services;
 use protocol::events::Event;
 
+mod agent;
+mod clients;
 mod labels;
 mod workspaces;
 
+pub use agent::{AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState};
+pub use clients::*;
 pub use labels::*;
 pub use workspaces::*;
 
@@ -39,6 +43,9 @@ struct WindowEntry {
     cols: u16,
     rows: u16,
     exited: Option<ExitInfo>,
+    /// Input modes the program enabled, for attached clients' key encoding.
+    modes: protocol::attach::WindowModes,
+    agent: crate::agent::WindowAgent,
 }
 
 impl WindowEntry {
@@ -84,6 +91,8 @@ pub struct Session {
     workspace_order: Option<Vec<i64>>,
     /// Option values set for this session, by full path.
     options: BTreeMap<String, String>,
+    clients: clients::Clients,
+    agent: agent::SessionAgent,
     services: Services,
 }
 
@@ -104,6 +113,8 @@ impl Session {
             workspace_names: BTreeMap::new(),
             workspace_order: None,
             options: BTreeMap::new(),
+            clients: Default::default(),
+            agent: Default::default(),
             services,
         }
     }
@@ -137,6 +148,7 @@ impl Session {
         if let Some(name) = &w.custom_name {
             row["custom_name"] = json!(name);
         }
+        w.agent.fill_row(&mut row);
         if let Some(exit) = w.exited {
             if let Some(code) = exit.code {
                 row["exit_code"] = json!(code);
@@ -265,7 +277,9 @@ impl Session {
     /// Publish the lifecycle events between `before` and now. Every change to the window table
     /// goes through here, so each event fires once, from the state change itself, whichever verb
     /// or notice caused it.
-    fn publish_changes(&self, before: Snapshot) {
+    fn publish_changes(&mut self, before: Snapshot) {
+        // Attached clients redraw from the new state whatever changed.
+        self.broadcast_state();
         let after = self.snapshot();
         let event = |kind: &'static str, w: &WindowSnap| {
             let mut e = Event::new(kind);
@@ -289,6 +303,8 @@ impl Session {
             };
             if old.name != w.name {
                 let mut e = event("window-retitled", w);
+                // A rename carries no pty_id, which tells it apart from a title the program set.
+                e.pty_id.clear();
                 e.title = w.name.clone();
                 events.push(e);
             }
@@ -348,7 +364,8 @@ impl Session {
             "master_ratio": 0.5,
             "width": self.width,
             "height": self.height,
-            "tui_attached": false,
+            "tui_attached": self.has_clients(),
+            "clients": self.clients.list.len(),
             "created": self.created,
         })
     }
@@ -356,6 +373,10 @@ impl Session {
 
 impl Actor for Session {
     type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        self.agent_reconfigure(ctx);
+    }
 }
 
 impl Handler<WindowNotice> for Session {
@@ -365,8 +386,10 @@ impl Handler<WindowNotice> for Session {
             WindowNotice::Title { window_id, title } => {
                 if let Some(i) = self.index_of(&window_id) {
                     self.windows[i].live_title = title;
+                    self.broadcast_state();
                 }
             }
+            WindowNotice::Modes { window_id, modes } => clients::set_modes(self, &window_id, modes),
             WindowNotice::Exited { window_id, exit } => {
                 let Some(i) = self.index_of(&window_id) else {
                     return;
@@ -378,6 +401,8 @@ impl Handler<WindowNotice> for Session {
                     let entry = self.remove_window(i);
                     entry.addr.do_send(window::CloseWindow);
                     self.publish_changes(before);
+                } else {
+                    self.broadcast_state();
                 }
             }
         }
@@ -467,6 +492,8 @@ impl Handler<NewWindow> for Session {
                 ))
             }
         })?;
+        let agent_link =
+            crate::agent::PaneLink::new(ctx.address().recipient(), id.clone(), spawned.pid);
         let addr = Window::start(
             id.clone(),
             spawned,
@@ -479,6 +506,7 @@ impl Handler<NewWindow> for Session {
                 notices: ctx.address().recipient(),
                 hub: self.services.hub.clone(),
                 supervisor: self.services.supervisor.clone(),
+                agent: agent_link.clone(),
             },
         )
         .map_err(|e| errors::internal(format!("could not attach to the new PTY: {e}")))?;
@@ -500,6 +528,8 @@ impl Handler<NewWindow> for Session {
             cols,
             rows,
             exited: None,
+            modes: Default::default(),
+            agent: crate::agent::WindowAgent::new(agent_link),
         });
         self.workspace_focus.insert(workspace, id.clone());
         if spec.focus || self.focused.is_none() {
@@ -622,6 +652,8 @@ impl Handler<SessionInfo> for Session {
 /// The facts `list-sessions` and the binary session list show.
 #[derive(Debug, Clone)]
 pub struct SessionSummary {
+    /// Attached clients.
+    pub clients: usize,
     pub name: String,
     pub id: String,
     pub display_name: Option<String>,
@@ -632,6 +664,8 @@ pub struct SessionSummary {
     pub current_workspace: i64,
     /// (id, title, workspace) per window.
     pub windows: Vec<(String, String, i64)>,
+    /// The agent keys of each window's list-sessions entry, in the same order.
+    pub agents: Vec<serde_json::Map<String, Value>>,
 }
 
 #[derive(Message)]
@@ -642,6 +676,7 @@ impl Handler<Summarize> for Session {
     type Result = MessageResult<Summarize>;
     fn handle(&mut self, _: Summarize, _: &mut Self::Context) -> Self::Result {
         MessageResult(SessionSummary {
+            clients: self.clients.list.len(),
             name: self.name.clone(),
             id: self.id.clone(),
             display_name: self.display_name.clone(),
@@ -655,6 +690,11 @@ impl Handler<Summarize> for Session {
                 .iter()
                 .map(|w| (w.id.clone(), w.display_name().to_string(), w.workspace))
                 .collect(),
+            agents: self
+                .windows
+                .iter()
+                .map(|w| w.agent.session_keys(w.custom_name.is_some()))
+                .collect(),
         })
     }
 }
@@ -667,8 +707,12 @@ pub struct Terminate;
 impl Handler<Terminate> for Session {
     type Result = ResponseActFuture<Self, ()>;
     fn handle(&mut self, _: Terminate, _: &mut Self::Context) -> Self::Result {
+        clients::end_clients(self, "the session was ended");
+        let before = self.snapshot();
         let windows: Vec<Addr<Window>> = self.windows.drain(..).map(|w| w.addr).collect();
         self.focused = None;
+        // Each window closes with its session: waits and subscribers see it happen.
+        self.publish_changes(before);
         tracing::info!(session = %self.name, windows = windows.len(), "session ending");
         Box::pin(
             async move {

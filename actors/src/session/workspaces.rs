@@ -310,3 +310,15 @@ impl Handler<WindowCommand> for Session {
         Ok(json!({}))
     }
 }
+
+/// The focus state as focus-window reports it.
+#[derive(Message)]
+#[rtype(result = "Value")]
+pub struct FocusResult;
+
+impl Handler<FocusResult> for Session {
+    type Result = MessageResult<FocusResult>;
+    fn handle(&mut self, _: FocusResult, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.focus_result())
+    }
+}

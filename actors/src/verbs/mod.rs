@@ -105,9 +105,46 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
         "get-option" => options::get_option(env, decode(p)?).await,
         "list-themes" => options::list_themes(env, decode(p)?).await,
         "run-command" => run_command::run_command(env, decode(p)?).await,
+        "set-agent-state" => crate::agent::verbs::set_agent_state(env, decode(p)?).await,
+        "get-agent-state" => crate::agent::verbs::get_agent_state(env, decode(p)?).await,
+        "explain-agent-detect" => crate::agent::verbs::explain_agent_detect(env, decode(p)?).await,
+        "explain-agent-screen" => crate::agent::verbs::explain_agent_screen(env, decode(p)?).await,
         other => Err(errors::internal(format!(
             "verb {other} is registered but has no handler"
         ))),
+    }
+}
+
+/// Carry out a run-command for an attached client (the client does its own client-side
+/// commands; these are the ones the daemon owns).
+pub async fn run_command_for_client(
+    env: &VerbEnv,
+    session: &str,
+    name: String,
+    args: Vec<String>,
+) -> Result<Value, VerbError> {
+    run_command::run_command(
+        env,
+        RunCommandParams {
+            session: Some(session.to_string()),
+            command: Some(name),
+            args: Some(args),
+        },
+    )
+    .await
+}
+
+/// Hand work to the session's attached client and wait for its answer; `needs_client` when
+/// nobody is attached.
+pub(super) async fn route(
+    s: &SessionRef,
+    request: protocol::attach::RoutedRequest,
+    what: &str,
+) -> Result<Value, VerbError> {
+    match mailbox(s.addr.send(session::Route(request)).await)? {
+        Ok(data) => Ok(data),
+        Err(None) => Err(needs_client(&s.name, what)),
+        Err(Some(e)) => Err(e),
     }
 }
 
@@ -182,7 +219,14 @@ pub async fn session_rows(manager: &Addr<SessionManager>) -> Result<Vec<Value>, 
         let windows: Vec<Value> = s
             .windows
             .iter()
-            .map(|(id, title, ws)| json!({"id": id, "title": title, "workspace": ws}))
+            .zip(s.agents.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|((id, title, ws), agent)| {
+                let mut w = json!({"id": id, "title": title, "workspace": ws});
+                for (k, v) in agent.into_iter().flatten() {
+                    w[k] = v.clone();
+                }
+                w
+            })
             .collect();
         let mut row = json!({
             "name": s.name,
@@ -190,7 +234,7 @@ pub async fn session_rows(manager: &Addr<SessionManager>) -> Result<Vec<Value>, 
             "created": s.created,
             "last_active": last_active,
             "window_count": s.windows.len(),
-            "attached": false,
+            "attached": s.clients > 0,
             "width": s.width,
             "height": s.height,
             "current_workspace": s.current_workspace,

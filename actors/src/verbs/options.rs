@@ -175,21 +175,33 @@ pub(super) async fn set_option(env: &VerbEnv, p: SetOptionParams) -> Result<Valu
             })
             .await,
     )?;
-    let reason = match spec.applies {
-        options::Applies::Daemon => {
-            "recorded; the daemon uses it for windows created from now on"
-        }
+    let (applied, reason) = match spec.applies {
+        options::Applies::Daemon => (
+            false,
+            "recorded; the daemon uses it for windows created from now on".to_string(),
+        ),
         options::Applies::Client => {
-            "no client is attached, so nothing draws it yet; the value is recorded and applies when one attaches"
+            let request = protocol::attach::RoutedRequest::SetOption {
+                path: spec.path.to_string(),
+                value: value.clone(),
+            };
+            match mailbox(s.addr.send(sess::Route(request)).await)? {
+                Ok(_) => (true, String::new()),
+                Err(None) => (false, "no client is attached, so nothing draws it yet; the value is recorded and applies when one attaches".to_string()),
+                Err(Some(e)) => (false, format!("the attached client did not apply it: {}", e.message)),
+            }
         }
     };
-    Ok(json!({
+    let mut result = json!({
         "type": "option_set",
         "key": spec.path,
         "value": value,
-        "applied": false,
-        "reason": reason,
-    }))
+        "applied": applied,
+    });
+    if !applied {
+        result["reason"] = json!(reason);
+    }
+    Ok(result)
 }
 
 pub(super) async fn get_option(env: &VerbEnv, p: GetOptionParams) -> Result<Value, VerbError> {

@@ -27,7 +27,23 @@ pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Va
     let spec = commands::check(&name, &args)?;
     let s = session(env, p.session).await?;
     if spec.runner == Runner::Client {
-        return Err(super::needs_client(&s.name, &format!("command {name}")));
+        let data = super::route(
+            &s,
+            protocol::attach::RoutedRequest::Command {
+                name: spec.name.to_string(),
+                args: args.clone(),
+            },
+            &format!("command {name}"),
+        )
+        .await?;
+        let mut result = Map::new();
+        result.insert("type".into(), json!("command_result"));
+        result.insert("command".into(), json!(spec.name));
+        result.insert("routed".into(), json!(true));
+        if let Value::Object(fields) = data {
+            result.extend(fields.into_iter().filter(|(k, _)| k != "type"));
+        }
+        return Ok(Value::Object(result));
     }
     let arg = |i: usize| args.get(i).filter(|a| !a.is_empty()).cloned();
     let data: Value = match spec.name {

@@ -1,6 +1,7 @@
 //! Verbs that create windows and arrange them: new-window, workspaces, focus, moves, flags.
 use std::path::PathBuf;
 
+use protocol::attach::RoutedRequest;
 use protocol::closest::echo_name;
 use protocol::params::*;
 use protocol::{Hint, VerbError};
@@ -162,7 +163,14 @@ pub(super) async fn focus_window(env: &VerbEnv, p: FocusWindowParams) -> Result<
     if let Some(dir) = p.direction.filter(|d| !d.is_empty()) {
         protocol::registry::check_accepted("focus-window", "direction", &dir)?;
         let s = session(env, p.session).await?;
-        return Err(super::needs_client(&s.name, "focusing by direction"));
+        super::route(
+            &s,
+            RoutedRequest::FocusDirection { direction: dir },
+            "focusing by direction",
+        )
+        .await?;
+        // The client focused through the daemon; report the state as it now stands.
+        return mailbox(s.addr.send(sess::FocusResult).await);
     }
     let s = session(env, p.session).await?;
     mailbox(
@@ -187,11 +195,30 @@ pub(super) async fn split_window(env: &VerbEnv, p: SplitWindowParams) -> Result<
     }
     protocol::registry::check_accepted("split-window", "direction", &direction)?;
     let s = session(env, p.session).await?;
-    if let Some(target) = p.window.filter(|w| !w.is_empty()) {
-        // Resolve only, so a bad target is reported; nothing changes without a client.
-        mailbox(s.addr.send(sess::ResolveWindow(Some(target))).await)??;
+    let window = match p.window.filter(|w| !w.is_empty()) {
+        // Resolve first, so a bad target is reported the same way attached or not.
+        Some(target) => Some(mailbox(s.addr.send(sess::ResolveWindow(Some(target))).await)??.id),
+        None => None,
+    };
+    let data = super::route(
+        &s,
+        RoutedRequest::Split {
+            window,
+            direction: direction.clone(),
+            name: p.name.clone(),
+        },
+        "splitting a window",
+    )
+    .await?;
+    let mut result = serde_json::json!({
+        "type": "window_split",
+        "direction": direction,
+        "window_id": data.get("window_id").cloned().unwrap_or_else(|| serde_json::json!("")),
+    });
+    if let Some(name) = p.name {
+        result["name"] = serde_json::json!(name);
     }
-    Err(super::needs_client(&s.name, "splitting a window"))
+    Ok(result)
 }
 
 pub(super) async fn set_layout(env: &VerbEnv, p: SetLayoutParams) -> Result<Value, VerbError> {
@@ -202,5 +229,21 @@ pub(super) async fn set_layout(env: &VerbEnv, p: SetLayoutParams) -> Result<Valu
         ));
     }
     let s = session(env, p.session).await?;
-    Err(super::needs_client(&s.name, "changing the layout"))
+    let data = super::route(
+        &s,
+        RoutedRequest::Layout {
+            tiling: p.tiling,
+            equalize: p.equalize.unwrap_or(false),
+            rotate: p.rotate.unwrap_or(false),
+        },
+        "changing the layout",
+    )
+    .await?;
+    let field = |k: &str, default: serde_json::Value| data.get(k).cloned().unwrap_or(default);
+    Ok(serde_json::json!({
+        "type": "layout",
+        "tiling_mode": field("tiling_mode", serde_json::json!("unknown")),
+        "layout_mode": field("layout_mode", serde_json::json!("unknown")),
+        "master_ratio": field("master_ratio", serde_json::json!(0.5)),
+    }))
 }

@@ -1,32 +1,62 @@
 //! The BinaryConnection actor: one per binary-protocol client (`tuios new`, `tuios kill-server`,
 //! and later `tuios attach`). Frames are handled in order.
-use actix::io::{FramedWrite, WriteHandler};
 use actix::prelude::*;
 use bytes::{Bytes, BytesMut};
+use protocol::attach::DaemonOp;
 use protocol::binary::{
     version_mismatch_message, BinaryErrorCode, ClientMessage, DaemonMessage, SessionSummary,
     BINARY_VERSION, MIN_BINARY_VERSION,
 };
-use tokio::io::AsyncRead;
+use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::net::unix::OwnedWriteHalf;
-use tokio_util::codec::{BytesCodec, FramedRead};
+use tokio::sync::mpsc;
+use tokio_util::codec::FramedRead;
 
 use crate::codec::{FrameCodec, FrameCodecError};
-use crate::session_manager::{self, SessionManager};
+use crate::session::ToClient;
+use crate::session_manager::{self, SessionManager, SessionRef};
 use crate::verbs::{self, VerbEnv};
+use crate::window::{RemoveViewer, Window};
+
+mod attach;
+
+/// Frames of screen updates queued per client before the client counts as behind.
+const SCREEN_QUEUE: usize = 64;
 
 pub struct BinaryConnection {
-    writer: FramedWrite<Bytes, OwnedWriteHalf, BytesCodec>,
+    /// Control frames (replies, state, notices) for the writer task, in order.
+    out: mpsc::UnboundedSender<Bytes>,
+    /// Screen frames, bounded: windows skip a frame rather than queue without limit.
+    screens: mpsc::Sender<Bytes>,
     env: VerbEnv,
+    attached: Option<Attached>,
+}
+
+/// The session this connection is attached to, and what it shows.
+struct Attached {
+    session: SessionRef,
+    client: u64,
+    fps: u16,
+    /// Windows whose screens this client receives.
+    viewing: Vec<(String, Addr<Window>)>,
 }
 
 impl BinaryConnection {
     pub fn start<R: AsyncRead + Unpin + 'static>(reader: R, writer: OwnedWriteHalf, env: VerbEnv) {
+        let (out, out_rx) = mpsc::unbounded_channel();
+        let (screens, screens_rx) = mpsc::channel(SCREEN_QUEUE);
         BinaryConnection::create(move |ctx| {
             ctx.add_stream(FramedRead::new(reader, FrameCodec));
+            let addr = ctx.address();
+            actix::spawn(async move {
+                write_loop(writer, out_rx, screens_rx).await;
+                addr.do_send(WriterDone);
+            });
             BinaryConnection {
-                writer: FramedWrite::new(writer, BytesCodec::new(), ctx),
+                out,
+                screens,
                 env,
+                attached: None,
             }
         });
     }
@@ -34,7 +64,7 @@ impl BinaryConnection {
     fn send(&mut self, msg: &DaemonMessage) {
         let mut buf = BytesMut::new();
         msg.encode(&mut buf);
-        self.writer.write(buf.freeze());
+        let _ = self.out.send(buf.freeze());
     }
 
     fn error(&mut self, code: BinaryErrorCode, message: impl Into<String>) {
@@ -43,23 +73,71 @@ impl BinaryConnection {
             message: message.into(),
         });
     }
+
+    /// Stop reading and let the writer flush what is queued, then close.
+    fn close(&mut self, ctx: &mut Context<Self>) {
+        self.leave_session();
+        ctx.stop();
+    }
 }
 
-impl BinaryConnection {
-    fn client_op(&mut self, op: protocol::attach::ClientOp, _ctx: &mut Context<Self>) {
-        tracing::debug!(?op, "attach operation before attach support");
-        self.error(
-            BinaryErrorCode::InvalidMessage,
-            "attaching is not supported by this daemon yet",
-        );
+/// The only writer of the socket. Control frames go first; screen frames fill the gaps.
+async fn write_loop(
+    mut writer: OwnedWriteHalf,
+    mut out: mpsc::UnboundedReceiver<Bytes>,
+    mut screens: mpsc::Receiver<Bytes>,
+) {
+    loop {
+        let frame = tokio::select! {
+            biased;
+            f = out.recv() => match f {
+                Some(f) => f,
+                None => break,
+            },
+            Some(f) = screens.recv() => f,
+        };
+        if let Err(e) = writer.write_all(&frame).await {
+            tracing::debug!(error = %e, "binary connection write failed");
+            return;
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+struct WriterDone;
+
+impl Handler<WriterDone> for BinaryConnection {
+    type Result = ();
+    fn handle(&mut self, _: WriterDone, ctx: &mut Self::Context) {
+        self.leave_session();
+        ctx.stop();
+    }
+}
+
+impl Handler<ToClient> for BinaryConnection {
+    type Result = ();
+    fn handle(&mut self, msg: ToClient, ctx: &mut Self::Context) {
+        let ended = matches!(msg.0, DaemonOp::SessionEnded { .. });
+        if let DaemonOp::State { state } = &msg.0 {
+            self.sync_views(state, ctx);
+        }
+        self.send(&DaemonMessage::Op(msg.0));
+        if ended {
+            // The session is gone; nothing more will come for this client.
+            if let Some(a) = self.attached.take() {
+                for (_, w) in a.viewing {
+                    w.do_send(RemoveViewer(a.client));
+                }
+            }
+        }
     }
 }
 
 impl Actor for BinaryConnection {
     type Context = Context<Self>;
 }
-
-impl WriteHandler<std::io::Error> for BinaryConnection {}
 
 async fn summaries(manager: &Addr<SessionManager>) -> Vec<SessionSummary> {
     let rows = verbs::session_rows(manager).await.unwrap_or_default();
@@ -84,12 +162,12 @@ impl StreamHandler<Result<(u8, Bytes), FrameCodecError>> for BinaryConnection {
             Err(FrameCodecError::Frame(e)) => {
                 // Framing is lost; say why and hang up.
                 self.error(BinaryErrorCode::InvalidMessage, e.to_string());
-                self.writer.close();
+                self.close(ctx);
                 return;
             }
             Err(FrameCodecError::Io(e)) => {
                 tracing::debug!(error = %e, "binary connection read failed");
-                self.writer.close();
+                self.close(ctx);
                 return;
             }
         };
@@ -192,8 +270,9 @@ impl StreamHandler<Result<(u8, Bytes), FrameCodecError>> for BinaryConnection {
         }
     }
 
-    fn finished(&mut self, _: &mut Self::Context) {
-        // Flush what is queued before stopping (the default would drop it).
-        self.writer.close();
+    fn finished(&mut self, ctx: &mut Self::Context) {
+        // The peer is done sending: stopping drops our senders, so the writer flushes what is
+        // queued and then closes.
+        self.close(ctx);
     }
 }

@@ -1,0 +1,304 @@
+//! The agent verbs (set-agent-state, get-agent-state, explain-agent-detect,
+//! explain-agent-screen) and the `agent-state` condition of wait-for.
+use std::sync::Arc;
+
+use protocol::agent::{parse_source_param, parse_state_param, parse_until, until_text};
+use protocol::closest::{closest_match, echo_name};
+use protocol::events::EventFilter;
+use protocol::params::{
+    AgentWindowParams, ExplainAgentScreenParams, SetAgentStateParams, WaitForParams,
+};
+use protocol::{ErrorCode, Hint, VerbError};
+use serde_json::{json, Value};
+use tokio::time::{sleep_until, Instant};
+
+use super::manifest::{self, Registry};
+use super::screen::{tail_lines, DEFAULT_TAIL_LINES};
+use super::{proc, settings};
+use crate::errors;
+use crate::event_hub::{SubscriptionGuard, SubscriptionKind};
+use crate::session::{
+    AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState,
+};
+use crate::session_manager::{ResolveSession, SessionRef};
+use crate::subscriber::EventQueue;
+use crate::verbs::VerbEnv;
+use crate::window;
+
+fn mailbox<T>(r: Result<T, actix::MailboxError>) -> Result<T, VerbError> {
+    r.map_err(|e| errors::internal(format!("the daemon could not complete the request: {e}")))
+}
+
+async fn session(env: &VerbEnv, name: Option<String>) -> Result<SessionRef, VerbError> {
+    mailbox(env.manager.send(ResolveSession(name)).await)?
+}
+
+pub async fn set_agent_state(env: &VerbEnv, p: SetAgentStateParams) -> Result<Value, VerbError> {
+    let state = parse_state_param(p.state.as_deref())?;
+    let source = parse_source_param(p.source.as_deref())?;
+    let s = session(env, p.session).await?;
+    mailbox(
+        s.addr
+            .send(SetAgentState {
+                window: p.window,
+                state,
+                source,
+                message: p.message,
+                harness: p.harness,
+            })
+            .await,
+    )?
+}
+
+pub async fn get_agent_state(env: &VerbEnv, p: AgentWindowParams) -> Result<Value, VerbError> {
+    let s = session(env, p.session).await?;
+    mailbox(s.addr.send(GetAgentState(p.window)).await)?
+}
+
+async fn window_info(
+    env: &VerbEnv,
+    session_name: Option<String>,
+    window: Option<String>,
+) -> Result<AgentWindowInfo, VerbError> {
+    let s = session(env, session_name).await?;
+    mailbox(s.addr.send(GetAgentWindowInfo(window)).await)?
+}
+
+/// File and /proc reads, off the actor thread.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, VerbError> {
+    actix_rt::task::spawn_blocking(f)
+        .await
+        .map_err(|e| errors::internal(format!("could not read the process table: {e}")))
+}
+
+pub async fn explain_agent_detect(env: &VerbEnv, p: AgentWindowParams) -> Result<Value, VerbError> {
+    let info = window_info(env, p.session, p.window).await?;
+    let pid = info.pid;
+    let alive = info.alive;
+    let (registry, fg) = blocking(move || {
+        let registry = manifest::fresh_registry();
+        let fg = if alive { proc::foreground(pid) } else { None };
+        (registry, fg)
+    })
+    .await?;
+    let mut out = json!({
+        "type": "agent_detect",
+        "window_id": info.window_id,
+        "state": info.state.as_str(),
+        "source": info.source,
+        "harness_id": info.harness.clone().unwrap_or_default(),
+        "auto_detected": info.auto,
+        "running": fg.is_some(),
+        "matched": false,
+    });
+    let Some(fg) = fg else {
+        out["reason"] = json!(if alive {
+            "no foreground process could be read for this window"
+        } else {
+            "the window's program has exited"
+        });
+        return Ok(out);
+    };
+    let e = registry.explain(&fg, &settings().extra_names);
+    out["process"] = e.facts.to_json(&fg);
+    out["manifests"] = Value::Array(
+        e.manifests
+            .iter()
+            .map(|(id, v)| {
+                let mut m = json!({"id": id, "matched": v.matched});
+                if let Some(r) = &v.rule {
+                    m["rule"] = json!(r);
+                }
+                if let Some(r) = &v.reason {
+                    m["reason"] = json!(r);
+                }
+                m
+            })
+            .collect(),
+    );
+    if let Some(n) = &e.name_list {
+        out["name_list"] = json!(n);
+    }
+    if !registry.problems.is_empty() {
+        out["manifest_problems"] = json!(registry.problems);
+    }
+    match &e.identified {
+        Some(found) => {
+            out["matched"] = json!(true);
+            out["matched_rule"] = json!(found.rule);
+            out["matched_harness"] = json!(found.harness.clone().unwrap_or_default());
+            if found.harness.is_none() {
+                out["note"] = json!(
+                    "identified by the agent name list rather than a manifest, so no harness is named and no screen rules run"
+                );
+            }
+        }
+        None => {
+            out["reason"] = json!(format!(
+                "{} is not a known agent: no manifest and no name in the agent list matches it",
+                fg.comm
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn unknown_harness(name: &str, registry: &Registry) -> VerbError {
+    let ids = registry.ids();
+    VerbError::new(
+        ErrorCode::InvalidParams,
+        format!("unknown harness {}", echo_name(name)),
+    )
+    .with_hint(
+        Hint::new()
+            .param("harness")
+            .did_you_mean(closest_match(name, ids.iter().map(String::as_str)))
+            .available(ids.iter().cloned())
+            .detail("harness names a manifest in the registry; a TOML file in the user manifest directory adds one."),
+    )
+}
+
+pub async fn explain_agent_screen(
+    env: &VerbEnv,
+    p: ExplainAgentScreenParams,
+) -> Result<Value, VerbError> {
+    let registry = blocking(manifest::fresh_registry).await?;
+    let asked = p.harness.clone().filter(|h| !h.is_empty());
+    if let Some(h) = &asked {
+        if registry.get(h).is_none() {
+            return Err(unknown_harness(h, &registry));
+        }
+    }
+    let info = window_info(env, p.session, p.window).await?;
+    let harness = asked.or(info.harness.clone());
+    let manifest = harness.as_deref().and_then(|h| registry.get(h)).cloned();
+    let rules = manifest.as_ref().and_then(|m| m.screen.clone());
+    let lines = p
+        .lines
+        .filter(|n| *n > 0)
+        .map(|n| n as usize)
+        .or(rules.as_ref().map(|r| r.lines))
+        .unwrap_or(DEFAULT_TAIL_LINES);
+    let screen = info
+        .addr
+        .send(window::Capture {
+            scrollback: false,
+            styled: false,
+        })
+        .await
+        .map_err(|_| errors::window_gone(&info.window_id))?;
+    let tail = tail_lines(&screen, lines);
+    let mut out = json!({
+        "type": "agent_screen",
+        "window_id": info.window_id,
+        "harness_id": manifest.as_ref().map(|m| m.id.clone()).unwrap_or_default(),
+        "state": info.state.as_str(),
+        "source": info.source,
+        "lines": lines,
+        "tail": tail,
+        "rules": [],
+        "matched": false,
+        "rule": -1,
+    });
+    match (&manifest, &rules) {
+        (Some(_), Some(rules)) => {
+            let v = rules.evaluate(&tail);
+            out["enabled"] = json!(rules.enabled);
+            out["rules"] = Value::Array(v.rules.iter().map(|r| r.to_json()).collect());
+            let winner = v.winner.filter(|_| rules.enabled);
+            out["matched"] = json!(winner.is_some());
+            out["rule"] = json!(winner.map(|w| w as i64).unwrap_or(-1));
+            out["rule_state"] = json!(winner.map(|w| rules.rules[w].state.as_str()).unwrap_or(""));
+        }
+        (Some(m), None) => {
+            out["enabled"] = json!(false);
+            out["note"] = json!(format!("the {} manifest has no screen rules", m.id));
+        }
+        (None, _) => {
+            out["note"] = json!(
+                "the window is attributed to no harness; pass harness to evaluate a manifest's rules"
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// `wait-for` with `condition: agent-state`: until some window of the session (or the one
+/// named) is in one of the `until` states.
+pub async fn wait_agent_state(
+    env: &VerbEnv,
+    p: WaitForParams,
+    deadline: Instant,
+) -> Result<Value, VerbError> {
+    let until = parse_until(p.until.as_deref())?;
+    let s = session(env, p.session.clone()).await?;
+    let pinned = match p.window.as_deref().filter(|w| !w.is_empty()) {
+        Some(w) => Some(
+            mailbox(
+                s.addr
+                    .send(crate::session::ResolveWindow(Some(w.to_string())))
+                    .await,
+            )??
+            .id,
+        ),
+        None => None,
+    };
+    let queue: Arc<EventQueue> = EventQueue::new(crate::subscriber::DEFAULT_QUEUE);
+    let _guard = SubscriptionGuard::subscribe(
+        &env.services.hub,
+        SubscriptionKind::Waiter,
+        EventFilter {
+            session: Some(s.name.clone()),
+            window: pinned.clone(),
+            types: vec!["agent-state".into(), "window-closed".into()],
+        },
+        queue.clone(),
+    )
+    .await
+    .map_err(|e| errors::internal(format!("could not watch for events: {e}")))?;
+    let wanted = until_text(&until);
+    loop {
+        let states = mailbox(s.addr.send(AgentStates).await)?;
+        if let Some(w) = &pinned {
+            if !states.iter().any(|(id, _)| id == w) {
+                return Err(errors::window_not_found(
+                    w,
+                    &[],
+                    &format!("the watched window closed before reaching {wanted}"),
+                ));
+            }
+        }
+        let hit = states
+            .iter()
+            .find(|(id, st)| pinned.as_deref().is_none_or(|w| w == id) && until.contains(st));
+        if let Some((id, st)) = hit {
+            return Ok(json!({
+                "type": "wait_result",
+                "condition": "agent-state",
+                "matched": true,
+                "window": id,
+                "window_id": id,
+                "state": st.as_str(),
+            }));
+        }
+        tokio::select! {
+            ev = queue.next() => {
+                if ev.is_none() {
+                    return Err(errors::internal("the daemon is shutting down"));
+                }
+                // Whatever else is queued is covered by the one check.
+                while queue.try_next().is_some() {}
+            }
+            _ = sleep_until(deadline) => {
+                return Err(VerbError::new(
+                    ErrorCode::Timeout,
+                    format!("timed out waiting for agent state {wanted}"),
+                ).with_hint(Hint::new().param("until").verb("get-agent-state").detail(
+                    "No window reached the state in time. Read the current state with get-agent-state, or raise timeout (milliseconds).",
+                )));
+            }
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! The attached-client side of a binary connection: attach and detach, input and pastes,
+//! sizes, which windows it shows, commands, layout, copy-mode scrollback and routed replies.
+use actix::prelude::*;
+use protocol::attach::{ClientOp, DaemonOp, NoticeLevel, SessionView};
+use protocol::binary::{BinaryErrorCode, DaemonMessage};
+use protocol::VerbError;
+
+use super::{Attached, BinaryConnection};
+use crate::session::{self, AttachClient, DetachClient};
+use crate::session_manager::{self, SessionRef};
+use crate::window::{self, AddViewer, RemoveViewer, Window};
+
+impl BinaryConnection {
+    pub(super) fn client_op(&mut self, op: ClientOp, ctx: &mut Context<Self>) {
+        if let ClientOp::Attach {
+            session,
+            create,
+            width,
+            height,
+            max_fps,
+        } = op
+        {
+            self.attach(session, create, width, height, max_fps, ctx);
+            return;
+        }
+        let Some(att) = &self.attached else {
+            self.error(
+                BinaryErrorCode::InvalidMessage,
+                "attach to a session before sending client operations",
+            );
+            return;
+        };
+        let s = att.session.clone();
+        let client = att.client;
+        match op {
+            ClientOp::Attach { .. } => unreachable!("handled above"),
+            ClientOp::Detach => {
+                self.leave_session();
+                self.send(&DaemonMessage::Op(DaemonOp::Detached));
+            }
+            ClientOp::Input { window, data } => {
+                let target = self.viewed(&window);
+                ctx.spawn(
+                    async move {
+                        let w = match target {
+                            Some(w) => w,
+                            None => resolve(&s, &window).await?,
+                        };
+                        w.send(window::WriteInput(data))
+                            .await
+                            .map_err(|e| crate::errors::internal(e.to_string()))?
+                    }
+                    .into_actor(self)
+                    .map(|res, act, _| {
+                        if let Err(e) = res {
+                            act.notice(NoticeLevel::Warning, &e.message);
+                        }
+                    }),
+                );
+            }
+            ClientOp::Paste {
+                window,
+                data,
+                choice,
+            } => self.paste(s, window, data, choice, ctx),
+            ClientOp::Resize { width, height } => {
+                s.addr.do_send(session::ClientResized {
+                    client,
+                    width,
+                    height,
+                });
+            }
+            ClientOp::WindowSize { window, cols, rows } => {
+                let target = self.viewed(&window);
+                ctx.spawn(
+                    async move {
+                        let w = match target {
+                            Some(w) => w,
+                            None => resolve(&s, &window).await?,
+                        };
+                        let (cols, rows) = (cols.max(1), rows.max(1));
+                        w.send(window::Resize { cols, rows })
+                            .await
+                            .map_err(|e| crate::errors::internal(e.to_string()))??;
+                        s.addr.do_send(session::WindowResized {
+                            window_id: window,
+                            cols,
+                            rows,
+                        });
+                        Ok::<(), VerbError>(())
+                    }
+                    .into_actor(self)
+                    .map(|res, _, _| {
+                        if let Err(e) = res {
+                            // A window that exited cannot be resized; nothing to tell the user.
+                            tracing::debug!(error = %e, "client window resize failed");
+                        }
+                    }),
+                );
+            }
+            ClientOp::View { windows } => self.set_view(s, windows, ctx),
+            ClientOp::Command { name, args } => {
+                let env = self.env.clone();
+                ctx.spawn(
+                    async move { crate::verbs::run_command_for_client(&env, &s.name, name, args).await }
+                        .into_actor(self)
+                        .map(|res, act, _| {
+                            if let Err(e) = res {
+                                act.notice(NoticeLevel::Error, &e.message);
+                            }
+                        }),
+                );
+            }
+            ClientOp::Layout { layout } => s.addr.do_send(session::SetLayout(layout)),
+            ClientOp::Scrollback {
+                window,
+                before,
+                count,
+            } => {
+                let target = self.viewed(&window);
+                ctx.spawn(
+                    async move {
+                        let w = match target {
+                            Some(w) => w,
+                            None => resolve(&s, &window).await?,
+                        };
+                        let (first, rows, more) = w
+                            .send(window::ScrollbackRows { before, count })
+                            .await
+                            .map_err(|e| crate::errors::internal(e.to_string()))?;
+                        Ok::<_, VerbError>(DaemonOp::Scrollback {
+                            window,
+                            first,
+                            rows,
+                            more,
+                        })
+                    }
+                    .into_actor(self)
+                    .map(|res, act, _| match res {
+                        Ok(op) => act.send(&DaemonMessage::Op(op)),
+                        Err(e) => act.notice(NoticeLevel::Warning, &e.message),
+                    }),
+                );
+            }
+            ClientOp::Reply {
+                request,
+                ok,
+                message,
+                data,
+            } => s.addr.do_send(session::RouteReply {
+                request,
+                ok,
+                message,
+                data,
+            }),
+        }
+    }
+
+    fn notice(&mut self, level: NoticeLevel, text: &str) {
+        self.send(&DaemonMessage::Op(DaemonOp::Notice {
+            level,
+            text: text.to_string(),
+        }));
+    }
+
+    fn viewed(&self, window: &str) -> Option<Addr<Window>> {
+        self.attached
+            .as_ref()?
+            .viewing
+            .iter()
+            .find(|(id, _)| id == window)
+            .map(|(_, a)| a.clone())
+    }
+
+    fn attach(
+        &mut self,
+        name: Option<String>,
+        create: bool,
+        width: u16,
+        height: u16,
+        fps: u16,
+        ctx: &mut Context<Self>,
+    ) {
+        if self.attached.is_some() {
+            self.error(
+                BinaryErrorCode::InvalidMessage,
+                "this connection is already attached; detach first",
+            );
+            return;
+        }
+        let manager = self.env.manager.clone();
+        let sink = ctx.address().recipient();
+        ctx.wait(
+            async move {
+                let name = name.filter(|n| !n.is_empty());
+                let found = manager
+                    .send(session_manager::ResolveSession(name.clone()))
+                    .await
+                    .map_err(|e| (BinaryErrorCode::Internal, e.to_string()))?;
+                let s = match found {
+                    Ok(s) => s,
+                    Err(_) if create => {
+                        manager
+                            .send(session_manager::CreateSession {
+                                name: name.clone(),
+                                width,
+                                height,
+                                with_window: true,
+                            })
+                            .await
+                            .map_err(|e| (BinaryErrorCode::Internal, e.to_string()))??;
+                        manager
+                            .send(session_manager::ResolveSession(name))
+                            .await
+                            .map_err(|e| (BinaryErrorCode::Internal, e.to_string()))?
+                            .map_err(|e| (BinaryErrorCode::SessionNotFound, e.message))?
+                    }
+                    Err(e) => return Err((BinaryErrorCode::SessionNotFound, e.message)),
+                };
+                let (client, view) = s
+                    .addr
+                    .send(AttachClient {
+                        sink,
+                        width,
+                        height,
+                    })
+                    .await
+                    .map_err(|e| (BinaryErrorCode::Internal, e.to_string()))?;
+                Ok((s, client, view))
+            }
+            .into_actor(self)
+            .map(move |res, act, _| match res {
+                Ok((session, client, state)) => {
+                    act.attached = Some(Attached {
+                        session,
+                        client,
+                        fps,
+                        viewing: Vec::new(),
+                    });
+                    act.send(&DaemonMessage::Op(DaemonOp::Attached { state }));
+                }
+                Err((code, message)) => act.error(code, message),
+            }),
+        );
+    }
+
+    /// Show exactly `windows`: viewers are added for new ones and removed for the rest.
+    fn set_view(&mut self, s: SessionRef, windows: Vec<String>, ctx: &mut Context<Self>) {
+        let Some(att) = self.attached.as_mut() else {
+            return;
+        };
+        let client = att.client;
+        att.viewing.retain(|(id, w)| {
+            let keep = windows.contains(id);
+            if !keep {
+                w.do_send(RemoveViewer(client));
+            }
+            keep
+        });
+        let new: Vec<String> = windows
+            .into_iter()
+            .filter(|id| !att.viewing.iter().any(|(v, _)| v == id))
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        let sink = self.screens.clone();
+        let fps = att.fps;
+        ctx.spawn(
+            async move {
+                let mut found = Vec::new();
+                for id in new {
+                    if let Ok(w) = resolve(&s, &id).await {
+                        found.push((id, w));
+                    }
+                }
+                found
+            }
+            .into_actor(self)
+            .map(move |found, act, _| {
+                let Some(att) = act.attached.as_mut() else {
+                    return;
+                };
+                for (id, w) in found {
+                    w.do_send(AddViewer {
+                        client,
+                        sink: sink.clone(),
+                        fps,
+                    });
+                    att.viewing.push((id, w));
+                }
+            }),
+        );
+    }
+
+    /// Drop viewers of windows that no longer exist.
+    pub(super) fn sync_views(&mut self, state: &SessionView, _: &mut Context<Self>) {
+        if let Some(att) = self.attached.as_mut() {
+            att.viewing
+                .retain(|(id, _)| state.windows.iter().any(|w| &w.id == id));
+        }
+    }
+
+    pub(super) fn leave_session(&mut self) {
+        if let Some(att) = self.attached.take() {
+            for (_, w) in &att.viewing {
+                w.do_send(RemoveViewer(att.client));
+            }
+            att.session.addr.do_send(DetachClient(att.client));
+        }
+    }
+
+    fn paste(
+        &mut self,
+        s: SessionRef,
+        window: String,
+        data: Vec<u8>,
+        choice: String,
+        ctx: &mut Context<Self>,
+    ) {
+        let target = self.viewed(&window);
+        ctx.spawn(
+            async move {
+                let w = match target {
+                    Some(w) => w,
+                    None => resolve(&s, &window).await?,
+                };
+                let modes = w
+                    .send(window::GetModes)
+                    .await
+                    .map_err(|e| crate::errors::internal(e.to_string()))?;
+                let outcome = crate::paste::deliver(&data, modes.bracketed_paste, &choice);
+                if let crate::paste::Outcome::Write(bytes) = &outcome {
+                    w.send(window::WriteInput(bytes.clone()))
+                        .await
+                        .map_err(|e| crate::errors::internal(e.to_string()))??;
+                }
+                Ok::<_, VerbError>((window, outcome))
+            }
+            .into_actor(self)
+            .map(|res, act, _| match res {
+                Ok((window, crate::paste::Outcome::Hold(held))) => {
+                    act.send(&DaemonMessage::Op(DaemonOp::PasteHeld {
+                        window,
+                        preview: held.preview,
+                        one_line: held.one_line,
+                        has_controls: held.has_controls,
+                    }))
+                }
+                Ok((_, crate::paste::Outcome::Reject(reason))) => {
+                    act.notice(NoticeLevel::Warning, &reason)
+                }
+                Ok((_, crate::paste::Outcome::Write(_))) => {}
+                Err(e) => act.notice(NoticeLevel::Warning, &e.message),
+            }),
+        );
+    }
+}
+
+async fn resolve(s: &SessionRef, id: &str) -> Result<Addr<Window>, VerbError> {
+    let w = s
+        .addr
+        .send(session::ResolveWindow(Some(id.to_string())))
+        .await
+        .map_err(|e| crate::errors::internal(e.to_string()))??;
+    Ok(w.addr)
+}

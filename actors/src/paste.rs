@@ -1,0 +1,36 @@
+//! Pastes from attached clients, checked as a whole before one byte is written (Lumen rules,
+//! `protocol::lumen::decide_paste`): a paste with a frame introducer is rejected; into a program
+//! with bracketed paste it is sanitised and wrapped; otherwise one with line breaks or controls is
+//! held until the user chooses how to deliver it.
+use protocol::lumen::{decide_paste, PasteDecision};
+
+pub struct Held {
+    pub preview: String,
+    pub one_line: String,
+    pub has_controls: bool,
+}
+
+pub enum Outcome {
+    Write(Vec<u8>),
+    Hold(Held),
+    Reject(String),
+}
+
+/// What to do with `data` for a window with or without bracketed paste, given the user's
+/// `choice` for a held paste ("" on the first attempt).
+pub fn deliver(data: &[u8], bracketed: bool, choice: &str) -> Outcome {
+    match decide_paste(data, bracketed) {
+        PasteDecision::Send(bytes) => Outcome::Write(bytes),
+        PasteDecision::Reject(reason) => Outcome::Reject(reason),
+        PasteDecision::Hold(held) => match choice {
+            "send" => Outcome::Write(held.stripped),
+            "one-line" => Outcome::Write(held.one_line),
+            "keep-controls" => Outcome::Write(held.keep_controls),
+            _ => Outcome::Hold(Held {
+                preview: held.preview,
+                one_line: String::from_utf8_lossy(&held.one_line).into_owned(),
+                has_controls: held.has_controls,
+            }),
+        },
+    }
+}

@@ -1,0 +1,498 @@
+//! The session's side of agent state: each window's claim, the detector's timer, screen scans,
+//! the OSC anti-flicker hold and the silence heuristic. Every applied change goes through
+//! [`Session::agent_apply`], which publishes one `agent-state` event per real change of state.
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix::prelude::*;
+use protocol::agent::{may_replace, AgentSource, AgentState};
+use protocol::events::Event;
+use protocol::VerbError;
+use serde_json::{json, Value};
+
+use super::Session;
+use crate::agent::manifest::{self, Manifest};
+use crate::agent::screen::tail_lines;
+use crate::agent::state::{Outcome, Report, Stamp};
+use crate::agent::{self, proc, AgentNotice, SETTLE};
+use crate::event_hub::Publish;
+use crate::window;
+
+/// Timers of the session's agent tiers.
+#[derive(Default)]
+pub(super) struct SessionAgent {
+    /// The detector's poll and its interval; absent while detection is off.
+    detect: Option<(SpawnHandle, Duration)>,
+    /// The silence heuristic's tick; runs only while some window is working.
+    stall: Option<SpawnHandle>,
+}
+
+impl Session {
+    /// Start (or stop, or re-time) the detector after the session's options say so.
+    pub(super) fn agent_reconfigure(&mut self, ctx: &mut Context<Self>) {
+        let wanted = agent::settings().detect_interval(&self.options);
+        let current = self.agent.detect.as_ref().map(|(_, d)| *d);
+        if wanted == current {
+            return;
+        }
+        if let Some((handle, _)) = self.agent.detect.take() {
+            ctx.cancel_future(handle);
+        }
+        match wanted {
+            Some(interval) => {
+                let handle = ctx.run_interval(interval, |act, ctx| act.agent_detect_tick(ctx));
+                self.agent.detect = Some((handle, interval));
+                tracing::debug!(session = %self.name, ?interval, "agent detector on");
+            }
+            None => {
+                // The detector no longer watches, so what it claimed can no longer be kept true.
+                for i in 0..self.windows.len() {
+                    if self.windows[i].agent.auto {
+                        self.agent_clear_auto(i, ctx);
+                    }
+                }
+                tracing::debug!(session = %self.name, "agent detector off");
+            }
+        }
+    }
+
+    fn agent_detect_enabled(&self) -> bool {
+        self.agent.detect.is_some()
+    }
+
+    fn agent_detect_tick(&mut self, ctx: &mut Context<Self>) {
+        let registry = manifest::registry();
+        for i in 0..self.windows.len() {
+            self.agent_probe(i, &registry, ctx);
+        }
+    }
+
+    /// The shell a window of this session runs when given no program, to leave it out of
+    /// `foreground_cmd`.
+    fn agent_session_shell(&self) -> Option<String> {
+        self.options
+            .get("appearance.preferred_shell")
+            .filter(|s| !s.trim().is_empty())
+            .cloned()
+            .or_else(|| self.services.info.default_shell.clone())
+            .or_else(|| std::env::var("SHELL").ok())
+    }
+
+    /// Read the window's foreground process now and act on it: promote a window nothing claims
+    /// when an agent is in front, bring an agent the silence heuristic called idle back to
+    /// working, clear a window the detector promoted once its agent has left.
+    fn agent_probe(&mut self, i: usize, registry: &manifest::Registry, ctx: &mut Context<Self>) {
+        let w = &self.windows[i];
+        if w.exited.is_some() {
+            if w.agent.auto {
+                self.agent_clear_auto(i, ctx);
+            }
+            return;
+        }
+        let fg = proc::foreground(w.agent.link.pid);
+        let shell = self.agent_session_shell();
+        let fg_cmd = fg
+            .as_ref()
+            .map(|p| agent::foreground_cmd(p, shell.as_deref()))
+            .unwrap_or_default();
+        self.windows[i].agent.foreground_cmd = fg_cmd;
+        let found = fg
+            .as_ref()
+            .and_then(|p| registry.identify(p, &agent::settings().extra_names));
+        let Some(found) = found else {
+            if self.windows[i].agent.auto {
+                self.agent_clear_auto(i, ctx);
+            }
+            return;
+        };
+        let a = &self.windows[i].agent;
+        let low_claim = a
+            .source
+            .is_none_or(|s| s.rank() <= AgentSource::Detect.rank());
+        let promote = a.state == AgentState::None;
+        let resume = a.state == AgentState::Idle && low_claim;
+        if promote || resume {
+            let mut r = Report::new(AgentState::Working, AgentSource::Detect);
+            r.harness = found.harness.clone();
+            let out = self.agent_apply(i, r, ctx);
+            if out.applied && promote {
+                self.windows[i].agent.auto = true;
+            }
+        } else if self.windows[i].agent.harness.is_none() && found.harness.is_some() {
+            // Attribution only, so the harness's screen rules run for a claim someone else made.
+            self.windows[i].agent.harness = found.harness;
+        }
+    }
+
+    fn agent_clear_auto(&mut self, i: usize, ctx: &mut Context<Self>) {
+        self.agent_apply(
+            i,
+            Report::new(AgentState::None, AgentSource::Detect).forced(),
+            ctx,
+        );
+    }
+
+    /// Apply a report to window `i`; publishes the event and tells attached clients.
+    pub(super) fn agent_apply(
+        &mut self,
+        i: usize,
+        report: Report,
+        ctx: &mut Context<Self>,
+    ) -> Outcome {
+        let out = self.windows[i].agent.apply(report, Stamp::now());
+        self.agent_after(i, out, ctx);
+        out
+    }
+
+    fn agent_after(&mut self, i: usize, out: Outcome, ctx: &mut Context<Self>) {
+        if !out.applied {
+            return;
+        }
+        let w = &self.windows[i];
+        if out.changed {
+            tracing::debug!(session = %self.name, window = %w.id, state = %out.state, source = w.agent.source_name(), "agent state");
+            let mut e = Event::new("agent-state");
+            e.session = self.name.clone();
+            e.window = w.id.clone();
+            e.pty_id = w.pty_id.clone();
+            e.state = out.state.as_str().to_string();
+            self.services.hub.do_send(Publish(e));
+        }
+        if out.state == AgentState::Working {
+            self.agent_ensure_stall(ctx);
+        }
+        self.broadcast_state();
+    }
+
+    fn agent_ensure_stall(&mut self, ctx: &mut Context<Self>) {
+        if self.agent.stall.is_some() {
+            return;
+        }
+        if let Some(tick) = agent::settings().stall_tick() {
+            self.agent.stall = Some(ctx.run_interval(tick, |act, ctx| act.agent_stall_tick(ctx)));
+        }
+    }
+
+    /// Demote working windows that have been silent for the timeout; stop ticking when no
+    /// window is working.
+    fn agent_stall_tick(&mut self, ctx: &mut Context<Self>) {
+        let Some(timeout) = agent::settings().stall else {
+            return;
+        };
+        let now = agent::now_ms();
+        let mut working = false;
+        for i in 0..self.windows.len() {
+            let a = &self.windows[i].agent;
+            if a.state != AgentState::Working {
+                continue;
+            }
+            working = true;
+            let last = a.link.last_output_ms().max(a.at_ms);
+            if now.saturating_sub(last) < timeout.as_millis() as u64 || a.stall_look {
+                continue;
+            }
+            if self.agent_screen_rules(i).is_some() {
+                // A last look at the screen first: a prompt there says more than silence.
+                self.windows[i].agent.stall_look = true;
+                self.agent_scan(i, true, ctx);
+            } else {
+                self.agent_demote(i, ctx);
+            }
+        }
+        if !working {
+            if let Some(h) = self.agent.stall.take() {
+                ctx.cancel_future(h);
+            }
+        }
+    }
+
+    fn agent_demote(&mut self, i: usize, ctx: &mut Context<Self>) {
+        // Silence reads only working and writes only idle, whoever claimed the window.
+        self.agent_apply(
+            i,
+            Report::new(AgentState::Idle, AgentSource::Stall).forced(),
+            ctx,
+        );
+    }
+
+    /// The screen rules of the harness window `i` is attributed to, when there are any to run.
+    fn agent_screen_rules(&self, i: usize) -> Option<Arc<Manifest>> {
+        let harness = self.windows[i].agent.harness.as_deref()?;
+        let m = manifest::registry().get(harness)?.clone();
+        m.active_screen()?;
+        Some(m)
+    }
+
+    /// Read the window's screen and run its harness's rules on the last rows. One scan at a time
+    /// per window; a request during a scan runs once more after it. `for_stall` is the last look
+    /// before the silence heuristic demotes: when no rule matches, it demotes.
+    fn agent_scan(&mut self, i: usize, for_stall: bool, ctx: &mut Context<Self>) {
+        let Some(m) = self.agent_screen_rules(i) else {
+            self.windows[i].agent.stall_look = false;
+            return;
+        };
+        let w = &mut self.windows[i];
+        if w.agent.scan_busy && !for_stall {
+            w.agent.scan_again = true;
+            return;
+        }
+        w.agent.scan_busy = true;
+        let addr = w.addr.clone();
+        let id = w.id.clone();
+        let fut = async move {
+            addr.send(window::Capture {
+                scrollback: false,
+                styled: false,
+            })
+            .await
+        };
+        ctx.spawn(fut.into_actor(self).map(move |res, act, ctx| {
+            let Some(i) = act.index_of(&id) else { return };
+            act.windows[i].agent.scan_busy = false;
+            let matched = match res {
+                Ok(screen) => {
+                    let rules = m.active_screen().expect("checked before the scan");
+                    let tail = tail_lines(&screen, rules.lines);
+                    act.agent_screen_result(i, rules.classify(&tail), ctx)
+                }
+                Err(_) => true,
+            };
+            if for_stall {
+                let a = &mut act.windows[i].agent;
+                a.stall_look = false;
+                if !matched && a.state == AgentState::Working {
+                    act.agent_demote(i, ctx);
+                }
+            }
+            if std::mem::take(&mut act.windows[i].agent.scan_again) {
+                act.agent_scan(i, false, ctx);
+            }
+        }));
+    }
+
+    /// Act on a scan: a matching rule reports its state (source screen); no match hands back a
+    /// claim the screen displaced. Returns whether a rule matched.
+    fn agent_screen_result(
+        &mut self,
+        i: usize,
+        verdict: Option<(usize, AgentState, String)>,
+        ctx: &mut Context<Self>,
+    ) -> bool {
+        let a = &self.windows[i].agent;
+        match verdict {
+            Some((_, state, message)) => {
+                if a.state == state && a.source == Some(AgentSource::Screen) {
+                    return true;
+                }
+                let mut r = Report::new(state, AgentSource::Screen);
+                r.message = Some(message).filter(|m| !m.is_empty());
+                if !may_replace(a.source, AgentSource::Screen)
+                    && a.blocker_may_override(state, agent::now_ms(), a.link.last_output_ms())
+                {
+                    r = r.forced();
+                }
+                self.agent_apply(i, r, ctx);
+                true
+            }
+            None => {
+                if a.source == Some(AgentSource::Screen) {
+                    if let Some(claim) = a.displaced.clone() {
+                        let out = self.windows[i].agent.restore(claim, Stamp::now());
+                        self.agent_after(i, out, ctx);
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    fn agent_activity(&mut self, window_id: &str, ctx: &mut Context<Self>) {
+        let Some(i) = self.index_of(window_id) else {
+            return;
+        };
+        if self.agent_detect_enabled() {
+            let registry = manifest::registry();
+            self.agent_probe(i, &registry, ctx);
+        }
+        if self.agent_screen_rules(i).is_some() {
+            self.agent_scan(i, false, ctx);
+            self.agent_schedule_settle(window_id.to_string(), ctx);
+        }
+    }
+
+    /// One more scan once output has stopped for [`SETTLE`]: the last frame a program draws
+    /// before it waits is the one that matters.
+    fn agent_schedule_settle(&mut self, window_id: String, ctx: &mut Context<Self>) {
+        let Some(i) = self.index_of(&window_id) else {
+            return;
+        };
+        if self.windows[i].agent.settle_pending {
+            return;
+        }
+        self.windows[i].agent.settle_pending = true;
+        ctx.run_later(SETTLE, move |act, ctx| act.agent_settle(window_id, ctx));
+    }
+
+    fn agent_settle(&mut self, window_id: String, ctx: &mut Context<Self>) {
+        let Some(i) = self.index_of(&window_id) else {
+            return;
+        };
+        let quiet = agent::now_ms().saturating_sub(self.windows[i].agent.link.last_output_ms());
+        let settle = SETTLE.as_millis() as u64;
+        if quiet < settle {
+            let wait = Duration::from_millis(settle - quiet);
+            ctx.run_later(wait, move |act, ctx| act.agent_settle(window_id, ctx));
+            return;
+        }
+        self.windows[i].agent.settle_pending = false;
+        self.agent_scan(i, false, ctx);
+    }
+
+    /// An OSC 9;4 state from the pane. A state at least as loud as the current one is published
+    /// at once; a quieter one only if it still stands after [`agent::OSC_HOLD`].
+    fn agent_osc(&mut self, window_id: &str, state: AgentState, ctx: &mut Context<Self>) {
+        let Some(i) = self.index_of(window_id) else {
+            return;
+        };
+        let a = &mut self.windows[i].agent;
+        a.hold_gen += 1;
+        if state.loudness() >= a.state.loudness() {
+            a.osc_hold = None;
+            self.agent_apply(i, Report::new(state, AgentSource::Osc), ctx);
+            return;
+        }
+        a.osc_hold = Some(state);
+        let gen = a.hold_gen;
+        let id = window_id.to_string();
+        ctx.run_later(agent::OSC_HOLD, move |act, ctx| {
+            let Some(i) = act.index_of(&id) else { return };
+            let a = &mut act.windows[i].agent;
+            if a.hold_gen != gen {
+                return;
+            }
+            if let Some(state) = a.osc_hold.take() {
+                act.agent_apply(i, Report::new(state, AgentSource::Osc), ctx);
+            }
+        });
+    }
+
+    /// The reply of `get-agent-state` for window `i`.
+    fn agent_state_json(&self, i: usize) -> Value {
+        let w = &self.windows[i];
+        json!({
+            "type": "agent_state",
+            "window_id": w.id,
+            "state": w.agent.state.as_str(),
+            "message": w.agent.message,
+            "agent_state_at": w.agent.at_ns,
+            "source": w.agent.source_name(),
+            "harness_id": w.agent.harness.clone().unwrap_or_default(),
+        })
+    }
+}
+
+impl Handler<AgentNotice> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: AgentNotice, ctx: &mut Self::Context) {
+        match msg {
+            AgentNotice::Osc { window_id, state } => self.agent_osc(&window_id, state, ctx),
+            AgentNotice::Activity { window_id } => self.agent_activity(&window_id, ctx),
+        }
+    }
+}
+
+/// `set-agent-state` for a window of this session (params already checked).
+#[derive(Message)]
+#[rtype(result = "Result<Value, VerbError>")]
+pub struct SetAgentState {
+    pub window: Option<String>,
+    pub state: AgentState,
+    pub source: AgentSource,
+    pub message: Option<String>,
+    pub harness: Option<String>,
+}
+
+impl Handler<SetAgentState> for Session {
+    type Result = Result<Value, VerbError>;
+    fn handle(&mut self, msg: SetAgentState, ctx: &mut Self::Context) -> Self::Result {
+        let i = self.resolve(msg.window.as_deref())?;
+        let sent = msg.message.clone().unwrap_or_default();
+        let mut r = Report::new(msg.state, msg.source);
+        r.message = msg.message.filter(|m| !m.is_empty());
+        r.harness = msg.harness.filter(|h| !h.is_empty());
+        let out = self.agent_apply(i, r, ctx);
+        Ok(json!({
+            "type": "agent_state_set",
+            "window_id": self.windows[i].id,
+            "state": out.state.as_str(),
+            "message": sent,
+            "source": msg.source.as_str(),
+            "applied": out.applied,
+        }))
+    }
+}
+
+/// `get-agent-state` for a window of this session.
+#[derive(Message)]
+#[rtype(result = "Result<Value, VerbError>")]
+pub struct GetAgentState(pub Option<String>);
+
+impl Handler<GetAgentState> for Session {
+    type Result = Result<Value, VerbError>;
+    fn handle(&mut self, msg: GetAgentState, _: &mut Self::Context) -> Self::Result {
+        let i = self.resolve(msg.0.as_deref())?;
+        Ok(self.agent_state_json(i))
+    }
+}
+
+/// Every window's id and agent state, for `wait-for agent-state`.
+#[derive(Message)]
+#[rtype(result = "Vec<(String, AgentState)>")]
+pub struct AgentStates;
+
+impl Handler<AgentStates> for Session {
+    type Result = MessageResult<AgentStates>;
+    fn handle(&mut self, _: AgentStates, _: &mut Self::Context) -> Self::Result {
+        MessageResult(
+            self.windows
+                .iter()
+                .map(|w| (w.id.clone(), w.agent.state))
+                .collect(),
+        )
+    }
+}
+
+/// What the explain verbs need to know about a window, read in one go.
+#[derive(Debug, Clone)]
+pub struct AgentWindowInfo {
+    pub window_id: String,
+    pub addr: Addr<window::Window>,
+    pub pid: i32,
+    pub alive: bool,
+    pub state: AgentState,
+    pub source: &'static str,
+    pub harness: Option<String>,
+    pub auto: bool,
+}
+
+#[derive(Message)]
+#[rtype(result = "Result<AgentWindowInfo, VerbError>")]
+pub struct GetAgentWindowInfo(pub Option<String>);
+
+impl Handler<GetAgentWindowInfo> for Session {
+    type Result = Result<AgentWindowInfo, VerbError>;
+    fn handle(&mut self, msg: GetAgentWindowInfo, _: &mut Self::Context) -> Self::Result {
+        let i = self.resolve(msg.0.as_deref())?;
+        let w = &self.windows[i];
+        Ok(AgentWindowInfo {
+            window_id: w.id.clone(),
+            addr: w.addr.clone(),
+            pid: w.agent.link.pid,
+            alive: w.exited.is_none(),
+            state: w.agent.state,
+            source: w.agent.source_name(),
+            harness: w.agent.harness.clone(),
+            auto: w.agent.auto,
+        })
+    }
+}

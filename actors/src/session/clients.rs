@@ -1,0 +1,320 @@
+//! Attached clients of a session: attach and detach, the session's size (the smallest client's),
+//! the state every client draws from, and the routing of work only a client can do.
+use std::collections::HashMap;
+use std::time::Duration;
+
+use actix::prelude::*;
+use protocol::attach::{
+    DaemonOp, NoticeLevel, RoutedRequest, SessionView, WindowModes, WindowView,
+};
+use protocol::{ErrorCode, Hint, VerbError};
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use super::{Session, NUM_WORKSPACES};
+
+/// How long a routed request waits for the client's answer.
+pub const ROUTE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Something for one attached client's connection.
+#[derive(Message, Clone)]
+#[rtype(result = "()")]
+pub struct ToClient(pub DaemonOp);
+
+pub(super) struct ClientEntry {
+    pub id: u64,
+    pub sink: Recipient<ToClient>,
+    pub width: u16,
+    pub height: u16,
+}
+
+/// Client bookkeeping kept in the session.
+#[derive(Default)]
+pub(super) struct Clients {
+    pub list: Vec<ClientEntry>,
+    next_id: u64,
+    next_request: u64,
+    pending: HashMap<u64, oneshot::Sender<Result<Value, VerbError>>>,
+    /// The layout last pushed by a client (opaque JSON).
+    pub layout: Option<String>,
+    pub version: u64,
+}
+
+impl Session {
+    pub(super) fn view(&self) -> SessionView {
+        SessionView {
+            name: self.name.clone(),
+            display_name: self.display_name.clone().unwrap_or_default(),
+            accent: self.accent.clone().unwrap_or_default(),
+            width: self.width,
+            height: self.height,
+            current_workspace: self.current_workspace,
+            num_workspaces: NUM_WORKSPACES,
+            focused: self
+                .focused
+                .clone()
+                .filter(|id| self.index_of(id).is_some()),
+            windows: self
+                .windows
+                .iter()
+                .map(|w| WindowView {
+                    id: w.id.clone(),
+                    title: w.title().to_string(),
+                    display_name: w.display_name().to_string(),
+                    workspace: w.workspace,
+                    minimized: w.minimized,
+                    alive: w.exited.is_none(),
+                    cols: w.cols,
+                    rows: w.rows,
+                    modes: w.modes,
+                    agent_state: String::new(),
+                })
+                .collect(),
+            workspace_names: self.workspace_names.clone(),
+            workspace_order: self.workspace_order.clone(),
+            options: self.options.clone(),
+            layout: self.clients.layout.clone(),
+            clients: self.clients.list.len() as u32,
+            version: self.clients.version,
+        }
+    }
+
+    /// Tell every attached client the state changed.
+    pub(super) fn broadcast_state(&mut self) {
+        if self.clients.list.is_empty() {
+            return;
+        }
+        self.clients.version += 1;
+        let op = DaemonOp::State { state: self.view() };
+        for c in &self.clients.list {
+            c.sink.do_send(ToClient(op.clone()));
+        }
+    }
+
+    pub(super) fn notify_clients(&self, level: NoticeLevel, text: &str) {
+        for c in &self.clients.list {
+            c.sink.do_send(ToClient(DaemonOp::Notice {
+                level,
+                text: text.to_string(),
+            }));
+        }
+    }
+
+    /// The session takes the smallest attached client's size.
+    fn recompute_size(&mut self) {
+        let sized: Vec<&ClientEntry> = self
+            .clients
+            .list
+            .iter()
+            .filter(|c| c.width > 0 && c.height > 0)
+            .collect();
+        if sized.is_empty() {
+            return;
+        }
+        self.width = sized.iter().map(|c| c.width).min().unwrap_or(self.width);
+        self.height = sized.iter().map(|c| c.height).min().unwrap_or(self.height);
+    }
+
+    pub(super) fn has_clients(&self) -> bool {
+        !self.clients.list.is_empty()
+    }
+}
+
+/// Attach a client; answers with its id and the state to draw.
+#[derive(Message)]
+#[rtype(result = "(u64, SessionView)")]
+pub struct AttachClient {
+    pub sink: Recipient<ToClient>,
+    pub width: u16,
+    pub height: u16,
+}
+
+impl Handler<AttachClient> for Session {
+    type Result = MessageResult<AttachClient>;
+    fn handle(&mut self, msg: AttachClient, _: &mut Self::Context) -> Self::Result {
+        self.clients.next_id += 1;
+        let id = self.clients.next_id;
+        self.clients.list.push(ClientEntry {
+            id,
+            sink: msg.sink,
+            width: msg.width,
+            height: msg.height,
+        });
+        self.recompute_size();
+        tracing::info!(session = %self.name, client = id, clients = self.clients.list.len(), "client attached");
+        // The others learn of the new client and of any size change.
+        self.broadcast_state();
+        MessageResult((id, self.view()))
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct DetachClient(pub u64);
+
+impl Handler<DetachClient> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: DetachClient, _: &mut Self::Context) {
+        let before = self.clients.list.len();
+        self.clients.list.retain(|c| c.id != msg.0);
+        if self.clients.list.len() == before {
+            return;
+        }
+        tracing::info!(session = %self.name, client = msg.0, "client detached");
+        // Requests routed to a client that left cannot be answered by it.
+        self.recompute_size();
+        self.broadcast_state();
+    }
+}
+
+/// A client's terminal changed size.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct ClientResized {
+    pub client: u64,
+    pub width: u16,
+    pub height: u16,
+}
+
+impl Handler<ClientResized> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: ClientResized, _: &mut Self::Context) {
+        if let Some(c) = self.clients.list.iter_mut().find(|c| c.id == msg.client) {
+            c.width = msg.width;
+            c.height = msg.height;
+        }
+        let old = (self.width, self.height);
+        self.recompute_size();
+        if old != (self.width, self.height) {
+            self.broadcast_state();
+        }
+    }
+}
+
+/// A client's layout, shared with the session's other clients.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct SetLayout(pub String);
+
+impl Handler<SetLayout> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: SetLayout, _: &mut Self::Context) {
+        if self.clients.layout.as_deref() != Some(msg.0.as_str()) {
+            self.clients.layout = Some(msg.0);
+            self.broadcast_state();
+        }
+    }
+}
+
+/// Whether a client is attached (verbs choose between routing and acting headless).
+#[derive(Message)]
+#[rtype(result = "bool")]
+pub struct HasClient;
+
+impl Handler<HasClient> for Session {
+    type Result = bool;
+    fn handle(&mut self, _: HasClient, _: &mut Self::Context) -> bool {
+        self.has_clients()
+    }
+}
+
+/// Route work to an attached client and wait (at most `ROUTE_TIMEOUT`) for its answer.
+/// `Err(None)` means no client is attached.
+#[derive(Message)]
+#[rtype(result = "Result<Value, Option<VerbError>>")]
+pub struct Route(pub RoutedRequest);
+
+impl Handler<Route> for Session {
+    type Result = ResponseFuture<Result<Value, Option<VerbError>>>;
+    fn handle(&mut self, msg: Route, _: &mut Self::Context) -> Self::Result {
+        // The first client attached answers; any of them could, and all see the result.
+        let Some(client) = self.clients.list.first() else {
+            return Box::pin(async { Err(None) });
+        };
+        self.clients.next_request += 1;
+        let request = self.clients.next_request;
+        let (tx, rx) = oneshot::channel();
+        self.clients.pending.insert(request, tx);
+        client.sink.do_send(ToClient(DaemonOp::Request {
+            request,
+            kind: msg.0,
+        }));
+        Box::pin(async move {
+            match tokio::time::timeout(ROUTE_TIMEOUT, rx).await {
+                Ok(Ok(res)) => res.map_err(Some),
+                Ok(Err(_)) => Err(Some(command_failed(
+                    "the attached client went away before answering",
+                ))),
+                Err(_) => Err(Some(command_failed(
+                    "timed out waiting for the attached client",
+                ))),
+            }
+        })
+    }
+}
+
+pub fn command_failed(message: &str) -> VerbError {
+    VerbError::new(ErrorCode::CommandFailed, message)
+}
+
+/// A client's answer to a routed request.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct RouteReply {
+    pub request: u64,
+    pub ok: bool,
+    pub message: String,
+    pub data: Option<String>,
+}
+
+impl Handler<RouteReply> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: RouteReply, _: &mut Self::Context) {
+        let Some(tx) = self.clients.pending.remove(&msg.request) else {
+            return;
+        };
+        let res = if msg.ok {
+            let data = msg
+                .data
+                .and_then(|d| serde_json::from_str::<Value>(&d).ok())
+                .filter(Value::is_object)
+                .unwrap_or_else(|| Value::Object(Default::default()));
+            Ok(data)
+        } else {
+            let message = if msg.message.is_empty() {
+                "the attached client refused the request".to_string()
+            } else {
+                msg.message
+            };
+            Err(VerbError::new(ErrorCode::CommandFailed, message).with_hint(
+                Hint::new().detail(
+                    "The attached client carried the request out and reported this failure.",
+                ),
+            ))
+        };
+        let _ = tx.send(res);
+    }
+}
+
+/// Record a window's input modes (reported by the window when they change).
+pub(super) fn set_modes(session: &mut Session, window_id: &str, modes: WindowModes) {
+    if let Some(i) = session.index_of(window_id) {
+        if session.windows[i].modes != modes {
+            session.windows[i].modes = modes;
+            session.broadcast_state();
+        }
+    }
+}
+
+/// Tell every client the session ended (kill-session).
+pub(super) fn end_clients(session: &mut Session, reason: &str) {
+    for c in session.clients.list.drain(..) {
+        c.sink.do_send(ToClient(DaemonOp::SessionEnded {
+            session: session.name.clone(),
+            reason: reason.to_string(),
+        }));
+    }
+    for (_, tx) in session.clients.pending.drain() {
+        let _ = tx.send(Err(command_failed("the session ended")));
+    }
+}

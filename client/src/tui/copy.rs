@@ -1,0 +1,405 @@
+//! Copy mode: a scrollable view of one window's scrollback and screen, fetched from the daemon on
+//! demand, with a cursor, character or line selection, and yank (to the outer terminal's
+//! clipboard through OSC 52, done by the caller).
+
+use protocol::attach::{ClientOp, Row};
+use termwiz::input::{KeyCode, KeyEvent, Modifiers};
+
+use super::input::normalize_mods;
+use super::render::char_width;
+
+/// Rows asked for per scrollback request.
+const CHUNK: u32 = 500;
+
+/// What a key did in copy mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Stay,
+    Exit,
+    /// Leave, copying this text.
+    Yank(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct CopyMode {
+    pub window: String,
+    /// Loaded scrollback rows, oldest first; row `history_first` of the window is `history[0]`.
+    history: Vec<Row>,
+    history_first: Option<u64>,
+    /// Older rows than the loaded ones exist (or have not been asked about yet).
+    more: bool,
+    requested: bool,
+    /// The screen as it was on entering, so the view holds still while the program writes.
+    screen: Vec<Row>,
+    /// Cursor as (line in history+screen, display column).
+    pub line: usize,
+    pub col: usize,
+    /// First line shown.
+    pub top: usize,
+    anchor: Option<(usize, usize)>,
+    line_mode: bool,
+    /// Entered by the mouse wheel: scrolling back to the bottom leaves.
+    via_wheel: bool,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl CopyMode {
+    pub fn new(
+        window: &str,
+        screen: Vec<Row>,
+        cursor: (usize, usize),
+        width: usize,
+        height: usize,
+        via_wheel: bool,
+    ) -> CopyMode {
+        let height = height.max(1);
+        let line = cursor.1.min(screen.len().saturating_sub(1));
+        CopyMode {
+            window: window.to_string(),
+            history: Vec::new(),
+            history_first: None,
+            more: true,
+            requested: false,
+            screen,
+            line,
+            col: cursor.0.min(width.saturating_sub(1)),
+            top: 0,
+            anchor: None,
+            line_mode: false,
+            via_wheel,
+            width: width.max(1),
+            height,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.history.len() + self.screen.len()
+    }
+
+    pub fn line_row(&self, i: usize) -> Option<&Row> {
+        if i < self.history.len() {
+            self.history.get(i)
+        } else {
+            self.screen.get(i - self.history.len())
+        }
+    }
+
+    /// Lines above the top of the live screen that are loaded.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The next scrollback request, when the view is near the oldest loaded row and older rows
+    /// may exist; at most one is in flight.
+    pub fn wanted(&mut self) -> Option<ClientOp> {
+        if !self.more || self.requested || self.top > self.height * 2 {
+            return None;
+        }
+        self.requested = true;
+        Some(ClientOp::Scrollback {
+            window: self.window.clone(),
+            before: self.history_first,
+            count: CHUNK,
+        })
+    }
+
+    /// Older rows arrived: put them in front and keep the view where it was.
+    pub fn add_history(&mut self, first: u64, rows: Vec<Row>, more: bool) {
+        self.requested = false;
+        if let Some(known) = self.history_first {
+            if first >= known {
+                // A stale or repeated answer.
+                return;
+            }
+        }
+        let rows: Vec<Row> = match self.history_first {
+            // Keep only rows older than what we hold.
+            Some(known) => {
+                let keep = (known - first).min(rows.len() as u64) as usize;
+                rows.into_iter().take(keep).collect()
+            }
+            None => rows,
+        };
+        let n = rows.len();
+        self.more = more && n > 0;
+        if n == 0 {
+            return;
+        }
+        self.history_first = Some(first);
+        let mut joined = rows;
+        joined.append(&mut self.history);
+        self.history = joined;
+        self.line += n;
+        self.top += n;
+        if let Some((l, _)) = &mut self.anchor {
+            *l += n;
+        }
+    }
+
+    pub fn resize(&mut self, width: usize, height: usize) {
+        self.width = width.max(1);
+        self.height = height.max(1);
+        self.col = self.col.min(self.width - 1);
+        self.follow_cursor();
+    }
+
+    fn follow_cursor(&mut self) {
+        let last = self.total().saturating_sub(1);
+        self.line = self.line.min(last);
+        if self.line < self.top {
+            self.top = self.line;
+        }
+        if self.line >= self.top + self.height {
+            self.top = self.line + 1 - self.height;
+        }
+        self.top = self.top.min(self.total().saturating_sub(self.height));
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        self.line = self.line.saturating_add_signed(delta);
+        self.follow_cursor();
+    }
+
+    /// Scrolls the view (mouse wheel) by `delta` lines, the cursor kept inside. Returns
+    /// [`Outcome::Exit`] when a wheel-entered view scrolls past the bottom.
+    pub fn scroll(&mut self, delta: isize) -> Outcome {
+        let max_top = self.total().saturating_sub(self.height);
+        if delta > 0 && self.top >= max_top && self.via_wheel && self.anchor.is_none() {
+            return Outcome::Exit;
+        }
+        self.top = self.top.saturating_add_signed(delta).min(max_top);
+        self.line = self.line.clamp(self.top, self.top + self.height - 1);
+        self.line = self.line.min(self.total().saturating_sub(1));
+        Outcome::Stay
+    }
+
+    pub fn key(&mut self, ev: &KeyEvent) -> Outcome {
+        let mods = normalize_mods(ev.modifiers);
+        let ctrl = mods.contains(Modifiers::CTRL);
+        let page = self.height as isize;
+        match ev.key {
+            KeyCode::Char('q') | KeyCode::Escape => return Outcome::Exit,
+            KeyCode::Char('c') if ctrl => return Outcome::Exit,
+            KeyCode::UpArrow | KeyCode::ApplicationUpArrow | KeyCode::Char('k') => self.move_by(-1),
+            KeyCode::DownArrow | KeyCode::ApplicationDownArrow | KeyCode::Char('j') => {
+                self.move_by(1)
+            }
+            KeyCode::LeftArrow | KeyCode::ApplicationLeftArrow | KeyCode::Char('h') => {
+                self.col = self.col.saturating_sub(1)
+            }
+            KeyCode::RightArrow | KeyCode::ApplicationRightArrow | KeyCode::Char('l') => {
+                self.col = (self.col + 1).min(self.width - 1)
+            }
+            KeyCode::Char('u') if ctrl => self.move_by(-page / 2),
+            KeyCode::Char('d') if ctrl => self.move_by(page / 2),
+            KeyCode::Char('b') if ctrl => self.move_by(-page),
+            KeyCode::Char('f') if ctrl => self.move_by(page),
+            KeyCode::PageUp => self.move_by(-page),
+            KeyCode::PageDown => self.move_by(page),
+            KeyCode::Char('g') | KeyCode::Home => {
+                self.line = 0;
+                self.follow_cursor();
+            }
+            KeyCode::Char('G') | KeyCode::End => {
+                self.line = self.total().saturating_sub(1);
+                self.follow_cursor();
+            }
+            KeyCode::Char('0') => self.col = 0,
+            KeyCode::Char('$') => {
+                self.col = self
+                    .line_row(self.line)
+                    .map(|r| line_text(r).trim_end().chars().map(char_width).sum::<usize>())
+                    .unwrap_or(0)
+                    .saturating_sub(1)
+                    .min(self.width - 1)
+            }
+            KeyCode::Char('v') | KeyCode::Char(' ') => {
+                self.line_mode = false;
+                self.anchor = match self.anchor {
+                    Some(_) => None,
+                    None => Some((self.line, self.col)),
+                };
+            }
+            KeyCode::Char('V') => {
+                self.line_mode = true;
+                self.anchor = match self.anchor {
+                    Some(_) => None,
+                    None => Some((self.line, 0)),
+                };
+            }
+            KeyCode::Char('y') | KeyCode::Enter => return Outcome::Yank(self.selected_text()),
+            _ => {}
+        }
+        Outcome::Stay
+    }
+
+    /// Ordered selection bounds ((line, col), (line, col)), inclusive.
+    fn bounds(&self) -> Option<((usize, usize), (usize, usize))> {
+        let a = self.anchor?;
+        let b = (self.line, self.col);
+        Some(if a <= b { (a, b) } else { (b, a) })
+    }
+
+    /// Selected display columns of line `i` as [start, end), if any.
+    pub fn selection_on(&self, i: usize) -> Option<(usize, usize)> {
+        let ((l0, c0), (l1, c1)) = self.bounds()?;
+        if i < l0 || i > l1 {
+            return None;
+        }
+        if self.line_mode {
+            return Some((0, self.width));
+        }
+        let start = if i == l0 { c0 } else { 0 };
+        let end = if i == l1 { c1 + 1 } else { self.width };
+        Some((start, end))
+    }
+
+    /// The selection as text (the cursor's line when nothing is selected): rows joined by
+    /// newlines, trailing blanks of each row dropped.
+    pub fn selected_text(&self) -> String {
+        let (from, to) = self.bounds().unwrap_or(((self.line, 0), (self.line, usize::MAX)));
+        let mut lines = Vec::new();
+        for i in from.0..=to.0 {
+            let Some(row) = self.line_row(i) else {
+                continue;
+            };
+            let text = line_text(row);
+            let (start, end) = if self.line_mode || self.anchor.is_none() {
+                (0, usize::MAX)
+            } else {
+                (
+                    if i == from.0 { from.1 } else { 0 },
+                    if i == to.0 { to.1 + 1 } else { usize::MAX },
+                )
+            };
+            lines.push(columns(&text, start, end).trim_end().to_string());
+        }
+        lines.join("\n")
+    }
+
+    pub fn has_selection(&self) -> bool {
+        self.anchor.is_some()
+    }
+}
+
+/// A row's text.
+pub fn line_text(row: &Row) -> String {
+    row.runs.iter().map(|r| r.text.as_str()).collect()
+}
+
+/// The characters of `text` covering display columns [start, end).
+fn columns(text: &str, start: usize, end: usize) -> String {
+    let mut col = 0;
+    let mut out = String::new();
+    for c in text.chars() {
+        let w = char_width(c);
+        if col >= end {
+            break;
+        }
+        if col + w.max(1) > start {
+            out.push(c);
+        }
+        col += w;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::attach::Run;
+
+    fn row(s: &str) -> Row {
+        Row {
+            runs: vec![Run {
+                text: s.to_string(),
+                style: Default::default(),
+            }],
+        }
+    }
+
+    fn key(c: char) -> KeyEvent {
+        KeyEvent {
+            key: KeyCode::Char(c),
+            modifiers: Modifiers::NONE,
+        }
+    }
+
+    fn screen() -> Vec<Row> {
+        vec![row("$ echo one"), row("one"), row("$ ")]
+    }
+
+    #[test]
+    fn fetches_history_and_keeps_the_view() {
+        let mut c = CopyMode::new("w", screen(), (2, 2), 20, 3, false);
+        assert_eq!(
+            c.wanted(),
+            Some(ClientOp::Scrollback {
+                window: "w".into(),
+                before: None,
+                count: CHUNK
+            })
+        );
+        assert_eq!(c.wanted(), None, "one request in flight");
+        c.add_history(10, vec![row("old 10"), row("old 11")], true);
+        assert_eq!(c.total(), 5);
+        assert_eq!(c.line, 4, "cursor stays on the same row");
+        assert_eq!(c.top, 2);
+        assert_eq!(line_text(c.line_row(0).unwrap()), "old 10");
+        // Scrolling to the top asks for older rows, before the first one held.
+        c.key(&key('g'));
+        assert_eq!(c.top, 0);
+        assert_eq!(
+            c.wanted(),
+            Some(ClientOp::Scrollback {
+                window: "w".into(),
+                before: Some(10),
+                count: CHUNK
+            })
+        );
+        c.add_history(9, vec![row("old 9")], false);
+        assert_eq!(c.total(), 6);
+        assert_eq!(c.line, 1);
+        assert_eq!(c.wanted(), None, "no more history");
+    }
+
+    #[test]
+    fn selection_and_yank() {
+        let mut c = CopyMode::new("w", screen(), (0, 0), 20, 3, false);
+        c.add_history(0, vec![], false);
+        // Line yank without a selection.
+        assert_eq!(c.key(&key('y')), Outcome::Yank("$ echo one".into()));
+        c.key(&key('l'));
+        c.key(&key('l'));
+        c.key(&key('v'));
+        c.key(&key('j'));
+        assert_eq!(c.selection_on(0), Some((2, 20)));
+        assert_eq!(c.selection_on(1), Some((0, 3)));
+        assert_eq!(c.selected_text(), "echo one\none");
+        c.key(&key('V'));
+        assert!(!c.has_selection(), "V while selecting clears");
+        c.key(&key('V'));
+        c.key(&key('j'));
+        assert_eq!(c.selected_text(), "one\n$");
+        assert_eq!(c.key(&key('q')), Outcome::Exit);
+    }
+
+    #[test]
+    fn wheel_entered_view_leaves_at_the_bottom() {
+        let mut c = CopyMode::new("w", screen(), (0, 2), 20, 3, true);
+        c.add_history(0, (0..10).map(|i| row(&format!("h{i}"))).collect(), false);
+        assert_eq!(c.top, 10);
+        assert_eq!(c.scroll(-3), Outcome::Stay);
+        assert_eq!(c.top, 7);
+        assert_eq!(c.scroll(3), Outcome::Stay);
+        assert_eq!(c.scroll(3), Outcome::Exit);
+    }
+
+    #[test]
+    fn wide_characters_count_two_columns() {
+        assert_eq!(columns("a漢b", 1, 3), "漢");
+        assert_eq!(columns("a漢b", 2, 4), "漢b");
+        assert_eq!(columns("abc", 5, 9), "");
+    }
+}

@@ -1,0 +1,669 @@
+//! Key bindings and input modes: the leader key, the tmux-like bindings, window-management and
+//! terminal mode, the focus-return chord, key-token parsing for routed send-keys, and the small
+//! amount of configuration the client reads (config.toml `[keybindings]`, policy.toml `[lumen]`).
+
+use std::path::Path;
+
+use figment::providers::{Format, Toml};
+use figment::Figment;
+use serde::Deserialize;
+use termwiz::input::{KeyCode, KeyEvent, Modifiers};
+
+use super::input::normalize_mods;
+use super::layout::Direction;
+
+/// A key with modifiers, as written in configuration: `ctrl+b`, `ctrl+shift+escape`, `f2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chord {
+    pub key: KeyCode,
+    pub mods: Modifiers,
+}
+
+impl Chord {
+    pub const fn new(key: KeyCode, mods: Modifiers) -> Chord {
+        Chord { key, mods }
+    }
+
+    /// Parses `mod+mod+key`; modifiers are ctrl, alt/opt/meta, shift, super/cmd/win.
+    pub fn parse(s: &str) -> Option<Chord> {
+        let s = s.trim();
+        if s.is_empty() {
+            return None;
+        }
+        // A trailing "+" is the plus key itself ("ctrl++").
+        let (head, last) = match s.strip_suffix("++") {
+            Some(h) => (h, "+"),
+            None => match s.rsplit_once('+') {
+                Some((h, k)) if !k.is_empty() => (h, k),
+                Some(_) => return None,
+                None => ("", s),
+            },
+        };
+        let mut mods = Modifiers::NONE;
+        for m in head.split('+').filter(|m| !m.is_empty()) {
+            mods |= match m.to_ascii_lowercase().as_str() {
+                "ctrl" | "control" | "c" => Modifiers::CTRL,
+                "alt" | "opt" | "option" | "meta" | "m" => Modifiers::ALT,
+                "shift" | "s" => Modifiers::SHIFT,
+                "super" | "cmd" | "win" => Modifiers::SUPER,
+                _ => return None,
+            };
+        }
+        let key = named_key(last).or_else(|| {
+            let mut chars = last.chars();
+            let c = chars.next()?;
+            chars.next().is_none().then_some(KeyCode::Char(c))
+        })?;
+        Some(Chord { key, mods })
+    }
+
+    /// Whether a key event is this chord. Letters compare without case, since terminals differ
+    /// in whether Ctrl+B arrives as `b` or `B`.
+    pub fn matches(&self, ev: &KeyEvent) -> bool {
+        let mods = normalize_mods(ev.modifiers);
+        let key = canonical(ev.key);
+        match (self.key, key) {
+            (KeyCode::Char(a), KeyCode::Char(b)) if a.is_ascii_alphabetic() => {
+                let shift_in_char = b.is_ascii_uppercase() && !self.mods.contains(Modifiers::SHIFT);
+                let mods = if shift_in_char {
+                    mods - Modifiers::SHIFT
+                } else {
+                    mods
+                };
+                a.eq_ignore_ascii_case(&b) && mods == self.mods
+            }
+            (a, b) => a == b && mods == self.mods,
+        }
+    }
+
+    /// How the chord is shown in chrome: `ctrl+b`.
+    pub fn label(&self) -> String {
+        let mut s = String::new();
+        for (m, name) in [
+            (Modifiers::CTRL, "ctrl+"),
+            (Modifiers::ALT, "alt+"),
+            (Modifiers::SHIFT, "shift+"),
+            (Modifiers::SUPER, "super+"),
+        ] {
+            if self.mods.contains(m) {
+                s.push_str(name);
+            }
+        }
+        s.push_str(&key_name(self.key));
+        s
+    }
+
+    pub fn event(&self) -> KeyEvent {
+        KeyEvent {
+            key: self.key,
+            modifiers: self.mods,
+        }
+    }
+}
+
+/// Folds the different spellings terminals use for one key into one.
+fn canonical(key: KeyCode) -> KeyCode {
+    match key {
+        KeyCode::Char('\x1b') => KeyCode::Escape,
+        KeyCode::Char('\r') | KeyCode::Char('\n') => KeyCode::Enter,
+        KeyCode::Char('\t') => KeyCode::Tab,
+        KeyCode::Char('\x7f') => KeyCode::Backspace,
+        KeyCode::ApplicationUpArrow => KeyCode::UpArrow,
+        KeyCode::ApplicationDownArrow => KeyCode::DownArrow,
+        KeyCode::ApplicationLeftArrow => KeyCode::LeftArrow,
+        KeyCode::ApplicationRightArrow => KeyCode::RightArrow,
+        other => other,
+    }
+}
+
+fn named_key(name: &str) -> Option<KeyCode> {
+    let lower = name.to_ascii_lowercase();
+    Some(match lower.as_str() {
+        "enter" | "return" | "cr" => KeyCode::Enter,
+        "space" | "spc" => KeyCode::Char(' '),
+        "tab" => KeyCode::Tab,
+        "escape" | "esc" => KeyCode::Escape,
+        "backspace" | "bs" => KeyCode::Backspace,
+        "delete" | "del" => KeyCode::Delete,
+        "insert" | "ins" => KeyCode::Insert,
+        "up" => KeyCode::UpArrow,
+        "down" => KeyCode::DownArrow,
+        "left" => KeyCode::LeftArrow,
+        "right" => KeyCode::RightArrow,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "pageup" | "pgup" => KeyCode::PageUp,
+        "pagedown" | "pgdown" | "pgdn" => KeyCode::PageDown,
+        f if f.len() >= 2 && f.starts_with('f') => {
+            let n: u8 = f[1..].parse().ok()?;
+            if !(1..=24).contains(&n) {
+                return None;
+            }
+            KeyCode::Function(n)
+        }
+        _ => return None,
+    })
+}
+
+fn key_name(key: KeyCode) -> String {
+    match key {
+        KeyCode::Char(' ') => "space".into(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "enter".into(),
+        KeyCode::Tab => "tab".into(),
+        KeyCode::Escape => "escape".into(),
+        KeyCode::Backspace => "backspace".into(),
+        KeyCode::Delete => "delete".into(),
+        KeyCode::Insert => "insert".into(),
+        KeyCode::UpArrow => "up".into(),
+        KeyCode::DownArrow => "down".into(),
+        KeyCode::LeftArrow => "left".into(),
+        KeyCode::RightArrow => "right".into(),
+        KeyCode::Home => "home".into(),
+        KeyCode::End => "end".into(),
+        KeyCode::PageUp => "pageup".into(),
+        KeyCode::PageDown => "pagedown".into(),
+        KeyCode::Function(n) => format!("f{n}"),
+        other => format!("{other:?}").to_ascii_lowercase(),
+    }
+}
+
+/// Something a binding does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    NewWindow,
+    /// Split the focused pane with a vertical divider (side by side).
+    SplitVertical,
+    /// Split the focused pane with a horizontal divider (stacked).
+    SplitHorizontal,
+    CloseWindow,
+    NextWindow,
+    PrevWindow,
+    Workspace(u8),
+    /// Start "move to workspace": the next digit picks the workspace.
+    MoveToWorkspacePrompt,
+    MoveToWorkspace(u8),
+    Detach,
+    Rename,
+    ToggleZoom,
+    CopyMode,
+    ToggleTiling,
+    RotateSplit,
+    Equalize,
+    Focus(Direction),
+    Minimize,
+    RestoreMinimized,
+    Help,
+    CommandPrompt,
+    TerminalMode,
+    WindowManagementMode,
+    /// Send the leader key itself to the window (leader pressed twice).
+    SendLeader,
+}
+
+/// One row of the help overlay: keys and what they do.
+pub struct BindingHelp {
+    pub keys: &'static str,
+    pub what: &'static str,
+}
+
+/// The bindings as shown by `?`, in the order they are listed.
+pub const HELP: &[BindingHelp] = &[
+    BindingHelp { keys: "c", what: "new window" },
+    BindingHelp { keys: "%", what: "split side by side" },
+    BindingHelp { keys: "\"", what: "split stacked" },
+    BindingHelp { keys: "x", what: "close window" },
+    BindingHelp { keys: "n / p", what: "next / previous window" },
+    BindingHelp { keys: "arrows, h j k l", what: "focus the window on that side" },
+    BindingHelp { keys: "1-9", what: "switch workspace" },
+    BindingHelp { keys: "m 1-9", what: "move window to workspace" },
+    BindingHelp { keys: ",", what: "rename window" },
+    BindingHelp { keys: "z", what: "zoom / unzoom" },
+    BindingHelp { keys: "t", what: "toggle tiling / floating" },
+    BindingHelp { keys: "space", what: "rotate split" },
+    BindingHelp { keys: "=", what: "equalize splits" },
+    BindingHelp { keys: "-  /  +", what: "minimize / restore" },
+    BindingHelp { keys: "[", what: "copy mode (scrollback)" },
+    BindingHelp { keys: ":", what: "command prompt" },
+    BindingHelp { keys: "d", what: "detach" },
+    BindingHelp { keys: "?", what: "this help" },
+];
+
+/// The binding for a key pressed after the leader (or in window-management mode).
+pub fn binding(ev: &KeyEvent) -> Option<Action> {
+    let mods = normalize_mods(ev.modifiers);
+    let key = canonical(ev.key);
+    // Shifted punctuation arrives as its own character; shift itself is not part of these keys.
+    let plain = (mods - Modifiers::SHIFT).is_empty();
+    if !plain {
+        return None;
+    }
+    Some(match key {
+        KeyCode::Char('c') => Action::NewWindow,
+        KeyCode::Char('%') => Action::SplitVertical,
+        KeyCode::Char('"') => Action::SplitHorizontal,
+        KeyCode::Char('x') => Action::CloseWindow,
+        KeyCode::Char('n') => Action::NextWindow,
+        KeyCode::Char('p') => Action::PrevWindow,
+        KeyCode::Char(d @ '1'..='9') => Action::Workspace(d as u8 - b'0'),
+        KeyCode::Char('m') => Action::MoveToWorkspacePrompt,
+        KeyCode::Char('d') => Action::Detach,
+        KeyCode::Char(',') => Action::Rename,
+        KeyCode::Char('z') => Action::ToggleZoom,
+        KeyCode::Char('[') => Action::CopyMode,
+        KeyCode::Char('t') => Action::ToggleTiling,
+        KeyCode::Char(' ') => Action::RotateSplit,
+        KeyCode::Char('=') => Action::Equalize,
+        KeyCode::Char('-') => Action::Minimize,
+        KeyCode::Char('+') => Action::RestoreMinimized,
+        KeyCode::Char('?') => Action::Help,
+        KeyCode::Char(':') => Action::CommandPrompt,
+        KeyCode::LeftArrow | KeyCode::Char('h') => Action::Focus(Direction::Left),
+        KeyCode::RightArrow | KeyCode::Char('l') => Action::Focus(Direction::Right),
+        KeyCode::UpArrow | KeyCode::Char('k') => Action::Focus(Direction::Up),
+        KeyCode::DownArrow | KeyCode::Char('j') => Action::Focus(Direction::Down),
+        _ => return None,
+    })
+}
+
+/// Input modes of the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Keys drive windows (bindings without the leader).
+    WindowManagement,
+    /// Keys go to the focused window; the leader reaches the bindings.
+    Terminal,
+}
+
+/// What to do with one key event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// The focus-return chord: back to chrome (window-management mode).
+    FocusReturn,
+    Action(Action),
+    /// Send to the focused window.
+    Window(KeyEvent),
+    /// The leader was pressed; the next key picks a binding.
+    LeaderArmed,
+    /// Waiting for a workspace digit after "move to workspace".
+    MovePending,
+    /// A key with no binding in window-management mode (or after the leader).
+    Unbound(KeyEvent),
+}
+
+/// The modal key router: mode, leader state and the focus-return chord, before any binding or
+/// window sees a key.
+#[derive(Debug, Clone)]
+pub struct Router {
+    pub mode: Mode,
+    pub leader: Chord,
+    pub focus_return: Vec<Chord>,
+    pub leader_armed: bool,
+    pub move_pending: bool,
+}
+
+impl Router {
+    pub fn new(leader: Chord, focus_return: Vec<Chord>) -> Router {
+        Router {
+            mode: Mode::WindowManagement,
+            leader,
+            focus_return,
+            leader_armed: false,
+            move_pending: false,
+        }
+    }
+
+    pub fn route(&mut self, ev: &KeyEvent) -> Route {
+        if self.focus_return.iter().any(|c| c.matches(ev)) {
+            self.leader_armed = false;
+            self.move_pending = false;
+            self.mode = Mode::WindowManagement;
+            return Route::FocusReturn;
+        }
+        if self.move_pending {
+            self.move_pending = false;
+            return match canonical(ev.key) {
+                KeyCode::Char(d @ '1'..='9') => Route::Action(Action::MoveToWorkspace(d as u8 - b'0')),
+                _ => Route::Unbound(ev.clone()),
+            };
+        }
+        if self.leader_armed {
+            self.leader_armed = false;
+            if self.leader.matches(ev) {
+                return Route::Action(Action::SendLeader);
+            }
+            if canonical(ev.key) == KeyCode::Escape {
+                return Route::Action(Action::WindowManagementMode);
+            }
+            return self.bound(ev);
+        }
+        if self.leader.matches(ev) {
+            self.leader_armed = true;
+            return Route::LeaderArmed;
+        }
+        match self.mode {
+            Mode::Terminal => Route::Window(ev.clone()),
+            Mode::WindowManagement => {
+                let mods = normalize_mods(ev.modifiers);
+                let key = canonical(ev.key);
+                if mods.is_empty() && matches!(key, KeyCode::Char('i') | KeyCode::Enter) {
+                    return Route::Action(Action::TerminalMode);
+                }
+                self.bound(ev)
+            }
+        }
+    }
+
+    fn bound(&mut self, ev: &KeyEvent) -> Route {
+        match binding(ev) {
+            Some(Action::MoveToWorkspacePrompt) => {
+                self.move_pending = true;
+                Route::MovePending
+            }
+            Some(a) => Route::Action(a),
+            None => Route::Unbound(ev.clone()),
+        }
+    }
+}
+
+/// The default leader.
+pub const DEFAULT_LEADER: Chord = Chord::new(KeyCode::Char('b'), Modifiers::CTRL);
+/// The default focus-return chord (Lumen).
+pub const DEFAULT_FOCUS_RETURN: Chord =
+    Chord::new(KeyCode::Escape, Modifiers::CTRL.union(Modifiers::SHIFT));
+
+/// What the client reads from the user's files, with anything wrong reported as warnings.
+#[derive(Debug, Clone)]
+pub struct KeyConfig {
+    pub leader: Chord,
+    /// The focus-return chord and its optional fallback.
+    pub focus_return: Vec<Chord>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ConfigFile {
+    #[serde(default)]
+    keybindings: Keybindings,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Keybindings {
+    leader_key: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct PolicyFile {
+    #[serde(default)]
+    lumen: LumenPolicy,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct LumenPolicy {
+    focus_return_chord: Option<String>,
+    focus_return_fallback: Option<String>,
+}
+
+impl KeyConfig {
+    /// Reads `config.toml` (`[keybindings] leader_key`) and `policy.toml` (`[lumen]
+    /// focus_return_chord`, `focus_return_fallback`). Missing files are fine; bad values fall back
+    /// to the defaults with a warning.
+    pub fn load(config: Option<&Path>, policy: Option<&Path>) -> KeyConfig {
+        let mut warnings = Vec::new();
+        let mut leader = DEFAULT_LEADER;
+        if let Some(path) = config.filter(|p| p.exists()) {
+            match Figment::from(Toml::file(path)).extract::<ConfigFile>() {
+                Ok(cfg) => {
+                    if let Some(s) = cfg.keybindings.leader_key {
+                        match Chord::parse(&s) {
+                            Some(c) => leader = c,
+                            None => warnings.push(format!(
+                                "{}: leader_key {s:?} is not a key like \"ctrl+b\"; using ctrl+b",
+                                path.display()
+                            )),
+                        }
+                    }
+                }
+                Err(e) => warnings.push(format!("{}: {e}", path.display())),
+            }
+        }
+        let mut focus_return = vec![DEFAULT_FOCUS_RETURN];
+        if let Some(path) = policy.filter(|p| p.exists()) {
+            match Figment::from(Toml::file(path)).extract::<PolicyFile>() {
+                Ok(p) => {
+                    if let Some(s) = p.lumen.focus_return_chord {
+                        match Chord::parse(&s) {
+                            Some(c) => focus_return[0] = c,
+                            None => warnings.push(format!(
+                                "{}: focus_return_chord {s:?} is not a key; using ctrl+shift+escape",
+                                path.display()
+                            )),
+                        }
+                    }
+                    if let Some(s) = p.lumen.focus_return_fallback {
+                        match Chord::parse(&s) {
+                            Some(c) => focus_return.push(c),
+                            None => warnings.push(format!(
+                                "{}: focus_return_fallback {s:?} is not a key",
+                                path.display()
+                            )),
+                        }
+                    }
+                }
+                Err(e) => warnings.push(format!("{}: {e}", path.display())),
+            }
+        }
+        if focus_return.contains(&leader) {
+            warnings.push("the leader key equals the focus-return chord; using ctrl+b".into());
+            leader = DEFAULT_LEADER;
+        }
+        KeyConfig {
+            leader,
+            focus_return,
+            warnings,
+        }
+    }
+}
+
+/// Key events for routed send-keys. Tokens are split on spaces and commas; `PREFIX` (any case,
+/// optionally `$PREFIX`) is the leader; `mod+key` tokens and named keys become one event; any
+/// other token is typed character by character, case kept. `raw` makes every character one
+/// event, spaces included.
+pub fn token_events(keys: &str, raw: bool, leader: Chord) -> Result<Vec<KeyEvent>, String> {
+    let char_event = |c: char| KeyEvent {
+        key: KeyCode::Char(c),
+        modifiers: Modifiers::NONE,
+    };
+    if raw {
+        return Ok(keys.chars().map(char_event).collect());
+    }
+    let mut out = Vec::new();
+    for token in keys
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+    {
+        let bare = token.strip_prefix('$').unwrap_or(token);
+        if bare.eq_ignore_ascii_case("prefix") {
+            out.push(leader.event());
+            continue;
+        }
+        if let Some(key) = named_key(token) {
+            out.push(KeyEvent {
+                key,
+                modifiers: Modifiers::NONE,
+            });
+            continue;
+        }
+        if token.len() > 1 && token.contains('+') {
+            if let Some(c) = Chord::parse(token) {
+                out.push(c.event());
+                continue;
+            }
+        }
+        out.extend(token.chars().map(char_event));
+    }
+    if out.is_empty() {
+        return Err("no keys to send: keys holds only spaces and commas".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(c: char, m: Modifiers) -> KeyEvent {
+        KeyEvent {
+            key: KeyCode::Char(c),
+            modifiers: m,
+        }
+    }
+
+    #[test]
+    fn chords_parse_match_and_label() {
+        let c = Chord::parse("ctrl+b").unwrap();
+        assert_eq!(c, DEFAULT_LEADER);
+        assert!(c.matches(&key('b', Modifiers::CTRL)));
+        assert!(c.matches(&key('B', Modifiers::CTRL)));
+        assert!(!c.matches(&key('b', Modifiers::NONE)));
+        assert_eq!(c.label(), "ctrl+b");
+        let f = Chord::parse("Ctrl+Shift+Escape").unwrap();
+        assert_eq!(f, DEFAULT_FOCUS_RETURN);
+        assert!(f.matches(&KeyEvent {
+            key: KeyCode::Escape,
+            modifiers: Modifiers::CTRL | Modifiers::SHIFT
+        }));
+        // The CSI u spelling of the same chord.
+        assert!(f.matches(&key('\x1b', Modifiers::CTRL | Modifiers::SHIFT)));
+        assert!(!f.matches(&KeyEvent {
+            key: KeyCode::Escape,
+            modifiers: Modifiers::NONE
+        }));
+        assert_eq!(Chord::parse("alt+f2").unwrap().label(), "alt+f2");
+        assert_eq!(Chord::parse("ctrl++").unwrap().key, KeyCode::Char('+'));
+        assert!(Chord::parse("hyper+x").is_none());
+        assert!(Chord::parse("ctrl+").is_none());
+        assert!(Chord::parse("").is_none());
+    }
+
+    #[test]
+    fn terminal_mode_sends_keys_and_the_leader_reaches_bindings() {
+        let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
+        assert_eq!(r.route(&key('i', Modifiers::NONE)), Route::Action(Action::TerminalMode));
+        r.mode = Mode::Terminal;
+        assert_eq!(
+            r.route(&key('c', Modifiers::NONE)),
+            Route::Window(key('c', Modifiers::NONE))
+        );
+        assert_eq!(r.route(&key('b', Modifiers::CTRL)), Route::LeaderArmed);
+        assert_eq!(r.route(&key('c', Modifiers::NONE)), Route::Action(Action::NewWindow));
+        // Disarmed after one key.
+        assert!(matches!(r.route(&key('c', Modifiers::NONE)), Route::Window(_)));
+        r.route(&key('b', Modifiers::CTRL));
+        assert_eq!(r.route(&key('b', Modifiers::CTRL)), Route::Action(Action::SendLeader));
+        r.route(&key('b', Modifiers::CTRL));
+        assert_eq!(
+            r.route(&KeyEvent {
+                key: KeyCode::Escape,
+                modifiers: Modifiers::NONE
+            }),
+            Route::Action(Action::WindowManagementMode)
+        );
+        r.route(&key('b', Modifiers::CTRL));
+        assert_eq!(r.route(&key('%', Modifiers::SHIFT)), Route::Action(Action::SplitVertical));
+        r.route(&key('b', Modifiers::CTRL));
+        assert_eq!(
+            r.route(&KeyEvent {
+                key: KeyCode::LeftArrow,
+                modifiers: Modifiers::NONE
+            }),
+            Route::Action(Action::Focus(Direction::Left))
+        );
+    }
+
+    #[test]
+    fn focus_return_comes_before_everything() {
+        let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
+        r.mode = Mode::Terminal;
+        r.route(&key('b', Modifiers::CTRL));
+        let chord = KeyEvent {
+            key: KeyCode::Escape,
+            modifiers: Modifiers::CTRL | Modifiers::SHIFT,
+        };
+        assert_eq!(r.route(&chord), Route::FocusReturn);
+        assert_eq!(r.mode, Mode::WindowManagement);
+        assert!(!r.leader_armed);
+    }
+
+    #[test]
+    fn window_management_mode_bindings_without_leader() {
+        let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
+        assert_eq!(r.route(&key('3', Modifiers::NONE)), Route::Action(Action::Workspace(3)));
+        assert_eq!(r.route(&key('m', Modifiers::NONE)), Route::MovePending);
+        assert_eq!(
+            r.route(&key('4', Modifiers::NONE)),
+            Route::Action(Action::MoveToWorkspace(4))
+        );
+        assert_eq!(r.route(&key('q', Modifiers::NONE)), Route::Unbound(key('q', Modifiers::NONE)));
+        assert_eq!(
+            r.route(&KeyEvent {
+                key: KeyCode::Enter,
+                modifiers: Modifiers::NONE
+            }),
+            Route::Action(Action::TerminalMode)
+        );
+        assert_eq!(r.route(&key('x', Modifiers::CTRL)), Route::Unbound(key('x', Modifiers::CTRL)));
+    }
+
+    #[test]
+    fn tokens_become_events() {
+        let ev = token_events("echo,hi Enter PREFIX c ctrl+c", false, DEFAULT_LEADER).unwrap();
+        let keys: Vec<KeyCode> = ev.iter().map(|e| e.key).collect();
+        assert_eq!(
+            keys,
+            vec![
+                KeyCode::Char('e'),
+                KeyCode::Char('c'),
+                KeyCode::Char('h'),
+                KeyCode::Char('o'),
+                KeyCode::Char('h'),
+                KeyCode::Char('i'),
+                KeyCode::Enter,
+                KeyCode::Char('b'),
+                KeyCode::Char('c'),
+                KeyCode::Char('c'),
+            ]
+        );
+        assert_eq!(ev[7].modifiers, Modifiers::CTRL);
+        assert_eq!(ev[9].modifiers, Modifiers::CTRL);
+        // Case is kept.
+        let ev = token_events("Hi", false, DEFAULT_LEADER).unwrap();
+        assert_eq!(ev[0].key, KeyCode::Char('H'));
+        // Raw: every character, spaces included.
+        assert_eq!(token_events("a b", true, DEFAULT_LEADER).unwrap().len(), 3);
+        assert!(token_events(" , ", false, DEFAULT_LEADER).is_err());
+        // A lone "+" is typed.
+        assert_eq!(token_events("+", false, DEFAULT_LEADER).unwrap()[0].key, KeyCode::Char('+'));
+    }
+
+    #[test]
+    fn config_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("config.toml");
+        let pol = dir.path().join("policy.toml");
+        let k = KeyConfig::load(Some(&cfg), Some(&pol));
+        assert_eq!(k.leader, DEFAULT_LEADER);
+        assert!(k.warnings.is_empty());
+        std::fs::write(&cfg, "[keybindings]\nleader_key = \"ctrl+a\"\n[daemon]\nlog_level = \"info\"\n")
+            .unwrap();
+        std::fs::write(&pol, "[lumen]\nfocus_return_fallback = \"ctrl+alt+g\"\n").unwrap();
+        let k = KeyConfig::load(Some(&cfg), Some(&pol));
+        assert_eq!(k.leader, Chord::parse("ctrl+a").unwrap());
+        assert_eq!(k.focus_return.len(), 2);
+        assert!(k.warnings.is_empty(), "{:?}", k.warnings);
+        std::fs::write(&cfg, "[keybindings]\nleader_key = \"nope+x\"\n").unwrap();
+        let k = KeyConfig::load(Some(&cfg), None);
+        assert_eq!(k.leader, DEFAULT_LEADER);
+        assert_eq!(k.warnings.len(), 1);
+    }
+}

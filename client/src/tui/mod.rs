@@ -1,0 +1,239 @@
+//! `tuios attach`: the full-screen client. The daemon renders, this draws: it shows the current
+//! workspace's windows from the screen rows the daemon streams, computes the layout, and turns
+//! keys, mouse and pastes into operations.
+//!
+//! Files: `conn` (socket, reader thread), `app` (state and behaviour), `layout` (geometry),
+//! `render` (drawing), `input` (key and mouse encoding), `keys` (bindings and modes), `copy`
+//! (copy mode), `settings` (options and themes).
+
+mod app;
+mod conn;
+mod copy;
+mod input;
+mod keys;
+mod layout;
+mod render;
+mod settings;
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::mpsc::TryRecvError;
+use std::time::{Duration, Instant};
+
+use termwiz::caps::Capabilities;
+use termwiz::escape::osc::{OperatingSystemCommand, Selection};
+use termwiz::input::InputEvent;
+use termwiz::surface::{Change, CursorVisibility, Position, Surface};
+use termwiz::terminal::buffered::BufferedTerminal;
+use termwiz::terminal::{new_terminal, Terminal};
+
+use crate::failure::Failure;
+use app::{App, Exit};
+use conn::{Conn, Incoming};
+use keys::KeyConfig;
+
+/// Input events handled per wake-up before the screen gets a chance to redraw.
+const INPUT_BURST: usize = 512;
+/// Longest sleep when nothing is scheduled (the clock still ticks over).
+const IDLE_WAIT: Duration = Duration::from_secs(1);
+
+/// Attaches to `session` (None: the most recently active one) and runs until detached. Returns
+/// the exit status.
+pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i32, Failure> {
+    let mut conn = Conn::connect(socket)?;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(Failure::with_hints(
+            "tuios attach needs a terminal: stdin and stdout must both be one",
+            vec!["drive a session without a terminal: tuios send-text, tuios capture-pane".into()],
+        ));
+    }
+    let caps = Capabilities::new_from_env()
+        .map_err(|e| Failure::msg(format!("cannot read the terminal's capabilities: {e}")))?;
+    let mut terminal = new_terminal(caps)
+        .map_err(|e| Failure::msg(format!("cannot open the terminal: {e}")))?;
+    let size = terminal
+        .get_screen_size()
+        .map_err(|e| Failure::msg(format!("cannot read the terminal size: {e}")))?;
+    let (cols, rows) = (clamp16(size.cols), clamp16(size.rows));
+    let state = conn.attach(session, create, cols, rows)?;
+
+    let keys = KeyConfig::load(
+        config::default_config_path().as_deref(),
+        Some(&config::options::policy_file_path()),
+    );
+    let mut app = App::new(keys, (cols, rows));
+    app.on_op(protocol::attach::DaemonOp::Attached { state });
+
+    terminal
+        .set_raw_mode()
+        .map_err(|e| Failure::msg(format!("cannot put the terminal in raw mode: {e}")))?;
+    terminal
+        .enter_alternate_screen()
+        .map_err(|e| Failure::msg(format!("cannot switch to the alternate screen: {e}")))?;
+    let waker = terminal.waker();
+    let mut bt = BufferedTerminal::new(terminal)
+        .map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
+
+    let (tx, rx) = conn::channel();
+    conn.start_reader(tx, move || {
+        let _ = waker.wake();
+    });
+
+    let result = run_loop(&mut app, &mut conn, &mut bt, &rx);
+    // Leave the alternate screen and raw mode before saying anything.
+    drop(bt);
+    let exit = result?;
+    let name = if app.view.name.is_empty() {
+        "the session".to_string()
+    } else {
+        format!("session {}", app.view.name)
+    };
+    Ok(match exit {
+        Exit::Detached => {
+            let _ = writeln!(std::io::stdout(), "[detached from {name}]");
+            0
+        }
+        Exit::Ended { session, reason } => {
+            let why = if reason.is_empty() {
+                String::new()
+            } else {
+                format!(": {reason}")
+            };
+            let _ = writeln!(std::io::stderr(), "session {session} ended{why}");
+            crate::failure::EXIT_FAILURE
+        }
+        Exit::Lost(why) => {
+            let _ = writeln!(std::io::stderr(), "error: lost {name}: {why}");
+            crate::failure::EXIT_FAILURE
+        }
+    })
+}
+
+fn clamp16(n: usize) -> u16 {
+    n.min(usize::from(u16::MAX)) as u16
+}
+
+fn run_loop<T: Terminal>(
+    app: &mut App,
+    conn: &mut Conn,
+    bt: &mut BufferedTerminal<T>,
+    rx: &std::sync::mpsc::Receiver<Incoming>,
+) -> Result<Exit, Failure> {
+    let mut last_draw: Option<Instant> = None;
+    let mut last_clock = String::new();
+    loop {
+        loop {
+            match rx.try_recv() {
+                Ok(Incoming::Message(m)) => app.on_daemon(m),
+                Ok(Incoming::Closed(why)) => {
+                    if app.exit.is_none() {
+                        app.exit = Some(Exit::Lost(why));
+                    }
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    if app.exit.is_none() {
+                        app.exit = Some(Exit::Lost("the connection reader stopped".into()));
+                    }
+                    break;
+                }
+            }
+        }
+        for op in std::mem::take(&mut app.out) {
+            if let Err(e) = conn.send_op(op) {
+                return Ok(Exit::Lost(e));
+            }
+        }
+        if let Some(exit) = app.exit.take() {
+            return Ok(exit);
+        }
+        for text in std::mem::take(&mut app.clipboard) {
+            set_clipboard(&text);
+        }
+
+        let now = Instant::now();
+        let next_timer = app.tick(now);
+        if app.settings.show_clock {
+            let minute = now_minute();
+            if minute != last_clock {
+                last_clock = minute;
+                app.dirty = true;
+            }
+        }
+        let frame = Duration::from_secs_f64(1.0 / f64::from(app.settings.max_fps.max(1)));
+        let due = last_draw.map_or(now, |t| t + frame);
+        if app.dirty && now >= due {
+            draw(app, bt)?;
+            last_draw = Some(now);
+        }
+        let wait = if app.dirty {
+            due.saturating_duration_since(Instant::now())
+        } else {
+            next_timer
+                .map(|t| t.saturating_duration_since(Instant::now()))
+                .unwrap_or(IDLE_WAIT)
+                .min(IDLE_WAIT)
+        };
+
+        let mut first = Some(wait);
+        for _ in 0..INPUT_BURST {
+            let ev = bt
+                .terminal()
+                .poll_input(first.take().or(Some(Duration::ZERO)))
+                .map_err(|e| Failure::msg(format!("reading the terminal failed: {e}")))?;
+            match ev {
+                None | Some(InputEvent::Wake) => break,
+                Some(InputEvent::Resized { cols, rows }) => {
+                    bt.resize(cols, rows);
+                    // A resized terminal's contents are unknown: paint everything.
+                    bt.repaint()
+                        .map_err(|e| Failure::msg(format!("drawing failed: {e}")))?;
+                    app.on_resize(clamp16(cols), clamp16(rows));
+                }
+                Some(ev) => app.on_input(ev),
+            }
+        }
+    }
+}
+
+fn draw<T: Terminal>(app: &mut App, bt: &mut BufferedTerminal<T>) -> Result<(), Failure> {
+    let (w, h) = bt.dimensions();
+    let mut frame = Surface::new(w, h);
+    let drawn = render::draw(app, &mut frame);
+    app.hits = drawn.hits;
+    app.dirty = false;
+    bt.draw_from_screen(&frame, 0, 0);
+    match drawn.cursor {
+        Some((x, y)) => {
+            bt.add_change(Change::CursorPosition {
+                x: Position::Absolute(usize::from(x)),
+                y: Position::Absolute(usize::from(y)),
+            });
+            bt.add_change(Change::CursorVisibility(CursorVisibility::Visible));
+        }
+        None => {
+            bt.add_change(Change::CursorVisibility(CursorVisibility::Hidden));
+        }
+    }
+    bt.flush()
+        .map_err(|e| Failure::msg(format!("drawing failed: {e}")))
+}
+
+fn now_minute() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 60)
+        .unwrap_or(0);
+    secs.to_string()
+}
+
+/// Puts text on the outer terminal's clipboard with OSC 52. Written straight to the terminal
+/// device, between frames, so the screen model is not disturbed.
+fn set_clipboard(text: &str) {
+    let osc = OperatingSystemCommand::SetSelection(Selection::CLIPBOARD, text.to_string());
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+        let _ = write!(tty, "{osc}");
+        let _ = tty.flush();
+    }
+}

@@ -1,0 +1,204 @@
+//! The options the client honours, resolved from the session's option values (only those set
+//! arrive), the client's own live changes (SetTheme and friends), and the registry defaults.
+
+use std::collections::BTreeMap;
+
+use config::options::{as_bool, as_int};
+use config::themes::{parse_hex, themes_dir, Theme, ThemeRegistry};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BorderStyle {
+    Rounded,
+    Normal,
+    Thick,
+    Double,
+    Ascii,
+    Hidden,
+}
+
+/// Corner and edge glyphs: top-left, top-right, bottom-left, bottom-right, horizontal, vertical.
+pub struct Glyphs {
+    pub tl: char,
+    pub tr: char,
+    pub bl: char,
+    pub br: char,
+    pub h: char,
+    pub v: char,
+}
+
+impl BorderStyle {
+    fn parse(s: &str) -> BorderStyle {
+        match s {
+            "normal" => BorderStyle::Normal,
+            "thick" => BorderStyle::Thick,
+            "double" => BorderStyle::Double,
+            "ascii" => BorderStyle::Ascii,
+            "hidden" => BorderStyle::Hidden,
+            _ => BorderStyle::Rounded,
+        }
+    }
+
+    pub fn glyphs(self) -> Glyphs {
+        let g = |tl, tr, bl, br, h, v| Glyphs {
+            tl,
+            tr,
+            bl,
+            br,
+            h,
+            v,
+        };
+        match self {
+            BorderStyle::Rounded => g('╭', '╮', '╰', '╯', '─', '│'),
+            BorderStyle::Normal => g('┌', '┐', '└', '┘', '─', '│'),
+            BorderStyle::Thick => g('┏', '┓', '┗', '┛', '━', '┃'),
+            BorderStyle::Double => g('╔', '╗', '╚', '╝', '═', '║'),
+            BorderStyle::Ascii => g('+', '+', '+', '+', '-', '|'),
+            BorderStyle::Hidden => g(' ', ' ', ' ', ' ', ' ', ' '),
+        }
+    }
+
+    pub fn bordered(self) -> bool {
+        self != BorderStyle::Hidden
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    Top,
+    Bottom,
+    Hidden,
+}
+
+impl Edge {
+    fn parse(s: &str) -> Edge {
+        match s {
+            "top" => Edge::Top,
+            "hidden" => Edge::Hidden,
+            _ => Edge::Bottom,
+        }
+    }
+}
+
+/// Everything drawing needs from the options.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub border: BorderStyle,
+    pub dock: Edge,
+    pub title: Edge,
+    pub theme: Option<Theme>,
+    pub focused_color: Option<[u8; 3]>,
+    pub unfocused_color: Option<[u8; 3]>,
+    pub scroll_lines: u16,
+    pub show_clock: bool,
+    pub dock_tabs: bool,
+    pub max_fps: u16,
+    pub notice_secs: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::resolve(&BTreeMap::new(), &BTreeMap::new(), &mut ThemeCache::default())
+    }
+}
+
+/// Themes read once per theme id asked for, so redraws never touch the disk.
+#[derive(Debug, Default)]
+pub struct ThemeCache {
+    loaded: BTreeMap<String, Option<Theme>>,
+}
+
+impl ThemeCache {
+    pub fn get(&mut self, id: &str) -> Option<Theme> {
+        if id.is_empty() {
+            return None;
+        }
+        self.loaded
+            .entry(id.to_string())
+            .or_insert_with(|| ThemeRegistry::load(&themes_dir()).get(id).cloned())
+            .clone()
+    }
+
+    /// Whether a theme id exists (read fresh, so a theme saved a moment ago is found).
+    pub fn exists(&mut self, id: &str) -> bool {
+        self.loaded.remove(id);
+        self.get(id).is_some()
+    }
+}
+
+impl Settings {
+    /// `overrides` (the client's live changes) win over `options` (the session's), which win
+    /// over the registry defaults.
+    pub fn resolve(
+        options: &BTreeMap<String, String>,
+        overrides: &BTreeMap<String, String>,
+        themes: &mut ThemeCache,
+    ) -> Settings {
+        let get = |path: &str| -> String {
+            overrides
+                .get(path)
+                .or_else(|| options.get(path))
+                .cloned()
+                .or_else(|| config::options::resolve(path).map(|s| s.default.to_string()))
+                .unwrap_or_default()
+        };
+        let int = |path: &str, fallback: i64| as_int(&get(path)).unwrap_or(fallback);
+        let colour = |path: &str| parse_hex(get(path).trim());
+        let max_fps = match int("appearance.max_fps", 0) {
+            n if n <= 0 => 60,
+            n => n.min(240) as u16,
+        };
+        let notice_secs = match int("notifications.duration", 0) {
+            n if n <= 0 => 3,
+            n => n as u64,
+        };
+        Settings {
+            border: BorderStyle::parse(&get("appearance.border_style")),
+            dock: Edge::parse(&get("appearance.dockbar_position")),
+            title: match get("appearance.window_title_position").as_str() {
+                "bottom" => Edge::Bottom,
+                "hidden" => Edge::Hidden,
+                _ => Edge::Top,
+            },
+            theme: themes.get(get("appearance.theme").trim()),
+            focused_color: colour("appearance.border_focused_color"),
+            unfocused_color: colour("appearance.border_unfocused_color"),
+            scroll_lines: int("appearance.scroll_lines", 3).clamp(1, 50) as u16,
+            show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false),
+            dock_tabs: as_bool(&get("appearance.dock_workspace_tabs")).unwrap_or(true),
+            max_fps,
+            notice_secs,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_precedence() {
+        let s = Settings::default();
+        assert_eq!(s.border, BorderStyle::Rounded);
+        assert_eq!(s.dock, Edge::Bottom);
+        assert_eq!(s.title, Edge::Top);
+        assert_eq!(s.max_fps, 60);
+        assert_eq!(s.notice_secs, 3);
+        assert_eq!(s.scroll_lines, 3);
+        assert!(s.dock_tabs);
+        assert!(!s.show_clock);
+        assert!(s.theme.is_none());
+
+        let mut opts = BTreeMap::new();
+        opts.insert("appearance.border_style".to_string(), "double".to_string());
+        opts.insert("appearance.dockbar_position".to_string(), "top".to_string());
+        opts.insert("appearance.max_fps".to_string(), "30".to_string());
+        opts.insert("appearance.border_focused_color".to_string(), "#ff0000".to_string());
+        let mut over = BTreeMap::new();
+        over.insert("appearance.border_style".to_string(), "ascii".to_string());
+        let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());
+        assert_eq!(s.border, BorderStyle::Ascii);
+        assert_eq!(s.dock, Edge::Top);
+        assert_eq!(s.max_fps, 30);
+        assert_eq!(s.focused_color, Some([255, 0, 0]));
+    }
+}
