@@ -4,13 +4,12 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 
-use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
+use bytes::{Bytes, BytesMut};
+use futures_util::Stream;
 use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
 use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
 use tokio::sync::{mpsc, oneshot};
-use tokio_util::io::ReaderStream;
 
 /// Bytes read per PTY read. Large reads keep a flood cheap; the actor handles one chunk at a time,
 /// so a window that cannot keep up stops reading and the child blocks on its PTY (backpressure).
@@ -91,7 +90,17 @@ fn dup_fd(fd: RawFd) -> io::Result<OwnedFd> {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: `new` is a fresh descriptor returned by fcntl above.
-    Ok(unsafe { OwnedFd::from_raw_fd(new) })
+    let owned = unsafe { OwnedFd::from_raw_fd(new) };
+    // tokio's unchecked constructors do not set it, and a blocking read or write would stall
+    // every actor on the thread. (The flag belongs to the open file, shared by every dup.)
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(new, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(new, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(owned)
 }
 
 /// The PtyReader: the master's output as a stream of chunks, ending at EOF or EIO (the child and
@@ -105,21 +114,63 @@ pub fn reader_stream(
     let owned = dup_fd(fd)?;
     let raw = owned.as_raw_fd();
     let rx = pipe::Receiver::from_owned_fd_unchecked(owned)?;
-    let stream = ReaderStream::with_capacity(rx, READ_CHUNK)
-        .take_while(|r| {
-            let keep = match r {
-                Ok(b) => !b.is_empty(),
-                Err(e) => {
-                    if e.raw_os_error() != Some(libc::EIO) {
-                        tracing::debug!(error = %e, "PTY read ended");
-                    }
-                    false
+    let stream = futures_util::stream::unfold(Some((rx, BytesMut::new())), |state| async move {
+        let (rx, mut buf) = state?;
+        match read_burst(&rx, &mut buf).await {
+            Ok(0) => None,
+            Ok(_) => Some((buf.split().freeze(), Some((rx, buf)))),
+            Err(e) => {
+                if e.raw_os_error() != Some(libc::EIO) {
+                    tracing::debug!(error = %e, "PTY read ended");
                 }
-            };
-            std::future::ready(keep)
-        })
-        .filter_map(|r| std::future::ready(r.ok()));
+                None
+            }
+        }
+    });
     Ok((stream, raw))
+}
+
+/// Wait until the PTY is readable, then read everything available now, up to `BURST`. One
+/// wake-up per burst instead of per kernel chunk (a PTY hands out about 4 KiB per read) keeps
+/// the per-chunk cost of the actor, the event and the emulator call off a flood's hot path.
+async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<usize> {
+    const BURST: usize = 256 * 1024;
+    loop {
+        rx.readable().await?;
+        let mut total = 0;
+        loop {
+            if buf.capacity() - buf.len() < READ_CHUNK {
+                buf.reserve(BURST);
+            }
+            let spare = buf.spare_capacity_mut();
+            // SAFETY: the bytes read are initialised by the kernel before `set_len`; the
+            // slice is only written by `read`.
+            let dst = unsafe {
+                std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<u8>(), spare.len())
+            };
+            match rx.try_read(dst) {
+                Ok(0) => return Ok(total),
+                Ok(n) => {
+                    // SAFETY: `n` bytes were just written into the spare capacity.
+                    unsafe { buf.set_len(buf.len() + n) };
+                    total += n;
+                    if total >= BURST {
+                        return Ok(total);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if total > 0 {
+                        return Ok(total);
+                    }
+                    // Spurious readiness: wait again.
+                    break;
+                }
+                Err(e) => {
+                    return if total > 0 { Ok(total) } else { Err(e) };
+                }
+            }
+        }
+    }
 }
 
 /// Read whatever is already buffered on a non-blocking PTY fd, without waiting.

@@ -7,8 +7,8 @@ mod failure;
 mod json_client;
 mod output;
 mod params;
-mod tui;
 mod paste_check;
+mod tui;
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;

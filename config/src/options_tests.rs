@@ -38,7 +38,10 @@ fn registry_is_sorted_unique_and_exactly_the_honoured_set() {
             "notifications.duration",
         ]
     );
-    assert_eq!(sections(), ["appearance", "daemon", "dock", "notifications"]);
+    assert_eq!(
+        sections(),
+        ["appearance", "daemon", "dock", "notifications"]
+    );
     for spec in options() {
         assert!(!spec.description.is_empty(), "{}", spec.path);
         assert!(!spec.description.ends_with('.'), "{}", spec.path);

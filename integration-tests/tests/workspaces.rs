@@ -9,14 +9,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use tuios_integration_tests::*;
 
-/// The spec verbs this build leaves out: the agent-state family.
-const AGENT_VERBS: [&str; 4] = [
-    "explain-agent-detect",
-    "explain-agent-screen",
-    "get-agent-state",
-    "set-agent-state",
-];
-
 /// Verbs a headless daemon refuses with `needs_client`, whatever their parameters.
 const CLIENT_VERBS: [&str; 2] = ["set-layout", "split-window"];
 
@@ -111,7 +103,7 @@ fn expect_event(sub: &mut JsonConn, kind: &str, session: &str, window: &str) -> 
 // ---- list-verbs ---------------------------------------------------------------------------
 
 #[test]
-fn list_verbs_lists_the_31_verbs_of_this_build() {
+fn list_verbs_lists_the_35_verbs_of_the_spec() {
     let daemon = TestDaemon::start();
     let mut conn = daemon.conn();
     let listed: Vec<String> = conn.ok("list-verbs", Value::Null)["verbs"]
@@ -120,20 +112,10 @@ fn list_verbs_lists_the_31_verbs_of_this_build() {
         .iter()
         .map(|v| v["verb"].as_str().expect("verb name").to_string())
         .collect();
-    let expected: Vec<String> = SPEC_VERBS
-        .iter()
-        .filter(|v| !AGENT_VERBS.contains(v))
-        .map(|v| v.to_string())
-        .collect();
-    assert_eq!(expected.len(), 31);
     assert_eq!(
-        listed, expected,
-        "list-verbs must list the spec's verbs without the agent ones"
+        listed, SPEC_VERBS,
+        "list-verbs must list exactly the spec's verbs"
     );
-    for verb in AGENT_VERBS {
-        let error = conn.err_code("list-verbs", json!({"verb": verb}), "unknown_verb");
-        assert_eq!(error["hint"]["param"], "verb", "{error}");
-    }
 }
 
 /// Send one request on a connection that may carry events, and return its response.

@@ -331,8 +331,8 @@ impl ProcFacts {
                     !a.is_empty()
                         && !a.starts_with('-')
                         && !RUN_WORDS.contains(&a.as_str())
-                        // `env NAME=value program`
-                        && !(a.contains('=') && !a.contains('/'))
+                        // Not an assignment (`env NAME=value program`).
+                        && (!a.contains('=') || a.contains('/'))
                 })
                 .cloned()
         });

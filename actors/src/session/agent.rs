@@ -106,6 +106,7 @@ impl Session {
             return;
         };
         let a = &self.windows[i].agent;
+        let had_harness = a.harness.is_some();
         let low_claim = a
             .source
             .is_none_or(|s| s.rank() <= AgentSource::Detect.rank());
@@ -118,9 +119,13 @@ impl Session {
             if out.applied && promote {
                 self.windows[i].agent.auto = true;
             }
-        } else if self.windows[i].agent.harness.is_none() && found.harness.is_some() {
+        } else if !had_harness && found.harness.is_some() {
             // Attribution only, so the harness's screen rules run for a claim someone else made.
             self.windows[i].agent.harness = found.harness;
+        }
+        if !had_harness && self.windows[i].agent.harness.is_some() {
+            // Newly attributed: what is on screen already counts.
+            self.agent_scan(i, false, ctx);
         }
     }
 
@@ -249,7 +254,10 @@ impl Session {
         ctx.spawn(fut.into_actor(self).map(move |res, act, ctx| {
             let Some(i) = act.index_of(&id) else { return };
             act.windows[i].agent.scan_busy = false;
+            // The attribution may have gone (the agent left) while the screen was read.
+            let still = act.windows[i].agent.harness.as_deref() == Some(m.id.as_str());
             let matched = match res {
+                Ok(_) if !still => true,
                 Ok(screen) => {
                     let rules = m.active_screen().expect("checked before the scan");
                     let tail = tail_lines(&screen, rules.lines);
@@ -310,18 +318,25 @@ impl Session {
         let Some(i) = self.index_of(window_id) else {
             return;
         };
+        self.agent_look(i, ctx);
+        self.agent_schedule_settle(window_id.to_string(), ctx);
+    }
+
+    /// Re-probe the foreground process (when detection is on) and read the screen (when the
+    /// window's harness has rules).
+    fn agent_look(&mut self, i: usize, ctx: &mut Context<Self>) {
         if self.agent_detect_enabled() {
             let registry = manifest::registry();
             self.agent_probe(i, &registry, ctx);
         }
         if self.agent_screen_rules(i).is_some() {
             self.agent_scan(i, false, ctx);
-            self.agent_schedule_settle(window_id.to_string(), ctx);
         }
     }
 
-    /// One more scan once output has stopped for [`SETTLE`]: the last frame a program draws
-    /// before it waits is the one that matters.
+    /// One more look once output has stopped for [`SETTLE`]: output notices are throttled, so
+    /// the last of a burst may have gone unannounced, and the last frame a program draws before
+    /// it waits is the one that matters.
     fn agent_schedule_settle(&mut self, window_id: String, ctx: &mut Context<Self>) {
         let Some(i) = self.index_of(&window_id) else {
             return;
@@ -345,7 +360,7 @@ impl Session {
             return;
         }
         self.windows[i].agent.settle_pending = false;
-        self.agent_scan(i, false, ctx);
+        self.agent_look(i, ctx);
     }
 
     /// An OSC 9;4 state from the pane. A state at least as loud as the current one is published

@@ -176,6 +176,8 @@ pub(super) async fn set_option(env: &VerbEnv, p: SetOptionParams) -> Result<Valu
             .await,
     )?;
     let (applied, reason) = match spec.applies {
+        // The session's agent detector is re-timed on the spot.
+        options::Applies::Daemon if spec.path.starts_with("daemon.agent_") => (true, String::new()),
         options::Applies::Daemon => (
             false,
             "recorded; the daemon uses it for windows created from now on".to_string(),

@@ -6,8 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
-    ClientOp, DaemonOp, NoticeLevel, RoutedRequest, Row, ScreenUpdate, SessionView, WindowModes,
-    WindowView,
+    ClientOp, DaemonOp, NoticeLevel, RoutedRequest, Row, ScreenUpdate, SessionView, WindowView,
 };
 use protocol::binary::DaemonMessage;
 use serde_json::{json, Value};
@@ -110,7 +109,10 @@ pub enum Overlay {
     Prompt(Prompt),
     Paste(PasteDialog),
     /// A yes/no question; `yes` runs on `y`.
-    Confirm { text: String, yes: Confirmed },
+    Confirm {
+        text: String,
+        yes: Confirmed,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,8 +136,16 @@ pub struct Hits {
 
 #[derive(Debug, Clone)]
 enum Drag {
-    Split { ws: i64, handle: SplitHandle },
-    Move { ws: i64, id: String, grab: (u16, u16), start: Rect },
+    Split {
+        ws: i64,
+        handle: SplitHandle,
+    },
+    Move {
+        ws: i64,
+        id: String,
+        grab: (u16, u16),
+        start: Rect,
+    },
 }
 
 /// A window being created for a split, placed when it shows up.
@@ -232,8 +242,16 @@ impl App {
     /// The part of the terminal the session uses: the smaller of the terminal and the session.
     pub fn area(&self) -> Rect {
         let (tw, th) = self.term;
-        let w = if self.view.width == 0 { tw } else { tw.min(self.view.width) };
-        let h = if self.view.height == 0 { th } else { th.min(self.view.height) };
+        let w = if self.view.width == 0 {
+            tw
+        } else {
+            tw.min(self.view.width)
+        };
+        let h = if self.view.height == 0 {
+            th
+        } else {
+            th.min(self.view.height)
+        };
         Rect::new(0, 0, w, h)
     }
 
@@ -301,10 +319,14 @@ impl App {
             .collect();
         let placement = self.pending.as_ref().and_then(|p| p.placement.clone());
         let focused = self.view.focused.clone();
-        if self
+        let changed = self
             .layout
-            .reconcile(&members, focused.as_deref(), placement.as_ref(), area)
-        {
+            .reconcile(&members, focused.as_deref(), placement.as_ref(), area);
+        // Every client reconciles the same state in the same area (the session's size) to the
+        // same tree, so only the client that placed a window on purpose shares the result (or
+        // the first one, so the session has a layout): two clients pushing would race, and the
+        // one without the placement could win.
+        if changed && (placement.is_some() || self.layout_seen.is_none()) {
             self.push_layout();
         }
         let ws = self.view.current_workspace;
@@ -587,9 +609,10 @@ impl App {
             InputEvent::Key(k) => self.on_key(k),
             InputEvent::Mouse(m) => self.on_mouse(m),
             InputEvent::Paste(text) => self.on_paste(text),
-            InputEvent::Resized { cols, rows } => {
-                self.on_resize(cols.min(u16::MAX as usize) as u16, rows.min(u16::MAX as usize) as u16)
-            }
+            InputEvent::Resized { cols, rows } => self.on_resize(
+                cols.min(u16::MAX as usize) as u16,
+                rows.min(u16::MAX as usize) as u16,
+            ),
             InputEvent::PixelMouse(_) | InputEvent::Wake => {}
         }
     }
@@ -629,6 +652,11 @@ impl App {
             Route::Action(a) => self.action(a),
             Route::Window(ev) => self.key_to_window(None, &ev),
             Route::LeaderArmed | Route::MovePending => {}
+            // Escape with nothing to cancel is not worth a complaint.
+            Route::Unbound(KeyEvent {
+                key: KeyCode::Escape,
+                ..
+            }) => {}
             Route::Unbound(ev) => {
                 let chord = Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
                 let leader = self.leader().label();
@@ -757,7 +785,8 @@ impl App {
         match &mut self.overlay {
             Overlay::Prompt(p) => {
                 // Prompts are one line: controls become spaces.
-                p.buffer.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+                p.buffer
+                    .extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
                 return;
             }
             Overlay::None => {}
@@ -881,6 +910,15 @@ impl App {
             Action::Minimize => {
                 if let Some(id) = self.focused_id() {
                     self.command("MinimizeWindow", &[&id]);
+                    // The daemon leaves focus on the minimized window; hand it to a visible one.
+                    let next = self
+                        .frames
+                        .iter()
+                        .rfind(|f| f.id != id)
+                        .map(|f| f.id.clone());
+                    if let Some(next) = next {
+                        self.focus(&next);
+                    }
                 }
             }
             Action::RestoreMinimized => {
@@ -892,7 +930,10 @@ impl App {
                     .find(|w| w.workspace == ws && w.minimized)
                     .map(|w| w.id.clone());
                 match last {
-                    Some(id) => self.command("RestoreWindow", &[&id]),
+                    Some(id) => {
+                        self.command("RestoreWindow", &[&id]);
+                        self.command("FocusWindow", &[&id]);
+                    }
                     None => self.flash("no minimized windows on this workspace"),
                 }
             }
@@ -1028,7 +1069,8 @@ impl App {
             (MouseButtons::MIDDLE.bits(), 1),
             (MouseButtons::RIGHT.bits(), 2),
         ];
-        let find = |test: &dyn Fn(u8) -> bool| buttons.iter().find(|(bit, _)| test(*bit)).map(|p| p.1);
+        let find =
+            |test: &dyn Fn(u8) -> bool| buttons.iter().find(|(bit, _)| test(*bit)).map(|p| p.1);
         if let Some(n) = find(&|bit| held & bit != 0 && prev & bit == 0) {
             self.on_press(x, y, n, m.modifiers);
         } else if let Some(n) = find(&|bit| held & bit == 0 && prev & bit != 0) {
@@ -1040,9 +1082,13 @@ impl App {
 
     fn on_wheel(&mut self, x: u16, y: u16, up: bool, mods: Modifiers) {
         let bordered = self.bordered();
-        let Some((i, Part::Content { col, row })) =
-            hit(&self.frames, x, y, bordered, self.settings.title != Edge::Bottom)
-        else {
+        let Some((i, Part::Content { col, row })) = hit(
+            &self.frames,
+            x,
+            y,
+            bordered,
+            self.settings.title != Edge::Bottom,
+        ) else {
             return;
         };
         let id = self.frames[i].id.clone();
@@ -1064,7 +1110,11 @@ impl App {
             self.input(&id, &bytes);
         } else if modes.alt_screen {
             // Full-screen programs without mouse reporting get arrow keys, as terminals do.
-            let key = if up { KeyCode::UpArrow } else { KeyCode::DownArrow };
+            let key = if up {
+                KeyCode::UpArrow
+            } else {
+                KeyCode::DownArrow
+            };
             for _ in 0..self.settings.scroll_lines {
                 let bytes = encode_key(key, Modifiers::NONE, &modes);
                 self.input(&id, &bytes);
@@ -1140,7 +1190,8 @@ impl App {
                 }
                 let modes = self.window(&id).map(|w| w.modes).unwrap_or_default();
                 if was_focused && modes.mouse && self.router.mode == Mode::Terminal {
-                    let bytes = encode_mouse(MouseAction::Press(button), col, row, mods, modes.sgr_mouse);
+                    let bytes =
+                        encode_mouse(MouseAction::Press(button), col, row, mods, modes.sgr_mouse);
                     self.input(&id, &bytes);
                     self.mouse_capture = Some(id);
                 }
@@ -1164,12 +1215,20 @@ impl App {
     fn on_drag(&mut self, x: u16, y: u16, button: u8, mods: Modifiers) {
         match self.drag.clone() {
             Some(Drag::Split { ws, handle }) => {
-                if self.layout.set_ratio(ws, &handle.path, handle.ratio_at(x, y)) {
+                if self
+                    .layout
+                    .set_ratio(ws, &handle.path, handle.ratio_at(x, y))
+                {
                     self.relayout();
                     self.dirty = true;
                 }
             }
-            Some(Drag::Move { ws, id, grab, start }) => {
+            Some(Drag::Move {
+                ws,
+                id,
+                grab,
+                start,
+            }) => {
                 let area = self.windows_area();
                 let nx = i32::from(start.x) + i32::from(x) - i32::from(grab.0);
                 let ny = i32::from(start.y) + i32::from(y) - i32::from(grab.1);
@@ -1332,7 +1391,10 @@ impl App {
                 .focused_id()
                 .ok_or_else(|| "no window is focused on this workspace".to_string())?,
         };
-        let ws = self.window(&target).map(|w| w.workspace).unwrap_or(self.view.current_workspace);
+        let ws = self
+            .window(&target)
+            .map(|w| w.workspace)
+            .unwrap_or(self.view.current_workspace);
         if !self.layout.tiling(ws) {
             return Err(
                 "tiling is off on that workspace; turn it on first (set-layout tiling=true, or run-command EnableTiling)"
@@ -1434,13 +1496,19 @@ impl App {
     }
 
     /// Applies an option; `local` keeps it in this client only (SetConfig and friends).
-    fn set_option(&mut self, path: &str, value: &str, local: bool) -> Result<Option<Value>, String> {
-        let spec = config::options::resolve(path).ok_or_else(|| {
-            match config::options::did_you_mean(path) {
-                Some(d) => format!("no option called {path:?}; did you mean {d}?"),
-                None => format!("no option called {path:?}"),
-            }
-        })?;
+    fn set_option(
+        &mut self,
+        path: &str,
+        value: &str,
+        local: bool,
+    ) -> Result<Option<Value>, String> {
+        let spec =
+            config::options::resolve(path).ok_or_else(|| {
+                match config::options::did_you_mean(path) {
+                    Some(d) => format!("no option called {path:?}; did you mean {d}?"),
+                    None => format!("no option called {path:?}"),
+                }
+            })?;
         let registry = config::themes::ThemeRegistry::load(&config::themes::themes_dir());
         let v = config::options::validate_value(spec, value, &registry).map_err(|e| e.message)?;
         if local {
@@ -1491,9 +1559,17 @@ impl App {
         let done = Ok(Some(json!({})));
         match name {
             // Daemon-side commands, passed through when routed here.
-            "NewWindow" | "CloseWindow" | "NextWindow" | "PrevWindow" | "FocusWindow"
-            | "RenameWindow" | "MinimizeWindow" | "RestoreWindow" | "SwitchWorkspace"
-            | "MoveToWorkspace" | "MoveAndFollowWorkspace" => {
+            "NewWindow"
+            | "CloseWindow"
+            | "NextWindow"
+            | "PrevWindow"
+            | "FocusWindow"
+            | "RenameWindow"
+            | "MinimizeWindow"
+            | "RestoreWindow"
+            | "SwitchWorkspace"
+            | "MoveToWorkspace"
+            | "MoveAndFollowWorkspace" => {
                 let refs: Vec<&str> = args.iter().map(String::as_str).collect();
                 self.command(name, &refs);
                 done
@@ -1501,7 +1577,11 @@ impl App {
             "Split" => {
                 needs_tiling(self)?;
                 self.split(None, arg(0), None, request)?;
-                Ok(if request.is_some() { None } else { Some(json!({})) })
+                Ok(if request.is_some() {
+                    None
+                } else {
+                    Some(json!({}))
+                })
             }
             "SmartSplit" => {
                 needs_tiling(self)?;
@@ -1516,11 +1596,16 @@ impl App {
                     .unwrap_or_default();
                 let axis = super::layout::long_axis(rect);
                 self.split(None, axis.as_str(), None, request)?;
-                Ok(if request.is_some() { None } else { Some(json!({})) })
+                Ok(if request.is_some() {
+                    None
+                } else {
+                    Some(json!({}))
+                })
             }
             "Preselect" => {
-                let d = Direction::parse(arg(0))
-                    .ok_or_else(|| format!("Preselect: {:?} is not left, right, up or down", arg(0)))?;
+                let d = Direction::parse(arg(0)).ok_or_else(|| {
+                    format!("Preselect: {:?} is not left, right, up or down", arg(0))
+                })?;
                 self.preselect = Some(d);
                 done
             }
@@ -1554,7 +1639,9 @@ impl App {
                     .focused_id()
                     .ok_or_else(|| "no window is focused on this workspace".to_string())?;
                 if !self.layout.rotate(ws, &id) {
-                    return Err("the focused pane is not split, so there is nothing to rotate".into());
+                    return Err(
+                        "the focused pane is not split, so there is nothing to rotate".into(),
+                    );
                 }
                 self.push_layout();
                 self.relayout();
@@ -1562,7 +1649,10 @@ impl App {
             }
             "FocusDirection" => {
                 let d = Direction::parse(arg(0)).ok_or_else(|| {
-                    format!("FocusDirection: {:?} is not left, right, up or down", arg(0))
+                    format!(
+                        "FocusDirection: {:?} is not left, right, up or down",
+                        arg(0)
+                    )
                 })?;
                 let id = self.focus_direction(d)?;
                 Ok(Some(json!({"window_id": id})))
@@ -1573,7 +1663,9 @@ impl App {
                     .ok_or_else(|| "no window is focused on this workspace".to_string())?;
                 if self.layout.tiling(ws) {
                     if name != "SnapFullscreen" {
-                        return Err(format!("{name} moves floating windows; run DisableTiling first"));
+                        return Err(format!(
+                            "{name} moves floating windows; run DisableTiling first"
+                        ));
                     }
                     let wl = self.layout.workspace_mut(ws);
                     wl.zoomed = Some(id);
@@ -1689,14 +1781,11 @@ impl App {
             _ => Err(format!("{name} is not something this client runs")),
         }
     }
-
-    pub fn window_modes(&self, id: &str) -> WindowModes {
-        self.window(id).map(|w| w.modes).unwrap_or_default()
-    }
 }
 
 /// The mouse buttons whose press, drag and release are tracked.
-const BUTTON_BITS: u8 = MouseButtons::LEFT.bits() | MouseButtons::MIDDLE.bits() | MouseButtons::RIGHT.bits();
+const BUTTON_BITS: u8 =
+    MouseButtons::LEFT.bits() | MouseButtons::MIDDLE.bits() | MouseButtons::RIGHT.bits();
 
 /// A window's name as shown: its name, else its title, else its id.
 pub fn title_of(w: &WindowView) -> String {

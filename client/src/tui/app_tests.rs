@@ -1,0 +1,762 @@
+use super::*;
+use crate::tui::keys::{DEFAULT_FOCUS_RETURN, DEFAULT_LEADER};
+use protocol::attach::{Run, WindowModes};
+use termwiz::surface::Surface;
+
+fn keys() -> KeyConfig {
+    KeyConfig {
+        leader: DEFAULT_LEADER,
+        focus_return: vec![DEFAULT_FOCUS_RETURN],
+        warnings: Vec::new(),
+    }
+}
+
+fn win(id: &str, ws: i64) -> WindowView {
+    WindowView {
+        id: id.into(),
+        title: "sh".into(),
+        display_name: id.into(),
+        workspace: ws,
+        alive: true,
+        cols: 80,
+        rows: 24,
+        ..Default::default()
+    }
+}
+
+fn state(windows: Vec<WindowView>, focused: &str, version: u64) -> SessionView {
+    SessionView {
+        name: "w".into(),
+        width: 100,
+        height: 30,
+        current_workspace: 1,
+        num_workspaces: 9,
+        focused: Some(focused.into()),
+        windows,
+        version,
+        ..Default::default()
+    }
+}
+
+fn attached(windows: Vec<WindowView>, focused: &str) -> App {
+    let mut app = App::new(keys(), (100, 30));
+    app.on_op(DaemonOp::Attached {
+        state: state(windows, focused, 1),
+    });
+    app
+}
+
+fn key(c: char) -> KeyEvent {
+    KeyEvent {
+        key: KeyCode::Char(c),
+        modifiers: Modifiers::NONE,
+    }
+}
+
+fn take(app: &mut App) -> Vec<ClientOp> {
+    std::mem::take(&mut app.out)
+}
+
+#[test]
+fn attaching_sends_layout_view_and_sizes() {
+    let mut app = attached(vec![win("a", 1), win("b", 2)], "a");
+    let out = take(&mut app);
+    assert!(matches!(&out[0], ClientOp::Layout { .. }), "{out:?}");
+    assert!(out.contains(&ClientOp::View {
+        windows: vec!["a".into()]
+    }));
+    // 100x30 terminal, dock on the bottom row, borders around the window.
+    assert!(out.contains(&ClientOp::WindowSize {
+        window: "a".into(),
+        cols: 98,
+        rows: 27
+    }));
+    // The same state again sends nothing.
+    app.on_op(DaemonOp::State {
+        state: state(vec![win("a", 1), win("b", 2)], "a", 2),
+    });
+    assert!(take(&mut app).is_empty());
+    // A stale state is dropped.
+    app.on_op(DaemonOp::State {
+        state: state(vec![win("a", 1)], "a", 1),
+    });
+    assert_eq!(app.view.windows.len(), 2);
+}
+
+#[test]
+fn a_smaller_session_limits_the_area() {
+    let mut app = App::new(keys(), (120, 40));
+    let mut s = state(vec![win("a", 1)], "a", 1);
+    s.width = 80;
+    s.height = 24;
+    app.on_op(DaemonOp::Attached { state: s });
+    assert_eq!(app.area(), Rect::new(0, 0, 80, 24));
+    assert!(take(&mut app).contains(&ClientOp::WindowSize {
+        window: "a".into(),
+        cols: 78,
+        rows: 21
+    }));
+}
+
+#[test]
+fn typing_in_terminal_mode_goes_to_the_focused_window() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    take(&mut app);
+    app.on_key(key('i'));
+    assert_eq!(app.mode(), Mode::Terminal);
+    for c in "ls".chars() {
+        app.on_key(key(c));
+    }
+    app.on_key(KeyEvent {
+        key: KeyCode::Enter,
+        modifiers: Modifiers::NONE,
+    });
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Input {
+            window: "a".into(),
+            data: b"ls\r".to_vec()
+        }]
+    );
+    // Application cursor mode changes the arrows.
+    let mut w = win("a", 1);
+    w.modes = WindowModes {
+        app_cursor: true,
+        ..Default::default()
+    };
+    app.on_op(DaemonOp::State {
+        state: state(vec![w], "a", 2),
+    });
+    take(&mut app);
+    app.on_key(KeyEvent {
+        key: KeyCode::UpArrow,
+        modifiers: Modifiers::NONE,
+    });
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Input {
+            window: "a".into(),
+            data: b"\x1bOA".to_vec()
+        }]
+    );
+}
+
+#[test]
+fn focus_return_chord_is_never_typed() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_key(key('i'));
+    take(&mut app);
+    app.on_key(KeyEvent {
+        key: KeyCode::Escape,
+        modifiers: Modifiers::CTRL | Modifiers::SHIFT,
+    });
+    assert_eq!(app.mode(), Mode::WindowManagement);
+    assert!(take(&mut app).is_empty());
+}
+
+#[test]
+fn leader_bindings_send_commands() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_key(key('i'));
+    take(&mut app);
+    app.on_key(KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    });
+    app.on_key(key('n'));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Command {
+            name: "NextWindow".into(),
+            args: vec![]
+        }]
+    );
+    app.on_key(KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    });
+    app.on_key(key('3'));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Command {
+            name: "SwitchWorkspace".into(),
+            args: vec!["3".into()]
+        }]
+    );
+    // Close asks first; only y closes.
+    app.on_key(KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    });
+    app.on_key(key('x'));
+    assert!(take(&mut app).is_empty());
+    app.on_key(key('y'));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Command {
+            name: "CloseWindow".into(),
+            args: vec!["a".into()]
+        }]
+    );
+}
+
+#[test]
+fn routed_split_places_the_new_window_and_replies_with_its_id() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    take(&mut app);
+    app.on_request(
+        7,
+        RoutedRequest::Split {
+            window: None,
+            direction: "horizontal".into(),
+            name: Some("logs".into()),
+        },
+    );
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Command {
+            name: "NewWindow".into(),
+            args: vec!["logs".into()]
+        }]
+    );
+    app.on_op(DaemonOp::State {
+        state: state(vec![win("a", 1), win("n", 1)], "n", 2),
+    });
+    let out = take(&mut app);
+    let reply = out
+        .iter()
+        .find_map(|op| match op {
+            ClientOp::Reply {
+                request: 7,
+                ok,
+                data,
+                ..
+            } => Some((*ok, data.clone())),
+            _ => None,
+        })
+        .expect("a reply");
+    assert!(reply.0);
+    let data: Value = serde_json::from_str(&reply.1.unwrap()).unwrap();
+    assert_eq!(data["window_id"], "n");
+    assert_eq!(data["name"], "logs");
+    // Stacked, as asked: a on top, n below.
+    let rects: Vec<(String, Rect)> = app.frames.iter().map(|f| (f.id.clone(), f.rect)).collect();
+    assert_eq!(rects[0], ("a".into(), Rect::new(0, 0, 100, 15)));
+    assert_eq!(rects[1].0, "n");
+}
+
+#[test]
+fn directional_focus_and_unknown_commands() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    take(&mut app);
+    app.on_request(
+        1,
+        RoutedRequest::FocusDirection {
+            direction: "left".into(),
+        },
+    );
+    app.on_request(
+        2,
+        RoutedRequest::FocusDirection {
+            direction: "right".into(),
+        },
+    );
+    app.on_request(
+        3,
+        RoutedRequest::Command {
+            name: "Bogus".into(),
+            args: vec![],
+        },
+    );
+    let out = take(&mut app);
+    let replies: Vec<(u64, bool, String)> = out
+        .iter()
+        .filter_map(|op| match op {
+            ClientOp::Reply {
+                request,
+                ok,
+                message,
+                ..
+            } => Some((*request, *ok, message.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replies[0], (1, false, "no window to the left".into()));
+    assert!(replies[1].1);
+    assert!(!replies[2].1);
+    assert!(out.contains(&ClientOp::Command {
+        name: "FocusWindow".into(),
+        args: vec!["b".into()]
+    }));
+}
+
+#[test]
+fn layout_requests_and_layouts_from_other_clients() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    take(&mut app);
+    app.on_request(
+        4,
+        RoutedRequest::Layout {
+            tiling: Some(false),
+            equalize: false,
+            rotate: false,
+        },
+    );
+    let out = take(&mut app);
+    assert!(out.iter().any(|op| matches!(op, ClientOp::Layout { .. })));
+    assert!(!app.layout.tiling(1));
+    assert!(out.iter().any(|op| matches!(op,
+        ClientOp::Reply { request: 4, ok: true, data: Some(d), .. } if d.contains("floating"))));
+    // Another client's layout replaces ours.
+    let mut other = Layout::default();
+    other.reconcile(
+        &[
+            Member {
+                id: "a".into(),
+                workspace: 1,
+            },
+            Member {
+                id: "b".into(),
+                workspace: 1,
+            },
+        ],
+        None,
+        Some(&Placement {
+            target: "a".into(),
+            axis: Axis::Horizontal,
+            new_first: true,
+        }),
+        app.windows_area(),
+    );
+    let mut s = state(vec![win("a", 1), win("b", 1)], "a", 5);
+    s.layout = Some(other.to_json());
+    app.on_op(DaemonOp::State { state: s });
+    assert!(app.layout.tiling(1));
+    // Stacked, b on top, as the other client arranged them.
+    assert_eq!(app.frames[0].id, "b");
+    assert_eq!(app.frames[0].rect.w, 100);
+    assert!(
+        !take(&mut app)
+            .iter()
+            .any(|op| matches!(op, ClientOp::Layout { .. })),
+        "an adopted layout is not sent back"
+    );
+}
+
+#[test]
+fn held_paste_is_confirmed_in_chrome() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_key(key('i'));
+    take(&mut app);
+    app.on_input(InputEvent::Paste("ls\nrm -rf x\n".into()));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Paste {
+            window: "a".into(),
+            data: b"ls\nrm -rf x\n".to_vec(),
+            choice: String::new()
+        }]
+    );
+    app.on_op(DaemonOp::PasteHeld {
+        window: "a".into(),
+        preview: "ls⏎rm -rf x⏎".into(),
+        one_line: "ls rm -rf x ".into(),
+        has_controls: false,
+    });
+    assert!(matches!(app.overlay, Overlay::Paste(_)));
+    // Keys go to the dialog, not the window: k means nothing without controls.
+    app.on_key(key('k'));
+    app.on_key(key('x'));
+    assert!(take(&mut app).is_empty());
+    // The dialog is drawn with its choices clickable.
+    let mut surface = Surface::new(100, 30);
+    let drawn = super::super::render::draw(&app, &mut surface);
+    assert!(drawn
+        .hits
+        .targets
+        .iter()
+        .any(|(_, t)| *t == Target::PasteChoice("one-line")));
+    assert!(surface.screen_chars_to_string().contains("ls⏎rm -rf x⏎"));
+    app.on_key(key('o'));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Paste {
+            window: "a".into(),
+            data: b"ls\nrm -rf x\n".to_vec(),
+            choice: "one-line".into()
+        }]
+    );
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+#[test]
+fn screens_draw_and_dock_tabs_are_clickable() {
+    let mut app = attached(vec![win("a", 1), win("b", 2)], "a");
+    take(&mut app);
+    app.on_op(DaemonOp::Screen(ScreenUpdate {
+        window: "a".into(),
+        cols: 98,
+        rows: 27,
+        cursor_x: 2,
+        cursor_y: 0,
+        cursor_visible: true,
+        full: true,
+        lines: vec![(
+            0,
+            Row {
+                runs: vec![Run {
+                    text: "$ hi-2".into(),
+                    style: Default::default(),
+                }],
+            },
+        )],
+    }));
+    let mut surface = Surface::new(100, 30);
+    let drawn = super::super::render::draw(&app, &mut surface);
+    let text = surface.screen_chars_to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("╭─ a "), "{}", lines[0]);
+    assert!(lines[1].starts_with("│$ hi-2"), "{}", lines[1]);
+    assert!(lines[29].contains(" WM "), "{}", lines[29]);
+    // The cursor shows only in terminal mode.
+    assert_eq!(drawn.cursor, None);
+    app.hits = drawn.hits;
+    let (r, _) = app
+        .hits
+        .targets
+        .iter()
+        .find(|(_, t)| *t == Target::Workspace(2))
+        .cloned()
+        .expect("tab 2");
+    app.on_input(InputEvent::Mouse(MouseEvent {
+        x: r.x + 1,
+        y: r.y + 1,
+        mouse_buttons: MouseButtons::LEFT,
+        modifiers: Modifiers::NONE,
+    }));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Command {
+            name: "SwitchWorkspace".into(),
+            args: vec!["2".into()]
+        }]
+    );
+}
+
+#[test]
+fn clicks_on_content_focus_and_reach_mouse_apps_only() {
+    let mut b = win("b", 1);
+    b.modes = WindowModes {
+        mouse: true,
+        sgr_mouse: true,
+        ..Default::default()
+    };
+    let mut app = attached(vec![win("a", 1), b], "a");
+    take(&mut app);
+    let press = |x, y| {
+        InputEvent::Mouse(MouseEvent {
+            x,
+            y,
+            mouse_buttons: MouseButtons::LEFT,
+            modifiers: Modifiers::NONE,
+        })
+    };
+    let release = |x, y| {
+        InputEvent::Mouse(MouseEvent {
+            x,
+            y,
+            mouse_buttons: MouseButtons::NONE,
+            modifiers: Modifiers::NONE,
+        })
+    };
+    // b sits at columns 50-99; its content starts at column 51, row 1 (1-based: 52, 2).
+    app.on_input(press(53, 3));
+    app.on_input(release(53, 3));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Command {
+            name: "FocusWindow".into(),
+            args: vec!["b".into()]
+        }]
+    );
+    assert_eq!(app.mode(), Mode::Terminal);
+    app.on_input(press(53, 3));
+    app.on_input(release(53, 3));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Input {
+            window: "b".into(),
+            data: b"\x1b[<0;2;2M\x1b[<0;2;2m".to_vec()
+        }]
+    );
+    // Clicking the border never reaches the program.
+    app.on_input(press(51, 10));
+    app.on_input(release(51, 10));
+    assert!(take(&mut app).is_empty());
+}
+
+#[test]
+fn dragging_a_divider_resizes_the_split() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    take(&mut app);
+    let ev = |x, buttons| {
+        InputEvent::Mouse(MouseEvent {
+            x,
+            y: 10,
+            mouse_buttons: buttons,
+            modifiers: Modifiers::NONE,
+        })
+    };
+    // The right border of a is column 49 (1-based 50).
+    app.on_input(ev(50, MouseButtons::LEFT));
+    app.on_input(ev(70, MouseButtons::LEFT));
+    app.on_input(ev(70, MouseButtons::NONE));
+    assert_eq!(app.frames[0].rect.w, 70);
+    let out = take(&mut app);
+    assert!(out.iter().any(|op| matches!(op, ClientOp::Layout { .. })));
+    assert!(out.contains(&ClientOp::WindowSize {
+        window: "a".into(),
+        cols: 68,
+        rows: 27
+    }));
+}
+
+#[test]
+fn send_keys_types_in_terminal_mode_and_prefix_reaches_bindings() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    take(&mut app);
+    app.on_request(
+        9,
+        RoutedRequest::SendKeys {
+            window: Some("b".into()),
+            keys: "echo,hi Enter".into(),
+            literal: false,
+            raw: false,
+        },
+    );
+    let out = take(&mut app);
+    assert_eq!(
+        out[0],
+        ClientOp::Input {
+            window: "b".into(),
+            data: b"echohi\r".to_vec()
+        }
+    );
+    assert!(matches!(
+        out[1],
+        ClientOp::Reply {
+            request: 9,
+            ok: true,
+            ..
+        }
+    ));
+    assert_eq!(
+        app.mode(),
+        Mode::WindowManagement,
+        "the user's mode is kept"
+    );
+    app.on_request(
+        10,
+        RoutedRequest::SendKeys {
+            window: None,
+            keys: "PREFIX n".into(),
+            literal: false,
+            raw: false,
+        },
+    );
+    assert_eq!(
+        take(&mut app)[0],
+        ClientOp::Command {
+            name: "NextWindow".into(),
+            args: vec![]
+        }
+    );
+}
+
+#[test]
+fn options_apply_live() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    take(&mut app);
+    app.on_request(
+        11,
+        RoutedRequest::SetOption {
+            path: "appearance.border_style".into(),
+            value: "double".into(),
+        },
+    );
+    app.on_request(
+        12,
+        RoutedRequest::SetOption {
+            path: "appearance.border_style".into(),
+            value: "wavy".into(),
+        },
+    );
+    app.on_request(
+        13,
+        RoutedRequest::Command {
+            name: "SetDockbarPosition".into(),
+            args: vec!["hidden".into()],
+        },
+    );
+    assert_eq!(
+        app.settings.border,
+        super::super::settings::BorderStyle::Double
+    );
+    assert_eq!(app.settings.dock, Edge::Hidden);
+    let out = take(&mut app);
+    let oks: Vec<bool> = out
+        .iter()
+        .filter_map(|op| match op {
+            ClientOp::Reply { ok, .. } => Some(*ok),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(oks, vec![true, false, true]);
+    // Without the dock the window gets the whole height.
+    assert!(out.contains(&ClientOp::WindowSize {
+        window: "a".into(),
+        cols: 98,
+        rows: 28
+    }));
+}
+
+#[test]
+fn copy_mode_fetches_scrollback_and_yanks() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    take(&mut app);
+    app.on_key(key('['));
+    assert!(app.copy.is_some());
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Scrollback {
+            window: "a".into(),
+            before: None,
+            count: 500
+        }]
+    );
+    app.on_op(DaemonOp::Scrollback {
+        window: "a".into(),
+        first: 0,
+        rows: vec![Row {
+            runs: vec![Run {
+                text: "older line".into(),
+                style: Default::default(),
+            }],
+        }],
+        more: false,
+    });
+    app.on_key(key('g'));
+    app.on_key(key('y'));
+    assert!(app.copy.is_none());
+    assert_eq!(app.clipboard, vec!["older line".to_string()]);
+}
+
+#[test]
+fn session_end_and_detach_stop_the_client() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_op(DaemonOp::Detached);
+    assert_eq!(app.exit, Some(Exit::Detached));
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_op(DaemonOp::SessionEnded {
+        session: "w".into(),
+        reason: "killed".into(),
+    });
+    assert!(matches!(app.exit, Some(Exit::Ended { .. })));
+}
+
+#[test]
+fn command_lines_split_into_words() {
+    assert_eq!(
+        split_words("RenameWindow a 'my logs'"),
+        vec!["RenameWindow", "a", "my logs"]
+    );
+    assert_eq!(split_words("  Type \"\"  "), vec!["Type", ""]);
+    assert!(split_words("   ").is_empty());
+}
+
+#[test]
+fn floating_windows_move_by_their_title() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    app.on_key(key('t'));
+    assert!(!app.layout.tiling(1));
+    take(&mut app);
+    let a = app.frames.iter().find(|f| f.id == "a").unwrap().rect;
+    let ev = |x: u16, y: u16, buttons| {
+        InputEvent::Mouse(MouseEvent {
+            x: x + 1,
+            y: y + 1,
+            mouse_buttons: buttons,
+            modifiers: Modifiers::NONE,
+        })
+    };
+    // Grab a's title bar two cells in, drag it 5 right and 3 down.
+    app.on_input(ev(a.x + 2, a.y, MouseButtons::LEFT));
+    app.on_input(ev(a.x + 7, a.y + 3, MouseButtons::LEFT));
+    app.on_input(ev(a.x + 7, a.y + 3, MouseButtons::NONE));
+    let moved = app.frames.iter().find(|f| f.id == "a").unwrap().rect;
+    assert_eq!((moved.x, moved.y), (a.x + 5, a.y + 3));
+    assert!(take(&mut app).iter().any(
+        |op| matches!(op, ClientOp::Layout { layout } if layout.contains("\"tiling\":false"))
+    ));
+}
+
+#[test]
+fn minimizing_hands_focus_to_a_visible_window() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    take(&mut app);
+    app.on_key(key('-'));
+    let out = take(&mut app);
+    assert_eq!(
+        out[0],
+        ClientOp::Command {
+            name: "MinimizeWindow".into(),
+            args: vec!["a".into()]
+        }
+    );
+    assert!(out.contains(&ClientOp::Command {
+        name: "FocusWindow".into(),
+        args: vec!["b".into()]
+    }));
+}
+
+#[test]
+fn tiny_terminals_draw_without_panicking() {
+    for (w, h) in [(1, 1), (3, 2), (10, 4), (23, 7), (30, 9)] {
+        let mut app = App::new(keys(), (w, h));
+        let mut s = state(vec![win("a", 1), win("b", 1)], "a", 1);
+        s.width = w;
+        s.height = h;
+        app.on_op(DaemonOp::Attached { state: s });
+        app.notice(
+            NoticeLevel::Error,
+            "a notice that is longer than the terminal is wide",
+        );
+        for overlay in [
+            Overlay::Help,
+            Overlay::Confirm {
+                text: "close?".into(),
+                yes: Confirmed::Close("a".into()),
+            },
+            Overlay::Paste(PasteDialog {
+                window: "a".into(),
+                preview: "x⏎y".into(),
+                one_line: "x y".into(),
+                has_controls: true,
+                data: b"x\ny".to_vec(),
+                scroll: 3,
+            }),
+            Overlay::Prompt(Prompt {
+                kind: PromptKind::Command,
+                buffer: "NewWindow".into(),
+            }),
+        ] {
+            app.overlay = overlay;
+            let mut surface = Surface::new(usize::from(w), usize::from(h));
+            super::super::render::draw(&app, &mut surface);
+        }
+        app.copy = None;
+        app.on_key(key('['));
+        let mut surface = Surface::new(usize::from(w), usize::from(h));
+        super::super::render::draw(&app, &mut surface);
+    }
+}

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 use protocol::attach::{ClientOp, DaemonOp, SessionView};
-use protocol::binary::{split_frame, BinaryErrorCode, ClientMessage, DaemonMessage, BINARY_VERSION};
+use protocol::binary::{
+    split_frame, BinaryErrorCode, ClientMessage, DaemonMessage, BINARY_VERSION,
+};
 
 use crate::failure::Failure;
 use crate::json_client::connect_socket;
@@ -23,7 +25,7 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// What the reader thread passes on.
 #[derive(Debug)]
 pub enum Incoming {
-    Message(DaemonMessage),
+    Message(Box<DaemonMessage>),
     Closed(String),
 }
 
@@ -57,7 +59,12 @@ impl FrameReader {
             let n = match self.stream.read(&mut chunk) {
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
                     return Err(format!(
                         "the daemon did not answer within {} s",
                         SETUP_TIMEOUT.as_secs()
@@ -169,7 +176,7 @@ impl Conn {
             .name("tuios-attach-reader".into())
             .spawn(move || loop {
                 let item = match reader.next() {
-                    Ok(Some(m)) => Incoming::Message(m),
+                    Ok(Some(m)) => Incoming::Message(Box::new(m)),
                     Ok(None) => Incoming::Closed("the daemon closed the connection".into()),
                     Err(e) => Incoming::Closed(e),
                 };

@@ -85,11 +85,6 @@ impl CopyMode {
         }
     }
 
-    /// Lines above the top of the live screen that are loaded.
-    pub fn history_len(&self) -> usize {
-        self.history.len()
-    }
-
     /// The next scrollback request, when the view is near the oldest loaded row and older rows
     /// may exist; at most one is in flight.
     pub fn wanted(&mut self) -> Option<ClientOp> {
@@ -209,7 +204,13 @@ impl CopyMode {
             KeyCode::Char('$') => {
                 self.col = self
                     .line_row(self.line)
-                    .map(|r| line_text(r).trim_end().chars().map(char_width).sum::<usize>())
+                    .map(|r| {
+                        line_text(r)
+                            .trim_end()
+                            .chars()
+                            .map(char_width)
+                            .sum::<usize>()
+                    })
                     .unwrap_or(0)
                     .saturating_sub(1)
                     .min(self.width - 1)
@@ -258,7 +259,9 @@ impl CopyMode {
     /// The selection as text (the cursor's line when nothing is selected): rows joined by
     /// newlines, trailing blanks of each row dropped.
     pub fn selected_text(&self) -> String {
-        let (from, to) = self.bounds().unwrap_or(((self.line, 0), (self.line, usize::MAX)));
+        let (from, to) = self
+            .bounds()
+            .unwrap_or(((self.line, 0), (self.line, usize::MAX)));
         let mut lines = Vec::new();
         for i in from.0..=to.0 {
             let Some(row) = self.line_row(i) else {

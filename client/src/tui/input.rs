@@ -250,7 +250,13 @@ pub enum MouseAction {
 /// A mouse report for a program that enabled mouse reporting; `col`/`row` are 0-based inside
 /// the window's content. SGR (mode 1006) when the program asked for it, else the X10 form,
 /// whose coordinates stop at 222.
-pub fn encode_mouse(action: MouseAction, col: u16, row: u16, mods: Modifiers, sgr: bool) -> Vec<u8> {
+pub fn encode_mouse(
+    action: MouseAction,
+    col: u16,
+    row: u16,
+    mods: Modifiers,
+    sgr: bool,
+) -> Vec<u8> {
     let mods = normalize_mods(mods);
     let mut code: u16 = match action {
         MouseAction::Press(b) | MouseAction::Release(b) => u16::from(b),
@@ -281,7 +287,14 @@ pub fn encode_mouse(action: MouseAction, col: u16, row: u16, mods: Modifiers, sg
         code = (code & !3) | 3;
     }
     let clamp = |v: u32| (v.min(222) + 32) as u8;
-    vec![ESC, b'[', b'M', (code + 32).min(255) as u8, clamp(x), clamp(y)]
+    vec![
+        ESC,
+        b'[',
+        b'M',
+        (code + 32).min(255) as u8,
+        clamp(x),
+        clamp(y),
+    ]
 }
 
 #[cfg(test)]
@@ -304,7 +317,10 @@ mod tests {
         assert_eq!(enc(KeyCode::Char('c'), Modifiers::CTRL), b"\x03");
         assert_eq!(enc(KeyCode::Char(' '), Modifiers::CTRL), b"\x00");
         assert_eq!(enc(KeyCode::Char('x'), Modifiers::ALT), b"\x1bx");
-        assert_eq!(enc(KeyCode::Char('c'), Modifiers::CTRL | Modifiers::ALT), b"\x1b\x03");
+        assert_eq!(
+            enc(KeyCode::Char('c'), Modifiers::CTRL | Modifiers::ALT),
+            b"\x1b\x03"
+        );
         assert_eq!(enc(KeyCode::Enter, Modifiers::NONE), b"\r");
         assert_eq!(enc(KeyCode::Enter, Modifiers::ALT), b"\x1b\r");
         assert_eq!(enc(KeyCode::Tab, Modifiers::NONE), b"\t");
@@ -335,10 +351,16 @@ mod tests {
             ..modes()
         };
         assert_eq!(encode_key(KeyCode::UpArrow, Modifiers::NONE, &m), b"\x1bOA");
-        assert_eq!(encode_key(KeyCode::DownArrow, Modifiers::NONE, &m), b"\x1bOB");
+        assert_eq!(
+            encode_key(KeyCode::DownArrow, Modifiers::NONE, &m),
+            b"\x1bOB"
+        );
         assert_eq!(encode_key(KeyCode::Home, Modifiers::NONE, &m), b"\x1bOH");
         // Modified arrows keep the CSI form.
-        assert_eq!(encode_key(KeyCode::UpArrow, Modifiers::CTRL, &m), b"\x1b[1;5A");
+        assert_eq!(
+            encode_key(KeyCode::UpArrow, Modifiers::CTRL, &m),
+            b"\x1b[1;5A"
+        );
         // The terminal's own SS3 arrows come back as plain arrows.
         assert_eq!(
             encode_key(KeyCode::ApplicationUpArrow, Modifiers::NONE, &modes()),

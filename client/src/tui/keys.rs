@@ -151,7 +151,7 @@ fn key_name(key: KeyCode) -> String {
         KeyCode::Char(c) => c.to_string(),
         KeyCode::Enter => "enter".into(),
         KeyCode::Tab => "tab".into(),
-        KeyCode::Escape => "escape".into(),
+        KeyCode::Escape => "esc".into(),
         KeyCode::Backspace => "backspace".into(),
         KeyCode::Delete => "delete".into(),
         KeyCode::Insert => "insert".into(),
@@ -209,24 +209,78 @@ pub struct BindingHelp {
 
 /// The bindings as shown by `?`, in the order they are listed.
 pub const HELP: &[BindingHelp] = &[
-    BindingHelp { keys: "c", what: "new window" },
-    BindingHelp { keys: "%", what: "split side by side" },
-    BindingHelp { keys: "\"", what: "split stacked" },
-    BindingHelp { keys: "x", what: "close window" },
-    BindingHelp { keys: "n / p", what: "next / previous window" },
-    BindingHelp { keys: "arrows, h j k l", what: "focus the window on that side" },
-    BindingHelp { keys: "1-9", what: "switch workspace" },
-    BindingHelp { keys: "m 1-9", what: "move window to workspace" },
-    BindingHelp { keys: ",", what: "rename window" },
-    BindingHelp { keys: "z", what: "zoom / unzoom" },
-    BindingHelp { keys: "t", what: "toggle tiling / floating" },
-    BindingHelp { keys: "space", what: "rotate split" },
-    BindingHelp { keys: "=", what: "equalize splits" },
-    BindingHelp { keys: "-  /  +", what: "minimize / restore" },
-    BindingHelp { keys: "[", what: "copy mode (scrollback)" },
-    BindingHelp { keys: ":", what: "command prompt" },
-    BindingHelp { keys: "d", what: "detach" },
-    BindingHelp { keys: "?", what: "this help" },
+    BindingHelp {
+        keys: "c",
+        what: "new window",
+    },
+    BindingHelp {
+        keys: "%",
+        what: "split side by side",
+    },
+    BindingHelp {
+        keys: "\"",
+        what: "split stacked",
+    },
+    BindingHelp {
+        keys: "x",
+        what: "close window",
+    },
+    BindingHelp {
+        keys: "n / p",
+        what: "next / previous window",
+    },
+    BindingHelp {
+        keys: "arrows, h j k l",
+        what: "focus the window on that side",
+    },
+    BindingHelp {
+        keys: "1-9",
+        what: "switch workspace",
+    },
+    BindingHelp {
+        keys: "m 1-9",
+        what: "move window to workspace",
+    },
+    BindingHelp {
+        keys: ",",
+        what: "rename window",
+    },
+    BindingHelp {
+        keys: "z",
+        what: "zoom / unzoom",
+    },
+    BindingHelp {
+        keys: "t",
+        what: "toggle tiling / floating",
+    },
+    BindingHelp {
+        keys: "space",
+        what: "rotate split",
+    },
+    BindingHelp {
+        keys: "=",
+        what: "equalize splits",
+    },
+    BindingHelp {
+        keys: "-  /  +",
+        what: "minimize / restore",
+    },
+    BindingHelp {
+        keys: "[",
+        what: "copy mode (scrollback)",
+    },
+    BindingHelp {
+        keys: ":",
+        what: "command prompt",
+    },
+    BindingHelp {
+        keys: "d",
+        what: "detach",
+    },
+    BindingHelp {
+        keys: "?",
+        what: "this help",
+    },
 ];
 
 /// The binding for a key pressed after the leader (or in window-management mode).
@@ -323,7 +377,9 @@ impl Router {
         if self.move_pending {
             self.move_pending = false;
             return match canonical(ev.key) {
-                KeyCode::Char(d @ '1'..='9') => Route::Action(Action::MoveToWorkspace(d as u8 - b'0')),
+                KeyCode::Char(d @ '1'..='9') => {
+                    Route::Action(Action::MoveToWorkspace(d as u8 - b'0'))
+                }
                 _ => Route::Unbound(ev.clone()),
             };
         }
@@ -549,18 +605,30 @@ mod tests {
     #[test]
     fn terminal_mode_sends_keys_and_the_leader_reaches_bindings() {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
-        assert_eq!(r.route(&key('i', Modifiers::NONE)), Route::Action(Action::TerminalMode));
+        assert_eq!(
+            r.route(&key('i', Modifiers::NONE)),
+            Route::Action(Action::TerminalMode)
+        );
         r.mode = Mode::Terminal;
         assert_eq!(
             r.route(&key('c', Modifiers::NONE)),
             Route::Window(key('c', Modifiers::NONE))
         );
         assert_eq!(r.route(&key('b', Modifiers::CTRL)), Route::LeaderArmed);
-        assert_eq!(r.route(&key('c', Modifiers::NONE)), Route::Action(Action::NewWindow));
+        assert_eq!(
+            r.route(&key('c', Modifiers::NONE)),
+            Route::Action(Action::NewWindow)
+        );
         // Disarmed after one key.
-        assert!(matches!(r.route(&key('c', Modifiers::NONE)), Route::Window(_)));
+        assert!(matches!(
+            r.route(&key('c', Modifiers::NONE)),
+            Route::Window(_)
+        ));
         r.route(&key('b', Modifiers::CTRL));
-        assert_eq!(r.route(&key('b', Modifiers::CTRL)), Route::Action(Action::SendLeader));
+        assert_eq!(
+            r.route(&key('b', Modifiers::CTRL)),
+            Route::Action(Action::SendLeader)
+        );
         r.route(&key('b', Modifiers::CTRL));
         assert_eq!(
             r.route(&KeyEvent {
@@ -570,7 +638,10 @@ mod tests {
             Route::Action(Action::WindowManagementMode)
         );
         r.route(&key('b', Modifiers::CTRL));
-        assert_eq!(r.route(&key('%', Modifiers::SHIFT)), Route::Action(Action::SplitVertical));
+        assert_eq!(
+            r.route(&key('%', Modifiers::SHIFT)),
+            Route::Action(Action::SplitVertical)
+        );
         r.route(&key('b', Modifiers::CTRL));
         assert_eq!(
             r.route(&KeyEvent {
@@ -598,13 +669,19 @@ mod tests {
     #[test]
     fn window_management_mode_bindings_without_leader() {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
-        assert_eq!(r.route(&key('3', Modifiers::NONE)), Route::Action(Action::Workspace(3)));
+        assert_eq!(
+            r.route(&key('3', Modifiers::NONE)),
+            Route::Action(Action::Workspace(3))
+        );
         assert_eq!(r.route(&key('m', Modifiers::NONE)), Route::MovePending);
         assert_eq!(
             r.route(&key('4', Modifiers::NONE)),
             Route::Action(Action::MoveToWorkspace(4))
         );
-        assert_eq!(r.route(&key('q', Modifiers::NONE)), Route::Unbound(key('q', Modifiers::NONE)));
+        assert_eq!(
+            r.route(&key('q', Modifiers::NONE)),
+            Route::Unbound(key('q', Modifiers::NONE))
+        );
         assert_eq!(
             r.route(&KeyEvent {
                 key: KeyCode::Enter,
@@ -612,7 +689,10 @@ mod tests {
             }),
             Route::Action(Action::TerminalMode)
         );
-        assert_eq!(r.route(&key('x', Modifiers::CTRL)), Route::Unbound(key('x', Modifiers::CTRL)));
+        assert_eq!(
+            r.route(&key('x', Modifiers::CTRL)),
+            Route::Unbound(key('x', Modifiers::CTRL))
+        );
     }
 
     #[test]
@@ -643,7 +723,10 @@ mod tests {
         assert_eq!(token_events("a b", true, DEFAULT_LEADER).unwrap().len(), 3);
         assert!(token_events(" , ", false, DEFAULT_LEADER).is_err());
         // A lone "+" is typed.
-        assert_eq!(token_events("+", false, DEFAULT_LEADER).unwrap()[0].key, KeyCode::Char('+'));
+        assert_eq!(
+            token_events("+", false, DEFAULT_LEADER).unwrap()[0].key,
+            KeyCode::Char('+')
+        );
     }
 
     #[test]
@@ -654,8 +737,11 @@ mod tests {
         let k = KeyConfig::load(Some(&cfg), Some(&pol));
         assert_eq!(k.leader, DEFAULT_LEADER);
         assert!(k.warnings.is_empty());
-        std::fs::write(&cfg, "[keybindings]\nleader_key = \"ctrl+a\"\n[daemon]\nlog_level = \"info\"\n")
-            .unwrap();
+        std::fs::write(
+            &cfg,
+            "[keybindings]\nleader_key = \"ctrl+a\"\n[daemon]\nlog_level = \"info\"\n",
+        )
+        .unwrap();
         std::fs::write(&pol, "[lumen]\nfocus_return_fallback = \"ctrl+alt+g\"\n").unwrap();
         let k = KeyConfig::load(Some(&cfg), Some(&pol));
         assert_eq!(k.leader, Chord::parse("ctrl+a").unwrap());

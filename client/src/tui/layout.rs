@@ -176,13 +176,6 @@ impl Node {
         }
     }
 
-    fn count(&self) -> usize {
-        match self {
-            Node::Leaf { .. } => 1,
-            Node::Split { first, second, .. } => first.count() + second.count(),
-        }
-    }
-
     pub fn contains(&self, id: &str) -> bool {
         match self {
             Node::Leaf { window } => window == id,
@@ -196,7 +189,11 @@ impl Node {
             Node::Leaf { window } if window == target => {
                 let old = Node::leaf(window);
                 let added = Node::leaf(new);
-                let (first, second) = if new_first { (added, old) } else { (old, added) };
+                let (first, second) = if new_first {
+                    (added, old)
+                } else {
+                    (old, added)
+                };
                 *self = Node::Split {
                     axis,
                     ratio: 0.5,
@@ -498,11 +495,7 @@ impl Layout {
             let before = wl.floating.len();
             wl.floating.retain(|id, _| present.contains(id.as_str()));
             changed |= wl.floating.len() != before;
-            if wl
-                .zoomed
-                .as_deref()
-                .is_some_and(|z| !present.contains(z))
-            {
+            if wl.zoomed.as_deref().is_some_and(|z| !present.contains(z)) {
                 wl.zoomed = None;
                 changed = true;
             }
@@ -628,21 +621,14 @@ fn insert(
 
 /// Floating geometry of the n-th window: two thirds of the area, stepped down and right.
 pub fn cascade(n: usize, area: Rect) -> Rect {
-    let w = (area.w * 2 / 3).max(20.min(area.w));
-    let h = (area.h * 2 / 3).max(8.min(area.h));
+    let two_thirds = |v: u16| (u32::from(v) * 2 / 3) as u16;
+    let w = two_thirds(area.w).max(20.min(area.w));
+    let h = two_thirds(area.h).max(8.min(area.h));
     let room_x = area.w.saturating_sub(w);
     let room_y = area.h.saturating_sub(h);
-    let step = n as u16;
-    let dx = if room_x == 0 {
-        0
-    } else {
-        (step * 4) % (room_x + 1)
-    };
-    let dy = if room_y == 0 {
-        0
-    } else {
-        (step * 2) % (room_y + 1)
-    };
+    let step = (n % 1000) as u32;
+    let dx = (step * 4 % (u32::from(room_x) + 1)) as u16;
+    let dy = (step * 2 % (u32::from(room_y) + 1)) as u16;
     Rect::new(area.x + dx, area.y + dy, w, h)
 }
 
@@ -716,7 +702,10 @@ pub fn split_handle_at(tree: &Node, area: Rect, x: u16, y: u16) -> Option<SplitH
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
     /// Inside the content area, at this column and row of it.
-    Content { col: u16, row: u16 },
+    Content {
+        col: u16,
+        row: u16,
+    },
     /// The title row (the border line that carries the title).
     Title,
     Border,
@@ -724,7 +713,13 @@ pub enum Part {
 
 /// The frame on top at (`x`, `y`) and the part hit. `bordered` says whether frames have borders;
 /// `title_top` whether the title sits on the top edge.
-pub fn hit(frames: &[Frame], x: u16, y: u16, bordered: bool, title_top: bool) -> Option<(usize, Part)> {
+pub fn hit(
+    frames: &[Frame],
+    x: u16,
+    y: u16,
+    bordered: bool,
+    title_top: bool,
+) -> Option<(usize, Part)> {
     let (i, f) = frames
         .iter()
         .enumerate()
@@ -836,7 +831,12 @@ mod tests {
             ]
         );
         // 50x30 is tall: the third window stacks under the focused one.
-        l.reconcile(&members(&[("a", 1), ("b", 1), ("c", 1)]), Some("b"), None, AREA);
+        l.reconcile(
+            &members(&[("a", 1), ("b", 1), ("c", 1)]),
+            Some("b"),
+            None,
+            AREA,
+        );
         assert_eq!(
             rects_of(&l, 1),
             vec![
@@ -846,7 +846,12 @@ mod tests {
             ]
         );
         // Reconciling again with the same windows changes nothing.
-        assert!(!l.reconcile(&members(&[("a", 1), ("b", 1), ("c", 1)]), Some("b"), None, AREA));
+        assert!(!l.reconcile(
+            &members(&[("a", 1), ("b", 1), ("c", 1)]),
+            Some("b"),
+            None,
+            AREA
+        ));
     }
 
     #[test]
@@ -854,7 +859,12 @@ mod tests {
         let mut l = Layout::default();
         l.reconcile(&members(&[("a", 1)]), None, None, AREA);
         l.reconcile(&members(&[("a", 1), ("b", 1)]), Some("a"), None, AREA);
-        l.reconcile(&members(&[("a", 1), ("b", 1), ("c", 1)]), Some("b"), None, AREA);
+        l.reconcile(
+            &members(&[("a", 1), ("b", 1), ("c", 1)]),
+            Some("b"),
+            None,
+            AREA,
+        );
         assert!(l.reconcile(&members(&[("a", 1), ("c", 1)]), Some("a"), None, AREA));
         assert_eq!(
             rects_of(&l, 1),
@@ -897,8 +907,18 @@ mod tests {
             axis: Axis::Vertical,
             new_first: false,
         };
-        l.reconcile(&members(&[("a", 1), ("b", 1)]), None, Some(&right("a")), AREA);
-        l.reconcile(&members(&[("a", 1), ("b", 1), ("c", 1)]), None, Some(&right("b")), AREA);
+        l.reconcile(
+            &members(&[("a", 1), ("b", 1)]),
+            None,
+            Some(&right("a")),
+            AREA,
+        );
+        l.reconcile(
+            &members(&[("a", 1), ("b", 1), ("c", 1)]),
+            None,
+            Some(&right("b")),
+            AREA,
+        );
         // Three panes in a row: 50, 25, 25 before equalizing, then about a third each.
         let widths = |l: &Layout| rects_of(l, 1).iter().map(|(_, r)| r.w).collect::<Vec<_>>();
         assert_eq!(widths(&l), vec![50, 25, 25]);
@@ -936,7 +956,9 @@ mod tests {
         assert_eq!(f.len(), 2);
         assert_eq!(f[1].id, "a", "focused window drawn last");
         assert_ne!(f[0].rect, f[1].rect, "windows cascade");
-        assert!(f.iter().all(|f| f.rect.right() <= AREA.w && f.rect.bottom() <= AREA.h));
+        assert!(f
+            .iter()
+            .all(|f| f.rect.right() <= AREA.w && f.rect.bottom() <= AREA.h));
         l.workspace_mut(1).zoomed = Some("b".into());
         assert_eq!(
             l.frames(1, AREA, Some("a")),
@@ -1010,9 +1032,18 @@ mod tests {
                 rect: Rect::new(50, 15, 50, 15),
             },
         ];
-        assert_eq!(neighbour(&frames, "a", Direction::Right).as_deref(), Some("b"));
-        assert_eq!(neighbour(&frames, "c", Direction::Left).as_deref(), Some("a"));
-        assert_eq!(neighbour(&frames, "b", Direction::Down).as_deref(), Some("c"));
+        assert_eq!(
+            neighbour(&frames, "a", Direction::Right).as_deref(),
+            Some("b")
+        );
+        assert_eq!(
+            neighbour(&frames, "c", Direction::Left).as_deref(),
+            Some("a")
+        );
+        assert_eq!(
+            neighbour(&frames, "b", Direction::Down).as_deref(),
+            Some("c")
+        );
         assert_eq!(neighbour(&frames, "c", Direction::Up).as_deref(), Some("b"));
         assert_eq!(neighbour(&frames, "a", Direction::Left), None);
         assert_eq!(neighbour(&frames, "a", Direction::Up), None);

@@ -49,8 +49,8 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
     }
     let caps = Capabilities::new_from_env()
         .map_err(|e| Failure::msg(format!("cannot read the terminal's capabilities: {e}")))?;
-    let mut terminal = new_terminal(caps)
-        .map_err(|e| Failure::msg(format!("cannot open the terminal: {e}")))?;
+    let mut terminal =
+        new_terminal(caps).map_err(|e| Failure::msg(format!("cannot open the terminal: {e}")))?;
     let size = terminal
         .get_screen_size()
         .map_err(|e| Failure::msg(format!("cannot read the terminal size: {e}")))?;
@@ -124,7 +124,7 @@ fn run_loop<T: Terminal>(
     loop {
         loop {
             match rx.try_recv() {
-                Ok(Incoming::Message(m)) => app.on_daemon(m),
+                Ok(Incoming::Message(m)) => app.on_daemon(*m),
                 Ok(Incoming::Closed(why)) => {
                     if app.exit.is_none() {
                         app.exit = Some(Exit::Lost(why));

@@ -38,7 +38,11 @@ pub fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
         d(a.0, r) + d(a.1, g) + d(a.2, b)
     };
     let avg = (u16::from(r) + u16::from(g) + u16::from(b)) / 3;
-    let grey_i = if avg > 238 { 23 } else { (avg.saturating_sub(3) / 10) as u8 };
+    let grey_i = if avg > 238 {
+        23
+    } else {
+        (avg.saturating_sub(3) / 10) as u8
+    };
     let grey_v = 8 + 10 * grey_i;
     if dist((grey_v, grey_v, grey_v)) < dist(cube) {
         232 + grey_i
@@ -49,10 +53,7 @@ pub fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
 
 fn rgb(c: [u8; 3]) -> ColorAttribute {
     let [r, g, b] = c;
-    ColorAttribute::TrueColorWithPaletteFallback(
-        SrgbaTuple::from((r, g, b)),
-        nearest_256(r, g, b),
-    )
+    ColorAttribute::TrueColorWithPaletteFallback(SrgbaTuple::from((r, g, b)), nearest_256(r, g, b))
 }
 
 /// The theme's colours, parsed once per frame.
@@ -223,14 +224,13 @@ impl Canvas<'_> {
 /// the rest of the width is cleared with `pad`.
 fn draw_row(
     c: &mut Canvas,
-    x: u16,
-    y: u16,
-    w: u16,
+    at: Rect,
     row: &Row,
     pal: &Palette,
     sel: Option<(usize, usize)>,
     pad: &CellAttributes,
 ) {
+    let (x, y, w) = (at.x, at.y, at.w);
     let mut col: u16 = 0;
     let mut seg = String::new();
     let mut seg_start: u16 = 0;
@@ -300,10 +300,18 @@ pub fn draw(app: &App, surface: &mut Surface) -> Drawn {
     }
     let win_area = app.windows_area();
     if app.frames.is_empty() {
-        let msg = if app.attached {
-            "no windows on this workspace: press c (or the leader, then c) to open one"
-        } else {
+        let ws = app.view.current_workspace;
+        let minimized = app
+            .view
+            .windows
+            .iter()
+            .any(|w| w.workspace == ws && w.minimized);
+        let msg = if !app.attached {
             "attaching…"
+        } else if minimized {
+            "every window here is minimized: + (or click it in the dock) restores one"
+        } else {
+            "no windows on this workspace: c (or the leader, then c) opens one"
         };
         let mut a = pal.plain();
         a.set_intensity(Intensity::Half);
@@ -325,8 +333,20 @@ pub fn draw(app: &App, surface: &mut Surface) -> Drawn {
         cursor = Some(cur);
     }
     draw_notices(app, &mut c, &pal, win_area);
+    let roomy = area.w >= 24 && area.h >= 8;
     match &app.overlay {
         Overlay::None | Overlay::Prompt(_) => {}
+        // Dialogs need some room; a tiny terminal gets one line that says what is waiting.
+        Overlay::Help | Overlay::Paste(_) | Overlay::Confirm { .. } if !roomy => {
+            cursor = None;
+            let msg = match &app.overlay {
+                Overlay::Paste(_) => "held paste: p paste · o one line · esc cancel",
+                Overlay::Confirm { .. } => "confirm: y / n",
+                _ => "too small for the help; any key closes it",
+            };
+            c.fill(area.x, area.y, area.w, ' ', &pal.plain());
+            c.text(area.x, area.y, area.w, msg, &bold(&pal));
+        }
         Overlay::Help => {
             cursor = None;
             draw_help(app, &mut c, &pal, area);
@@ -361,25 +381,30 @@ fn chrome(pal: &Palette, fg: ColorAttribute) -> CellAttributes {
 }
 
 /// Draws one window; returns the cursor position when the cursor belongs there.
-fn draw_window(app: &App, c: &mut Canvas, pal: &Palette, id: &str, rect: Rect) -> Option<(u16, u16)> {
+fn draw_window(
+    app: &App,
+    c: &mut Canvas,
+    pal: &Palette,
+    id: &str,
+    rect: Rect,
+) -> Option<(u16, u16)> {
     let win = app.window(id)?;
     let focused = app.view.focused.as_deref() == Some(id);
     let bordered = app.bordered();
     let inner = content_rect(rect, bordered);
     let copy = app.copy.as_ref().filter(|cm| cm.window == id);
     let ws = app.view.current_workspace;
-    let zoomed = app
-        .layout
-        .workspace(ws)
-        .and_then(|w| w.zoomed.as_deref())
-        == Some(id);
+    let zoomed = app.layout.workspace(ws).and_then(|w| w.zoomed.as_deref()) == Some(id);
 
     if bordered && rect.w >= 2 && rect.h >= 2 {
         let colour = if focused {
-            app.settings
-                .focused_color
-                .map(rgb)
-                .unwrap_or_else(|| if app.settings.theme.is_some() { pal.ansi(6) } else { ColorAttribute::PaletteIndex(14) })
+            app.settings.focused_color.map(rgb).unwrap_or_else(|| {
+                if app.settings.theme.is_some() {
+                    pal.ansi(6)
+                } else {
+                    ColorAttribute::PaletteIndex(14)
+                }
+            })
         } else {
             app.settings
                 .unfocused_color
@@ -392,13 +417,25 @@ fn draw_window(app: &App, c: &mut Canvas, pal: &Palette, id: &str, rect: Rect) -
         }
         let g = app.settings.border.glyphs();
         let horiz: String = std::iter::repeat_n(g.h, usize::from(rect.w - 2)).collect();
-        c.text(rect.x, rect.y, rect.w, &format!("{}{horiz}{}", g.tl, g.tr), &battr);
+        c.text(
+            rect.x,
+            rect.y,
+            rect.w,
+            &format!("{}{horiz}{}", g.tl, g.tr),
+            &battr,
+        );
         let v = g.v.to_string();
         for y in rect.y + 1..rect.bottom() - 1 {
             c.text(rect.x, y, 1, &v, &battr);
             c.text(rect.right() - 1, y, 1, &v, &battr);
         }
-        c.text(rect.x, rect.bottom() - 1, rect.w, &format!("{}{horiz}{}", g.bl, g.br), &battr);
+        c.text(
+            rect.x,
+            rect.bottom() - 1,
+            rect.w,
+            &format!("{}{horiz}{}", g.bl, g.br),
+            &battr,
+        );
 
         if app.settings.title != Edge::Hidden && rect.w > 6 {
             let mut title = format!(" {} ", title_of(win));
@@ -435,18 +472,36 @@ fn draw_window(app: &App, c: &mut Canvas, pal: &Palette, id: &str, rect: Rect) -
         for r in 0..inner.h {
             let i = cm.top + usize::from(r);
             match cm.line_row(i) {
-                Some(row) => draw_row(c, inner.x, inner.y + r, inner.w, row, pal, cm.selection_on(i), &pad),
+                Some(row) => draw_row(
+                    c,
+                    Rect::new(inner.x, inner.y + r, inner.w, 1),
+                    row,
+                    pal,
+                    cm.selection_on(i),
+                    &pad,
+                ),
                 None => c.fill(inner.x, inner.y + r, inner.w, ' ', &pad),
             }
         }
         let cy = cm.line.checked_sub(cm.top)?;
-        return (cy < usize::from(inner.h))
-            .then(|| (inner.x + cm.col.min(usize::from(inner.w) - 1) as u16, inner.y + cy as u16));
+        return (cy < usize::from(inner.h)).then(|| {
+            (
+                inner.x + cm.col.min(usize::from(inner.w) - 1) as u16,
+                inner.y + cy as u16,
+            )
+        });
     }
     let screen = app.screens.get(id);
     for r in 0..inner.h {
         match screen.and_then(|s| s.lines.get(usize::from(r))) {
-            Some(row) => draw_row(c, inner.x, inner.y + r, inner.w, row, pal, None, &pad),
+            Some(row) => draw_row(
+                c,
+                Rect::new(inner.x, inner.y + r, inner.w, 1),
+                row,
+                pal,
+                None,
+                &pad,
+            ),
             None => c.fill(inner.x, inner.y + r, inner.w, ' ', &pad),
         }
     }
@@ -521,13 +576,57 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
         return Some((x + n, y));
     }
 
-    // Right side first, so it always fits: mode badge, hint, clock.
+    // Left part's pieces first, to know how much room the hints get.
+    let name = if app.view.display_name.is_empty() {
+        &app.view.name
+    } else {
+        &app.view.display_name
+    };
+    let session_label = format!(" {name} ");
+    let tabs: Vec<(i64, String, bool)> = if app.settings.dock_tabs {
+        let order: Vec<i64> = match &app.view.workspace_order {
+            Some(o) if !o.is_empty() => o.clone(),
+            _ => (1..=app.view.num_workspaces.max(1)).collect(),
+        };
+        order
+            .into_iter()
+            .map(|n| {
+                let used = app.view.windows.iter().any(|w| w.workspace == n);
+                let label = match app.view.workspace_names.get(&n) {
+                    Some(nm) if !nm.is_empty() => format!(" {n}:{nm} "),
+                    _ => format!(" {n} "),
+                };
+                (n, label, used)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let ws = app.view.current_workspace;
+    let windows: Vec<(&protocol::attach::WindowView, String)> = app
+        .view
+        .windows
+        .iter()
+        .filter(|w| w.workspace == ws)
+        .enumerate()
+        .map(|(i, win)| {
+            let min = if win.minimized { "_" } else { "" };
+            (win, format!(" {}:{}{min} ", i + 1, title_of(win)))
+        })
+        .collect();
+    let width_of = |s: &str| s.chars().map(char_width).sum::<usize>() as u16;
+    let left_needed = width_of(&session_label)
+        + tabs.iter().map(|t| width_of(&t.1)).sum::<u16>()
+        + 2
+        + windows.iter().map(|t| width_of(&t.1)).sum::<u16>();
+
+    // Right part: hint, mode badge, clock. The hint shrinks before the window list does.
     let (badge, badge_bg) = if app.copy.is_some() {
         (" COPY ", 5)
     } else if app.router.leader_armed {
         (" LEADER ", 1)
     } else if app.router.move_pending {
-        (" MOVE TO… ", 1)
+        (" MOVE TO ", 1)
     } else if app.mode() == Mode::Terminal {
         (" TERM ", 2)
     } else {
@@ -540,27 +639,52 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
         .first()
         .map(|c| c.label())
         .unwrap_or_default();
-    let hint = if let Some((text, _)) = &app.flash {
-        text.clone()
-    } else if app.copy.is_some() {
-        "v select · y copy · q leave".to_string()
+    let (full, short): (String, String) = if let Some((text, _)) = &app.flash {
+        (text.clone(), text.clone())
+    } else if let Some(cm) = &app.copy {
+        if cm.has_selection() {
+            (
+                "y copy the selection · v clear · q leave".into(),
+                "y copy · q leave".into(),
+            )
+        } else {
+            (
+                "arrows move · v select · y copy the line · q leave".into(),
+                "v select · q leave".into(),
+            )
+        }
     } else if app.router.leader_armed {
-        "press a key; ? lists them · esc: window management".to_string()
+        (
+            "press a key (? lists them) · esc: window management".into(),
+            "? lists keys".into(),
+        )
     } else if app.router.move_pending {
-        "press 1-9".to_string()
+        ("press 1-9 for the workspace".into(), "1-9".into())
     } else if app.mode() == Mode::Terminal {
-        format!("{leader} ? help · {chord}: window management")
+        (
+            format!("{leader} ? help · {chord}: window management"),
+            format!("{chord}: WM"),
+        )
     } else {
-        "i/enter: type in window · ? help".to_string()
+        (
+            "i/enter: type in the window · ? help".into(),
+            "i: type · ? help".into(),
+        )
     };
     let clock = app.settings.show_clock.then(clock);
-    let right_w = badge.len() as u16
-        + 1
-        + hint.chars().count() as u16
-        + clock.as_ref().map_or(0, |c| c.len() as u16 + 2);
-    let mut right_x = area.right().saturating_sub(right_w.min(w));
+    let fixed = width_of(badge) + 1 + clock.as_ref().map_or(0, |c| width_of(c) + 2);
+    let flash = app.flash.is_some();
+    let hint = if flash || fixed + width_of(&full) + left_needed <= w {
+        full
+    } else if fixed + width_of(&short) + left_needed.min(w / 2) <= w {
+        short
+    } else {
+        String::new()
+    };
+    let right_w = (fixed + width_of(&hint)).min(w);
+    let mut right_x = area.right() - right_w;
     let mut hint_attr = base.clone();
-    if app.flash.is_none() {
+    if !flash {
         hint_attr.set_intensity(Intensity::Half);
     }
     right_x += c.text(right_x, y, area.right() - right_x, &hint, &hint_attr);
@@ -568,71 +692,54 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
     let mut battr = chrome(pal, pal.ansi(0));
     battr.set_background(pal.ansi(badge_bg));
     battr.set_intensity(Intensity::Bold);
-    right_x += c.text(right_x, y, area.right().saturating_sub(right_x), badge, &battr);
+    right_x += c.text(
+        right_x,
+        y,
+        area.right().saturating_sub(right_x),
+        badge,
+        &battr,
+    );
     if let Some(t) = clock {
-        c.text(right_x, y, area.right().saturating_sub(right_x), &format!("  {t}"), &base);
+        c.text(
+            right_x,
+            y,
+            area.right().saturating_sub(right_x),
+            &format!("  {t}"),
+            &base,
+        );
     }
-    let limit = area.right().saturating_sub(right_w.min(w) + 1);
+    let limit = area.right().saturating_sub(right_w + 1);
 
-    // Left: session, then workspace tabs, then windows.
+    // Left: session, workspace tabs, the current workspace's windows.
     let mut x = area.x;
     let mut sess = bold(pal);
     if let Some(rgbv) = parse_hex(app.view.accent.trim()) {
         sess.set_foreground(rgb(rgbv));
     }
-    let name = if app.view.display_name.is_empty() {
-        &app.view.name
-    } else {
-        &app.view.display_name
-    };
-    x += c.text(x, y, limit.saturating_sub(x), &format!(" {name} "), &sess);
-
-    if app.settings.dock_tabs {
-        let order: Vec<i64> = match &app.view.workspace_order {
-            Some(o) if !o.is_empty() => o.clone(),
-            _ => (1..=app.view.num_workspaces.max(1)).collect(),
-        };
-        for n in order {
-            let used = app
-                .view
-                .windows
-                .iter()
-                .any(|w| w.workspace == n);
-            let label = match app.view.workspace_names.get(&n) {
-                Some(nm) if !nm.is_empty() => format!(" {n}:{nm} "),
-                _ => format!(" {n} "),
-            };
-            let mut a = base.clone();
-            if n == app.view.current_workspace {
-                a.set_foreground(pal.ansi(0));
-                a.set_background(pal.ansi(4));
-                a.set_intensity(Intensity::Bold);
-            } else if used {
-                a.set_intensity(Intensity::Bold);
-                a.set_underline(Underline::Single);
-            } else {
-                a.set_intensity(Intensity::Half);
-            }
-            let n_w = c.text(x, y, limit.saturating_sub(x), &label, &a);
-            if n_w > 0 {
-                hits.targets.push((Rect::new(x, y, n_w, 1), Target::Workspace(n)));
-            }
-            x += n_w;
+    x += c.text(x, y, limit.saturating_sub(x), &session_label, &sess);
+    for (n, label, used) in &tabs {
+        let mut a = base.clone();
+        if *n == ws {
+            a.set_foreground(pal.ansi(0));
+            a.set_background(pal.ansi(4));
+            a.set_intensity(Intensity::Bold);
+        } else if *used {
+            a.set_intensity(Intensity::Bold);
+            a.set_underline(Underline::Single);
+        } else {
+            a.set_intensity(Intensity::Half);
         }
+        let n_w = c.text(x, y, limit.saturating_sub(x), label, &a);
+        if n_w > 0 {
+            hits.targets
+                .push((Rect::new(x, y, n_w, 1), Target::Workspace(*n)));
+        }
+        x += n_w;
     }
     let mut sep = base.clone();
     sep.set_intensity(Intensity::Half);
     x += c.text(x, y, limit.saturating_sub(x), " │", &sep);
-
-    let ws = app.view.current_workspace;
-    for (i, win) in app
-        .view
-        .windows
-        .iter()
-        .filter(|w| w.workspace == ws)
-        .enumerate()
-    {
-        let label = format!(" {}:{}{} ", i + 1, title_of(win), if win.minimized { "_" } else { "" });
+    for (win, label) in &windows {
         let mut a = base.clone();
         if app.view.focused.as_deref() == Some(win.id.as_str()) && !win.minimized {
             a.set_intensity(Intensity::Bold);
@@ -645,18 +752,53 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
         if room < 4 {
             break;
         }
-        let label_w = label.chars().map(char_width).sum::<usize>() as u16;
-        let n_w = if label_w > room {
-            let n = c.text(x, y, room - 1, &label, &a);
+        let n_w = if width_of(label) > room {
+            let n = c.text(x, y, room - 1, label, &a);
             c.text(x + n, y, 1, "…", &a);
             n + 1
         } else {
-            c.text(x, y, room, &label, &a)
+            c.text(x, y, room, label, &a)
         };
-        hits.targets.push((Rect::new(x, y, n_w, 1), Target::Window(win.id.clone())));
+        hits.targets
+            .push((Rect::new(x, y, n_w, 1), Target::Window(win.id.clone())));
         x += n_w;
     }
     None
+}
+
+/// Wraps prose to `width` columns at spaces (words longer than a line are cut).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut cur = String::new();
+        let mut used = 0;
+        for word in para.split(' ').filter(|w| !w.is_empty()) {
+            let ww: usize = word.chars().map(char_width).sum();
+            if ww > width {
+                for piece in wrap(word, width) {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    used = piece.chars().map(char_width).sum();
+                    cur = piece;
+                }
+                continue;
+            }
+            if used > 0 && used + 1 + ww > width {
+                out.push(std::mem::take(&mut cur));
+                used = 0;
+            }
+            if used > 0 {
+                cur.push(' ');
+                used += 1;
+            }
+            cur.push_str(word);
+            used += ww;
+        }
+        out.push(cur);
+    }
+    out
 }
 
 /// Wraps text to `width` columns (hard breaks at newlines).
@@ -692,7 +834,10 @@ fn draw_notices(app: &App, c: &mut Canvas, pal: &Palette, area: Rect) {
             NoticeLevel::Warning => ("warning", 3),
             NoticeLevel::Error => ("error", 1),
         };
-        let lines: Vec<String> = wrap(&n.text, usize::from(bw - 4)).into_iter().take(4).collect();
+        let lines: Vec<String> = wrap_words(&n.text, usize::from(bw - 4))
+            .into_iter()
+            .take(4)
+            .collect();
         let bh = lines.len() as u16 + 2;
         if y + bh > area.bottom() {
             break;
@@ -720,16 +865,40 @@ fn draw_help(app: &App, c: &mut Canvas, pal: &Palette, area: Rect) {
         .map(|b| (b.keys.to_string(), b.what.to_string()))
         .collect();
     lines.push((String::new(), String::new()));
-    lines.push(("i / enter".into(), "type into the focused window (window-management mode)".into()));
-    lines.push((format!("{leader} {leader}"), "send the leader key to the window".into()));
+    lines.push((
+        "i / enter".into(),
+        "from WM mode: type into the focused window".into(),
+    ));
+    lines.push((
+        format!("{leader} {leader}"),
+        "send the leader key to the window".into(),
+    ));
     lines.push((format!("{leader} esc"), "back to window management".into()));
     lines.push((chord, "back to window management, always".into()));
-    lines.push(("mouse".into(), "click focuses · drag a divider resizes · wheel scrolls back".into()));
-    let bw = 72.min(area.w);
+    lines.push((
+        "mouse".into(),
+        "click focuses · drag a divider resizes · wheel scrolls back".into(),
+    ));
+    let what_w = lines
+        .iter()
+        .map(|(_, what)| what.chars().count())
+        .max()
+        .unwrap_or(0) as u16;
+    let bw = (what_w + 28).max(56).min(area.w);
     let bh = (lines.len() as u16 + 4).min(area.h);
-    let r = Rect::new(area.x + (area.w - bw) / 2, area.y + (area.h - bh) / 2, bw, bh);
+    let r = Rect::new(
+        area.x + (area.w - bw) / 2,
+        area.y + (area.h - bh) / 2,
+        bw,
+        bh,
+    );
     let frame = chrome(pal, pal.ansi(6));
-    c.dialog(r, &format!("keys: after {leader}, or directly in WM mode"), &frame, &pal.plain());
+    c.dialog(
+        r,
+        &format!("keys: after {leader}, or directly in WM mode"),
+        &frame,
+        &pal.plain(),
+    );
     let key_attr = {
         let mut a = bold(pal);
         a.set_foreground(pal.ansi(6));
@@ -745,7 +914,13 @@ fn draw_help(app: &App, c: &mut Canvas, pal: &Palette, area: Rect) {
     }
     let mut dim = pal.plain();
     dim.set_intensity(Intensity::Half);
-    c.text(r.x + 2, r.bottom() - 2, r.w - 4, "any key closes this", &dim);
+    c.text(
+        r.x + 2,
+        r.bottom() - 2,
+        r.w - 4,
+        "any key closes this",
+        &dim,
+    );
 }
 
 fn draw_paste(
@@ -758,13 +933,18 @@ fn draw_paste(
     let bw = 84.min(area.w);
     let inner_w = usize::from(bw.saturating_sub(4));
     let intro = "This window has not turned on bracketed paste, and the text holds line breaks or control characters, so it could run commands. Nothing has been sent yet.";
-    let intro_lines = wrap(intro, inner_w);
+    let intro_lines = wrap_words(intro, inner_w);
     let preview = wrap(&d.preview, inner_w);
     let max_preview = usize::from(area.h.saturating_sub(intro_lines.len() as u16 + 8)).max(1);
     let shown = preview.len().min(max_preview);
     let bh = (intro_lines.len() + shown + 6) as u16;
     let bh = bh.min(area.h);
-    let r = Rect::new(area.x + (area.w - bw) / 2, area.y + (area.h - bh) / 2, bw, bh);
+    let r = Rect::new(
+        area.x + (area.w - bw) / 2,
+        area.y + (area.h - bh) / 2,
+        bw,
+        bh,
+    );
     let frame = chrome(pal, pal.ansi(3));
     c.dialog(r, "held paste", &frame, &pal.plain());
     let mut y = r.y + 1;
@@ -788,10 +968,16 @@ fn draw_paste(
     if preview.len() > shown {
         let mut dim = pal.plain();
         dim.set_intensity(Intensity::Half);
-        let more = format!(" lines {}-{} of {} (up/down scroll) ", scroll + 1, scroll + shown, preview.len());
+        let more = format!(
+            " lines {}-{} of {} (up/down scroll) ",
+            scroll + 1,
+            scroll + shown,
+            preview.len()
+        );
         c.text(r.x + 2, r.bottom() - 2 - 1, r.w - 4, &more, &dim);
     }
-    let mut choices: Vec<(&str, &'static str)> = vec![("[p] paste", "send"), ("[o] paste as one line", "one-line")];
+    let mut choices: Vec<(&str, &'static str)> =
+        vec![("[p] paste", "send"), ("[o] paste as one line", "one-line")];
     if d.has_controls {
         choices.push(("[k] keep controls", "keep-controls"));
     }
@@ -803,7 +989,8 @@ fn draw_paste(
     for (label, choice) in choices {
         let n = c.text(x, by, r.right().saturating_sub(x + 2), label, &ba);
         if n > 0 {
-            hits.targets.push((Rect::new(x, by, n, 1), Target::PasteChoice(choice)));
+            hits.targets
+                .push((Rect::new(x, by, n, 1), Target::PasteChoice(choice)));
         }
         x += n + 3;
     }
@@ -827,12 +1014,24 @@ mod tests {
         assert_eq!(char_width('漢'), 2);
         assert_eq!(wrap("abcdef\ngh", 4), vec!["abcd", "ef", "gh"]);
         assert_eq!(wrap("", 4), vec![""]);
+        assert_eq!(
+            wrap_words("the quick brown fox", 10),
+            vec!["the quick", "brown fox"]
+        );
+        assert_eq!(
+            wrap_words("abcdefghijkl x", 5),
+            vec!["abcde", "fghij", "kl x"]
+        );
     }
 
     #[test]
     fn text_is_clipped_and_controls_are_blanked() {
         let mut s = Surface::new(10, 2);
-        let mut c = Canvas { s: &mut s, w: 10, h: 2 };
+        let mut c = Canvas {
+            s: &mut s,
+            w: 10,
+            h: 2,
+        };
         let a = CellAttributes::default();
         assert_eq!(c.text(0, 0, 5, "hello world", &a), 5);
         assert_eq!(c.text(8, 1, 5, "a漢b", &a), 2);

@@ -97,7 +97,11 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings::resolve(&BTreeMap::new(), &BTreeMap::new(), &mut ThemeCache::default())
+        Settings::resolve(
+            &BTreeMap::new(),
+            &BTreeMap::new(),
+            &mut ThemeCache::default(),
+        )
     }
 }
 
@@ -192,7 +196,10 @@ mod tests {
         opts.insert("appearance.border_style".to_string(), "double".to_string());
         opts.insert("appearance.dockbar_position".to_string(), "top".to_string());
         opts.insert("appearance.max_fps".to_string(), "30".to_string());
-        opts.insert("appearance.border_focused_color".to_string(), "#ff0000".to_string());
+        opts.insert(
+            "appearance.border_focused_color".to_string(),
+            "#ff0000".to_string(),
+        );
         let mut over = BTreeMap::new();
         over.insert("appearance.border_style".to_string(), "ascii".to_string());
         let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());

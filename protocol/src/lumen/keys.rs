@@ -202,8 +202,7 @@ pub fn encode_key(ev: &KeyEvent, app_cursor: bool, kitty_flags: u8) -> Vec<u8> {
     }
 }
 
-/// Kitty's number and final byte for a functional key, and whether its unmodified legacy form
-/// is `SS3 final` (in cursor-key mode, or always for F1-F4).
+/// Number and final byte of a functional key's `CSI` form (`kitty` picks kitty's F3).
 fn functional_code(key: Key, kitty: bool) -> Option<(u32, u8)> {
     Some(match key {
         Key::Escape => (27, b'u'),
