@@ -25,6 +25,12 @@ const HANGUP_GRACE: Duration = Duration::from_secs(2);
 #[derive(Message)]
 #[rtype(result = "()")]
 pub enum WindowNotice {
+    /// A Lumen frame in the program's output failed and was dropped.
+    FrameFailed {
+        window_id: String,
+        reason: &'static str,
+        total: u64,
+    },
     /// The input modes an attached client needs changed (rare: a program switching modes).
     Modes {
         window_id: String,
@@ -68,6 +74,11 @@ pub struct Window {
     last_title: Option<String>,
     /// Told when the child has been reaped (daemon shutdown waits on this).
     reap_waiters: Vec<oneshot::Sender<()>>,
+    /// Lumen frames are taken out of the output before the emulator sees it (never rendered).
+    frames: protocol::lumen::FrameScanner,
+    /// Frames dropped whole because they failed (terminal-origin claims, malformed, ...).
+    failed_frames: u64,
+    frame_timer: bool,
     /// Attached clients showing this window.
     viewers: Vec<Viewer>,
     flush_scheduled: bool,
@@ -110,6 +121,9 @@ impl Window {
                 stream_done: false,
                 last_title: None,
                 reap_waiters: Vec::new(),
+                frames: protocol::lumen::FrameScanner::new(),
+                failed_frames: 0,
+                frame_timer: false,
                 viewers: Vec::new(),
                 flush_scheduled: false,
                 last_modes: Default::default(),
@@ -131,8 +145,37 @@ impl Window {
         self.links.hub.do_send(Publish(event));
     }
 
+    /// A frame was dropped whole: count it, log it, and tell attached clients in chrome.
+    fn frame_failed(&mut self, failure: protocol::lumen::FrameFailure) {
+        self.failed_frames += 1;
+        tracing::warn!(
+            window = %self.id,
+            reason = failure.reason.as_str(),
+            bytes = failure.bytes,
+            detail = failure.detail,
+            "dropped a failed Lumen frame from program output"
+        );
+        self.links.notices.do_send(WindowNotice::FrameFailed {
+            window_id: self.id.clone(),
+            reason: failure.reason.as_str(),
+            total: self.failed_frames,
+        });
+    }
+
     /// After output: report changed input modes and schedule a frame for the viewers.
     fn after_output(&mut self, ctx: &mut Context<Self>) {
+        if !self.frames.is_idle() && !self.frame_timer {
+            // A frame left open must still fail after its time limit, even if no more output
+            // comes to trigger the check.
+            self.frame_timer = true;
+            ctx.run_later(protocol::lumen::FRAME_TIMEOUT, |act, ctx| {
+                act.frame_timer = false;
+                if let Some(f) = act.frames.check_timeout(std::time::Instant::now()) {
+                    act.frame_failed(f);
+                }
+                act.after_output(ctx);
+            });
+        }
         let modes = self.emulator.window_modes();
         if modes != self.last_modes {
             self.last_modes = modes;
@@ -168,11 +211,20 @@ impl Window {
         });
     }
 
-    fn feed(&mut self, bytes: &[u8]) {
+    fn feed(&mut self, raw: &[u8]) {
+        let scanned = self.frames.feed(raw, std::time::Instant::now());
+        for failure in scanned.failures {
+            self.frame_failed(failure);
+        }
+        for frame in scanned.frames {
+            // v0 gives a frame from a program no effect here; it is only kept off the screen.
+            tracing::debug!(window = %self.id, kind = ?frame.frame_type(), "lumen frame dropped");
+        }
+        let bytes: &[u8] = &scanned.passthrough;
         self.emulator.feed(bytes);
         self.agent.on_output(&self.links.agent, bytes);
         let mut output = self.event("output");
-        output.bytes = bytes.len() as u64;
+        output.bytes = raw.len() as u64;
         self.publish(output);
         let effects = self.emulator.take_effects();
         if !effects.pty_replies.is_empty() {

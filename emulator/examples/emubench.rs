@@ -1,6 +1,9 @@
 //! Throughput and memory of the emulator against alacritty_terminal alone.
 //!
-//! cargo run --release -p tuios-emulator --example emubench [-- --mem-only | --speed-only]
+//! cargo run --release -p tuios-emulator --example emubench [-- --mem-only | --speed-only | --flood]
+//!
+//! `--flood` alone measures the daemon's worst profiled case: plain base64 text in 120-column
+//! lines, soft-wrapped on an 80x24 screen.
 //!
 //! Each memory figure is measured in a fresh child process, so resident-size deltas are not
 //! flattered by memory the allocator kept from earlier work.
@@ -289,6 +292,58 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// ~40 MB of base64-looking text in 120-column lines (as `base64 -w120` prints them).
+fn base64_flood() -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut rng = Rng(99);
+    let mut out = Vec::with_capacity(40_000_000 + 256);
+    while out.len() < 40_000_000 {
+        for _ in 0..120 {
+            out.push(ALPHABET[rng.below(64) as usize]);
+        }
+        out.extend_from_slice(b"\r\n");
+    }
+    out
+}
+
+fn bench_flood() {
+    let data = base64_flood();
+    let (cols, rows) = (80, 24);
+    let mut alacritty = Vec::new();
+    let mut ours = Vec::new();
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        let config = Config {
+            scrolling_history: 10_000,
+            ..Config::default()
+        };
+        let mut term = Term::new(config, &Size(cols, rows), VoidListener);
+        let mut parser: Processor<StdSyncHandler> = Processor::new();
+        for chunk in data.chunks(CHUNK) {
+            parser.advance(&mut term, chunk);
+        }
+        alacritty.push(mb(data.len()) / start.elapsed().as_secs_f64());
+
+        let start = Instant::now();
+        let mut emu = Emulator::new(cols as u16, rows as u16, 10_000);
+        for chunk in data.chunks(CHUNK) {
+            emu.feed(chunk);
+            std::hint::black_box(emu.take_effects());
+        }
+        ours.push(mb(data.len()) / start.elapsed().as_secs_f64());
+        assert_eq!(emu.scrollback_len(), 10_000);
+    }
+    println!(
+        "flood: {:.1} MB base64 in 120-col lines, {cols}x{rows}, {CHUNK}-byte chunks",
+        mb(data.len())
+    );
+    println!(
+        "  alacritty alone: median {:.1} MB/s; tuios Emulator: median {:.1} MB/s",
+        median(alacritty),
+        median(ours)
+    );
+}
+
 fn rss_bytes() -> usize {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -499,6 +554,7 @@ fn main() {
             bench_speed(80, 24);
             bench_speed(120, 40);
         }
+        Some("--flood") => bench_flood(),
         Some("--mem-only") => {
             child("--mem-ours");
             child("--mem-alacritty");
@@ -508,6 +564,7 @@ fn main() {
             child("--mem-alacritty");
             bench_speed(80, 24);
             bench_speed(120, 40);
+            bench_flood();
         }
     }
 }

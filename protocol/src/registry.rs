@@ -532,7 +532,7 @@ static VERBS: &[VerbSpec] = &[
         ],
         examples: &[
             r#"{"id":1,"verb":"new-window","params":{"session":"work","name":"build"}}"#,
-            r#"{"id":2,"verb":"new-window","params":{"session":"work","command":["make","test"],"remain":true}}"#,
+            r#"{"id":2,"verb":"new-window","params":{"session":"work","command":["/bin/sh","-c","echo build finished"],"remain":true}}"#,
             r#"{"id":3,"verb":"new-window","params":{"workspace":2,"cwd":"/tmp","focus":false}}"#,
         ],
     },

@@ -45,6 +45,8 @@ struct WindowEntry {
     exited: Option<ExitInfo>,
     /// Input modes the program enabled, for attached clients' key encoding.
     modes: protocol::attach::WindowModes,
+    /// Lumen frames from the program that failed and were dropped.
+    failed_frames: u64,
     agent: crate::agent::WindowAgent,
 }
 
@@ -144,6 +146,7 @@ impl Session {
             "pty_id": w.pty_id,
             "agent_state": "none",
             "alive": w.exited.is_none(),
+            "failed_frames": w.failed_frames,
         });
         if let Some(name) = &w.custom_name {
             row["custom_name"] = json!(name);
@@ -390,6 +393,20 @@ impl Handler<WindowNotice> for Session {
                 }
             }
             WindowNotice::Modes { window_id, modes } => clients::set_modes(self, &window_id, modes),
+            WindowNotice::FrameFailed {
+                window_id,
+                reason,
+                total,
+            } => {
+                if let Some(i) = self.index_of(&window_id) {
+                    self.windows[i].failed_frames = total;
+                    let name = self.windows[i].display_name().to_string();
+                    self.notify_clients(
+                        protocol::attach::NoticeLevel::Warning,
+                        &format!("dropped a Lumen frame from {name}: {reason}"),
+                    );
+                }
+            }
             WindowNotice::Exited { window_id, exit } => {
                 let Some(i) = self.index_of(&window_id) else {
                     return;
@@ -529,6 +546,7 @@ impl Handler<NewWindow> for Session {
             rows,
             exited: None,
             modes: Default::default(),
+            failed_frames: 0,
             agent: crate::agent::WindowAgent::new(agent_link),
         });
         self.workspace_focus.insert(workspace, id.clone());

@@ -24,6 +24,7 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<V
         params.raw.unwrap_or(false),
     )
     .map_err(|e| e.to_verb_error())?;
+    refuse_frames("keys", &bytes)?;
     mailbox(w.addr.send(win::WriteInput(bytes)).await)
         .map_err(|_| errors::window_gone(&w.id))??;
     Ok(ok())
@@ -37,6 +38,7 @@ pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<V
             "text is required and cannot be empty",
         ));
     }
+    refuse_frames("text", text.as_bytes())?;
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
     mailbox(w.addr.send(win::WriteInput(text.into_bytes())).await)
@@ -96,4 +98,19 @@ pub(super) async fn resize(env: &VerbEnv, params: ResizeParams) -> Result<Value,
         rows,
     });
     Ok(json!({"type": "resized", "width": width, "height": height, "window_id": w.id}))
+}
+
+/// Lumen: the terminal never writes a frame to a program's input, so input that holds a frame
+/// introducer (in any spelling, however it was assembled) is refused before anything is written.
+fn refuse_frames(param: &str, bytes: &[u8]) -> Result<(), VerbError> {
+    if protocol::lumen::contains_frame_introducer(bytes) {
+        return Err(VerbError::invalid_params(
+            param,
+            format!("{param} contains a Lumen frame introducer (APC \"lumen;\"), which is never written to a program's input"),
+        )
+        .with_hint(protocol::Hint::new().param(param).detail(
+            "Frames come only from programs' output; input that could be read as one is refused whole, so nothing was written.",
+        )));
+    }
+    Ok(())
 }
