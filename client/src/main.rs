@@ -411,11 +411,11 @@ fn new_session(socket: &Path, name: Option<String>, detach: bool) -> Result<i32,
     match client.recv()? {
         DaemonMessage::SessionCreated { name, .. } => {
             if detach {
-                return emit(&output::session_created(&name, false));
+                return emit(&output::session_created(&name));
             }
             if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
                 // Nothing to attach to: the session stays, driven like a detached one.
-                emit(&output::session_created(&name, false))?;
+                emit(&output::session_created(&name))?;
                 let _ = writeln!(
                     io::stderr(),
                     "note: not attaching, because stdin and stdout are not both a terminal"

@@ -919,15 +919,9 @@ fn param_line(p: &Value) -> String {
 }
 
 /// What `tuios new` prints after creating a session.
-pub fn session_created(name: &str, attached_requested: bool) -> String {
+pub fn session_created(name: &str) -> String {
     let q = shell_quote(name);
     let mut out = format!("created session {name}\n");
-    if attached_requested {
-        out.push_str(
-            "note: `tuios attach` (the full-screen client) is not available in this build yet; \
-             the session runs headless\n",
-        );
-    }
     out.push_str(&format!(
         "drive it with:\n\
          \x20 tuios send-text -s {q} 'echo hello'\n\
@@ -1090,11 +1084,9 @@ mod tests {
 
     #[test]
     fn created_session_message_quotes_names() {
-        let text = session_created("my work", true);
+        let text = session_created("my work");
         assert!(text.starts_with("created session my work\n"));
-        assert!(text.contains("not available in this build yet"));
         assert!(text.contains("tuios capture-pane -s 'my work'"));
-        assert!(!session_created("w", false).contains("not available"));
     }
     fn columns(line: &str) -> Vec<&str> {
         line.split_whitespace().collect()

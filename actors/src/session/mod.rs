@@ -346,6 +346,13 @@ impl Session {
     }
 
     fn info_json(&self) -> Value {
+        // The layout is the attached clients' (opaque to the daemon apart from this flag).
+        let tiling = self
+            .clients
+            .layout
+            .as_deref()
+            .and_then(|l| serde_json::from_str::<Value>(l).ok())
+            .and_then(|l| l["workspaces"][self.current_workspace.to_string()]["tiling"].as_bool());
         json!({
             "type": "session_info",
             "session_name": self.name,
@@ -361,9 +368,9 @@ impl Session {
                 .map(|(k, v)| (k.to_string(), json!(v)))
                 .collect::<serde_json::Map<_, _>>(),
             "workspace_order": self.workspace_order,
-            "layout_mode": "unknown",
+            "layout_mode": if tiling.is_some() { "bsp" } else { "unknown" },
             "window_count": self.windows.len(),
-            "tiling_mode": "floating",
+            "tiling_mode": if tiling == Some(true) { "tiling" } else { "floating" },
             "master_ratio": 0.5,
             "width": self.width,
             "height": self.height,
