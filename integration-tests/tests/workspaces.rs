@@ -149,7 +149,16 @@ fn every_verb_works_headless_or_needs_a_client() {
     let calls: Vec<(&str, Value)> = vec![
         ("capture-pane", json!({"session": s})),
         ("close-window", json!({"session": s, "window": spare})),
+        (
+            "explain-agent-detect",
+            json!({"session": s, "window": first}),
+        ),
+        (
+            "explain-agent-screen",
+            json!({"session": s, "window": first}),
+        ),
         ("focus-window", json!({"session": s, "window": first})),
+        ("get-agent-state", json!({"session": s, "window": first})),
         (
             "get-option",
             json!({"session": s, "key": "appearance.border_style"}),
@@ -182,6 +191,10 @@ fn every_verb_works_headless_or_needs_a_client() {
             json!({"session": s, "window": first, "text": "\n"}),
         ),
         ("session-info", json!({"session": s})),
+        (
+            "set-agent-state",
+            json!({"session": s, "window": first, "state": "idle"}),
+        ),
         ("set-layout", json!({"session": s, "tiling": true})),
         (
             "set-option",

@@ -67,7 +67,7 @@ impl Session {
                     cols: w.cols,
                     rows: w.rows,
                     modes: w.modes,
-                    agent_state: String::new(),
+                    agent_state: w.agent.state.as_str().to_string(),
                 })
                 .collect(),
             workspace_names: self.workspace_names.clone(),

@@ -494,7 +494,7 @@ impl Handler<NewWindow> for Session {
                 ("TUIOS_SOCKET".into(), socket),
                 ("TUIOS_SESSION".into(), self.name.clone()),
                 ("TUIOS_WINDOW_ID".into(), id.clone()),
-                ("TUIOS_PANE_ID".into(), pty_id.clone()),
+                ("TUIOS_PANE_ID".into(), id.clone()),
                 ("TUIOS_ENV".into(), "1".into()),
                 ("TERM".into(), "xterm-256color".into()),
                 ("COLORTERM".into(), "truecolor".into()),

@@ -2,9 +2,12 @@
 //! one run. See bench/README.md for what each figure means and how to run it.
 //!
 //! Knobs (environment): TUIOS_BIN (daemon binary; default: `tuios` beside this executable),
-//! TUIOS_BENCH_SYSTEMS (comma list of bare,tuios,tmux), TUIOS_BENCH_MIB (flood size, 64),
+//! TUIOS_BENCH_SYSTEMS (comma list of bare,tuios,tmux), TUIOS_BENCH_PHASES (comma list of
+//! throughput,roundtrip,memory,latency,idle,attached), TUIOS_BENCH_MIB (flood size, 64),
 //! TUIOS_BENCH_RUNS (throughput repeats, 3), TUIOS_BENCH_ROUNDTRIPS (200),
-//! TUIOS_BENCH_WINDOWS (50), TUIOS_BENCH_LINES (10000).
+//! TUIOS_BENCH_WINDOWS (50), TUIOS_BENCH_LINES (10000), TUIOS_BENCH_LATENCY (500),
+//! TUIOS_BENCH_IDLE_WINDOWS (50), TUIOS_BENCH_IDLE_SECS (10), TUIOS_BENCH_ATTACH_RUNS (3),
+//! TUIOS_BENCH_KEYS (50).
 //!
 //! The binary doubles as the line generator for the memory phase (`--gen-lines W N`), so the
 //! windows need nothing but /bin/sh.
@@ -50,6 +53,56 @@ struct Config {
     roundtrips: usize,
     windows: usize,
     lines: usize,
+    phases: Phases,
+    latency: usize,
+    idle_windows: usize,
+    idle_secs: usize,
+    attach_runs: usize,
+    keys: usize,
+}
+
+/// Which parts of the benchmark run (TUIOS_BENCH_PHASES).
+#[derive(Clone, Copy)]
+struct Phases {
+    throughput: bool,
+    roundtrip: bool,
+    memory: bool,
+    latency: bool,
+    idle: bool,
+    attached: bool,
+}
+
+impl Phases {
+    const ALL: &'static str = "throughput,roundtrip,memory,latency,idle,attached";
+
+    fn parse(list: &str) -> R<Phases> {
+        let mut p = Phases {
+            throughput: false,
+            roundtrip: false,
+            memory: false,
+            latency: false,
+            idle: false,
+            attached: false,
+        };
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let flag = match name {
+                "throughput" => &mut p.throughput,
+                "roundtrip" => &mut p.roundtrip,
+                "memory" => &mut p.memory,
+                "latency" => &mut p.latency,
+                "idle" => &mut p.idle,
+                "attached" => &mut p.attached,
+                other => {
+                    return Err(format!(
+                        "TUIOS_BENCH_PHASES: unknown phase {other:?} ({})",
+                        Phases::ALL
+                    ))
+                }
+            };
+            *flag = true;
+        }
+        Ok(p)
+    }
 }
 
 fn env_num(name: &str, default: usize) -> R<usize> {
@@ -83,6 +136,14 @@ impl Config {
             roundtrips: env_num("TUIOS_BENCH_ROUNDTRIPS", 200)?,
             windows: env_num("TUIOS_BENCH_WINDOWS", 50)?,
             lines: env_num("TUIOS_BENCH_LINES", 10_000)?,
+            phases: Phases::parse(
+                &std::env::var("TUIOS_BENCH_PHASES").unwrap_or_else(|_| Phases::ALL.into()),
+            )?,
+            latency: env_num("TUIOS_BENCH_LATENCY", 500)?,
+            idle_windows: env_num("TUIOS_BENCH_IDLE_WINDOWS", 50)?,
+            idle_secs: env_num("TUIOS_BENCH_IDLE_SECS", 10)?,
+            attach_runs: env_num("TUIOS_BENCH_ATTACH_RUNS", 3)?,
+            keys: env_num("TUIOS_BENCH_KEYS", 50)?,
         };
         for s in systems.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match s {
@@ -329,6 +390,86 @@ fn settled_rss_kib(pid: u32) -> R<u64> {
         last = now;
     }
     Ok(last)
+}
+
+/// utime + stime of a process (all its threads, live and exited), in milliseconds. The kernel
+/// counts in clock ticks, so the resolution is 1000 / CLK_TCK ms (10 ms on most systems).
+fn cpu_ms(pid: u32) -> R<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map_err(ctx("reading /proc stat"))?;
+    // The command name may hold spaces and parentheses; the fields after its last `)` are plain.
+    let rest = stat
+        .rsplit_once(')')
+        .map(|(_, r)| r)
+        .ok_or_else(|| format!("unexpected /proc/{pid}/stat"))?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let num = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<u64>().ok())
+            .ok_or_else(|| format!("unexpected /proc/{pid}/stat"))
+    };
+    // utime and stime are fields 14 and 15 of proc(5); `rest` starts at field 3.
+    let ticks = num(11)? + num(12)?;
+    // SAFETY: sysconf has no memory preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let hz = if hz > 0 { hz as f64 } else { 100.0 };
+    Ok(ticks as f64 * 1000.0 / hz)
+}
+
+/// Waits until `pid` has used no CPU time for `quiet`; returns when its CPU time last moved
+/// (`since` when it did not move at all after it).
+fn cpu_quiet(pid: u32, since: Instant, quiet: Duration, limit: Duration) -> R<Instant> {
+    let deadline = Instant::now() + limit;
+    let mut last = cpu_ms(pid)?;
+    let mut moved = since;
+    let mut checked = Instant::now();
+    loop {
+        std::thread::sleep(POLL);
+        let now = cpu_ms(pid)?;
+        let at = Instant::now();
+        if now != last {
+            last = now;
+            // The time moved somewhere between the two readings.
+            moved = checked + (at - checked) / 2;
+        } else if at.duration_since(moved) >= quiet {
+            return Ok(moved);
+        }
+        checked = at;
+        if at >= deadline {
+            return Err(format!(
+                "pid {pid} was still using CPU after {limit:?} (no {quiet:?} without)"
+            ));
+        }
+    }
+}
+
+/// CPU time `pid` used over `span` with nothing asked of it, once work left over from setting
+/// up has stopped.
+fn idle_cpu_ms(pid: u32, span: Duration) -> R<f64> {
+    // A periodic timer never lets this settle; the span then simply starts after the limit.
+    let _ = cpu_quiet(
+        pid,
+        Instant::now(),
+        Duration::from_millis(500),
+        Duration::from_secs(3),
+    );
+    let before = cpu_ms(pid)?;
+    std::thread::sleep(span);
+    Ok(cpu_ms(pid)? - before)
+}
+
+/// Single quotes for /bin/sh.
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn window_id(created: &Value) -> R<String> {
+    created
+        .get("window_id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| format!("new-window result without window_id: {created}"))
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -595,6 +736,34 @@ fn bare_roundtrip(n: usize, home: &Path) -> R<Vec<f64>> {
     result
 }
 
+/// The program of the latency phase: answers each input line N with a line `M-N`.
+const LATENCY_SCRIPT: &str = "while read n; do echo M-$n; done";
+
+/// The bare floor of the latency phase: write `N` plus newline to the PTY, read until `M-N`.
+fn bare_latency(n: usize) -> R<Vec<f64>> {
+    let mut pty = open_pty(FLOOD_COLS, FLOOD_ROWS)?;
+    let mut child = pty.spawn(&["/bin/sh", "-c", LATENCY_SCRIPT], &[])?;
+    let result = (|| {
+        let mut acc = Vec::new();
+        let mut times = Vec::with_capacity(n);
+        for i in 0..n {
+            acc.clear();
+            let want = format!("\nM-{i}\r\n").into_bytes();
+            let t0 = Instant::now();
+            pty.master
+                .write_all(format!("{i}\n").as_bytes())
+                .map_err(ctx("writing to the PTY"))?;
+            pty.read_until(&mut acc, Duration::from_secs(10), "the marker", |a| {
+                contains(a, &want)
+            })?;
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        Ok(times)
+    })();
+    stop_child(&mut child);
+    result
+}
+
 // ---------------------------------------------------------------------------------------------
 // tuios
 
@@ -697,6 +866,9 @@ impl Tuios {
             .arg("daemon")
             .env_remove("XDG_RUNTIME_DIR")
             .env_remove("ENV")
+            // The idle phase measures the detector as shipped: no inherited switches.
+            .env_remove("TUIOS_AGENT_AUTODETECT")
+            .env_remove("TUIOS_AGENT_DETECT_SECONDS")
             .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -980,6 +1152,115 @@ impl Tuios {
     }
 }
 
+impl Tuios {
+    /// `wait-for` latency: 500 times, a `fresh` wait for `M-N` is registered, then `N` is sent to
+    /// a program that answers `M-N`. Returns (send-text reply to wait-for reply, send-text
+    /// request to wait-for reply), in milliseconds.
+    fn latency(&self, n: usize) -> R<(Vec<f64>, Vec<f64>)> {
+        let mut c = self.conn()?;
+        let created = c.call(
+            "new-window",
+            json!({"session": self.session, "name": "latency",
+                "command": ["/bin/sh", "-c", LATENCY_SCRIPT], "focus": false}),
+        )?;
+        let id = window_id(&created)?;
+        let session = self.session.clone();
+        let waiters = move |c: &mut Conn| -> R<Option<u64>> {
+            Ok(c.call("session-info", json!({"session": session}))?
+                .get("waiters")
+                .and_then(Value::as_u64))
+        };
+        if waiters(&mut c)?.is_none() {
+            return Err(
+                "session-info reports no `waiters`: cannot tell when a wait is registered".into(),
+            );
+        }
+        let mut w = self.conn()?;
+        let mut out = Vec::with_capacity(n);
+        let mut full = Vec::with_capacity(n);
+        for i in 0..n {
+            // Untimed: the previous wait is gone and the new one is registered before the input
+            // goes in, so a `fresh` wait cannot miss the answer.
+            poll_until(
+                Duration::from_secs(10),
+                Duration::ZERO,
+                "the previous waiter to end",
+                || Ok((waiters(&mut c)? == Some(0)).then_some(())),
+            )?;
+            w.send(
+                "wait-for",
+                json!({"condition": "window-output", "session": self.session, "window": id,
+                    "pattern": format!("(?m)^M-{i}[ \\t]*$"), "fresh": true, "timeout": 10000}),
+            )?;
+            poll_until(
+                Duration::from_secs(10),
+                Duration::ZERO,
+                "the waiter to register",
+                || Ok((waiters(&mut c)? == Some(1)).then_some(())),
+            )?;
+            let t0 = Instant::now();
+            c.call(
+                "send-text",
+                json!({"session": self.session, "window": id, "text": format!("{i}\n")}),
+            )?;
+            let t1 = Instant::now();
+            Conn::result(w.recv()?)?;
+            let t2 = Instant::now();
+            out.push((t2 - t1).as_secs_f64() * 1e3);
+            full.push((t2 - t0).as_secs_f64() * 1e3);
+        }
+        let _ = c.call(
+            "close-window",
+            json!({"session": self.session, "window": id}),
+        );
+        Ok((out, full))
+    }
+
+    /// Daemon CPU over `span` with `windows` idle shells: (agent detection on, as by default;
+    /// detection switched off for the session), in milliseconds.
+    fn idle(&self, windows: usize, span: Duration) -> R<(f64, f64)> {
+        let mut c = self.conn()?;
+        let list = |c: &mut Conn| -> R<Vec<String>> {
+            let r = c.call("list-windows", json!({"session": self.session}))?;
+            Ok(r.get("windows")
+                .and_then(Value::as_array)
+                .map(|ws| {
+                    ws.iter()
+                        .filter_map(|w| w.get("window_id").and_then(Value::as_str))
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default())
+        };
+        // The session's first window counts: `windows` shells in all, as in tmux.
+        for k in list(&mut c)?.len()..windows {
+            c.call(
+                "new-window",
+                json!({"session": self.session, "name": format!("idle-{k}"), "focus": false}),
+            )?;
+        }
+        let ids = list(&mut c)?;
+        for id in &ids {
+            poll_until(Duration::from_secs(15), POLL, "an idle shell's prompt", || {
+                Ok(self
+                    .capture(&mut c, id)?
+                    .contains(['$', '#'])
+                    .then_some(()))
+            })?;
+        }
+        drop(c);
+        let on = idle_cpu_ms(self.pid, span)?;
+        let mut c = self.conn()?;
+        c.call(
+            "set-option",
+            json!({"session": self.session, "key": "daemon.agent_autodetect", "value": "false"}),
+        )?;
+        drop(c);
+        let off = idle_cpu_ms(self.pid, span)?;
+        Ok((on, off))
+    }
+}
+
 impl Drop for Tuios {
     fn drop(&mut self) {
         stop_child(&mut self.child);
@@ -1213,6 +1494,112 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// The tmux twin of `Tuios::latency`: `send-keys N Enter`, then `capture-pane` back to back
+    /// until the row `M-N` shows. Returns (send-keys done to row seen, send-keys start to row
+    /// seen), in milliseconds.
+    fn latency(&self, n: usize) -> R<(Vec<f64>, Vec<f64>)> {
+        let pane = self.run(&[
+            "new-window",
+            "-d",
+            "-t",
+            "base:",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "/bin/sh",
+            "-c",
+            LATENCY_SCRIPT,
+        ])?;
+        let pane = pane.trim().to_string();
+        let mut out = Vec::with_capacity(n);
+        let mut full = Vec::with_capacity(n);
+        for i in 0..n {
+            let want = format!("M-{i}");
+            let t0 = Instant::now();
+            self.run(&["send-keys", "-t", &pane, &i.to_string(), "Enter"])?;
+            let t1 = Instant::now();
+            poll_until(
+                Duration::from_secs(10),
+                Duration::ZERO,
+                "the marker in tmux",
+                || Ok(has_row(&self.capture(&pane)?, &want).then_some(())),
+            )?;
+            let t2 = Instant::now();
+            out.push((t2 - t1).as_secs_f64() * 1e3);
+            full.push((t2 - t0).as_secs_f64() * 1e3);
+        }
+        let _ = self.run(&["kill-window", "-t", &pane]);
+        Ok((out, full))
+    }
+
+    /// Server CPU over `span` with `windows` idle shells (the `base` window counts), in ms.
+    fn idle(&self, windows: usize, span: Duration) -> R<f64> {
+        let mut panes = vec![self.run(&["display", "-p", "-t", "base", "#{pane_id}"])?];
+        for _ in 1..windows {
+            panes.push(self.run(&["new-window", "-d", "-t", "base:", "-P", "-F", "#{pane_id}"])?);
+        }
+        for p in &panes {
+            poll_until(
+                Duration::from_secs(15),
+                POLL,
+                "an idle tmux shell's prompt",
+                || Ok(self.capture(p.trim())?.contains(['$', '#']).then_some(())),
+            )?;
+        }
+        idle_cpu_ms(self.server_pid()?, span)
+    }
+
+    fn send_keys(&self, pane: &str, keys: &[&str]) -> R<()> {
+        let mut args = vec!["send-keys", "-t", pane];
+        args.extend_from_slice(keys);
+        self.run(&args).map(drop)
+    }
+
+    fn pane_size(&self, pane: &str) -> R<String> {
+        Ok(self
+            .run(&["display", "-p", "-t", pane, "#{pane_width}x#{pane_height}"])?
+            .trim()
+            .to_string())
+    }
+
+    /// A session of its own, `cols` x `rows`, running `command` (default shell when empty).
+    /// Returns (pane id, pid of the pane's program).
+    fn session_pane(&self, name: &str, cols: u16, rows: u16, command: &str) -> R<(String, u32)> {
+        let (c, r) = (cols.to_string(), rows.to_string());
+        let mut args = vec![
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            &c,
+            "-y",
+            &r,
+            "-P",
+            "-F",
+            "#{pane_id} #{pane_pid}",
+        ];
+        if !command.is_empty() {
+            args.push(command);
+        }
+        let out = self.run(&args)?;
+        let (pane, pid) = out
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| format!("tmux new-session printed {out:?}"))?;
+        let pid = pid
+            .parse()
+            .map_err(|_| format!("tmux pane pid {pid:?}"))?;
+        self.run(&["resize-window", "-t", pane, "-x", &c, "-y", &r])?;
+        let size = self.pane_size(pane)?;
+        if size != format!("{cols}x{rows}") {
+            return Err(format!("tmux pane is {size} instead of {cols}x{rows}"));
+        }
+        Ok((pane.to_string(), pid))
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
@@ -1220,29 +1607,347 @@ impl Drop for Tmux {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Report
+// Attached client
 
-#[derive(Default)]
-struct Figures {
-    tp: [Option<R<f64>>; 3],      // seconds, median; [bare, tuios, tmux]
-    rt: [Option<R<Vec<f64>>>; 3], // milliseconds, all samples
-    mem: [Option<R<f64>>; 3],     // KiB per window
-    notes: Vec<String>,
+const ATT_COLS: u16 = 120;
+const ATT_ROWS: u16 = 40;
+/// Typed (untimed) in front of each timed key, so that key's echo can be told apart on screen.
+const KEY_PREFIX: &str = "@@";
+const SEATS: [&str; 3] = ["tuios client in tmux", "plain tmux pane", "tmux client in tmux"];
+
+/// What a user looks at and types into: a tmux pane showing the tuios client, a plain tmux
+/// pane, or a tmux client attached to another tmux server.
+struct Seat<'a> {
+    name: &'static str,
+    tmux: &'a Tmux,
+    pane: String,
+    /// The process whose CPU going quiet means "idle again": the client, or for the plain pane
+    /// the tmux server.
+    watch: (&'static str, u32),
+    /// A process whose CPU during a flood goes into the notes (the daemon, the inner server).
+    other: Option<(&'static str, u32)>,
 }
 
-fn cell(v: &Option<R<f64>>, fmt: impl Fn(f64) -> String) -> String {
-    match v {
-        None => "skipped".into(),
-        Some(Ok(x)) => fmt(*x),
-        Some(Err(_)) => "failed".into(),
+struct FloodRun {
+    drawn: f64,
+    idle: f64,
+    watch_cpu: f64,
+    other_cpu: Option<f64>,
+}
+
+impl Seat<'_> {
+    fn wait_screen(
+        &self,
+        limit: Duration,
+        interval: Duration,
+        what: &str,
+        pred: impl Fn(&str) -> bool,
+    ) -> R<()> {
+        let mut last = String::new();
+        poll_until(limit, interval, what, || {
+            last = self.tmux.capture(&self.pane)?;
+            Ok(pred(&last).then_some(()))
+        })
+        .map_err(|e| format!("{}: {e}; screen:\n{last}", self.name))
+    }
+
+    fn keys(&self, keys: &[&str]) -> R<()> {
+        self.tmux.send_keys(&self.pane, keys)
+    }
+
+    /// Waits for the shell's prompt, and for `also` on the screen.
+    fn ready(&self, also: impl Fn(&str) -> bool) -> R<()> {
+        // Rows come with trailing blanks trimmed, so the prompt is just `$`.
+        self.wait_screen(
+            Duration::from_secs(20),
+            POLL,
+            "the shell prompt",
+            |s| s.contains('$') && also(s),
+        )
+    }
+
+    /// Types the command line (untimed, until it shows), then times Enter until the end marker
+    /// is drawn, and until the watched process has used no CPU for 200 ms.
+    fn flood(&self, file: &Path, run: usize) -> R<FloodRun> {
+        let typed = format!("echo END-$((1000+{run}))-MARK");
+        let mark = format!("END-{}-MARK", 1000 + run);
+        let line = format!("cat {}; {typed}", sh_quote(&file.to_string_lossy()));
+        self.keys(&["-l", &line])?;
+        self.wait_screen(
+            Duration::from_secs(20),
+            POLL,
+            "the typed command",
+            |s| s.contains(&typed),
+        )?;
+        let watch0 = cpu_ms(self.watch.1)?;
+        let other0 = self.other.map(|(_, p)| cpu_ms(p)).transpose()?;
+        let t0 = Instant::now();
+        self.keys(&["Enter"])?;
+        self.wait_screen(Duration::from_secs(300), POLL, &mark, |s| s.contains(&mark))?;
+        let drawn = t0.elapsed().as_secs_f64();
+        let quiet = cpu_quiet(
+            self.watch.1,
+            Instant::now(),
+            Duration::from_millis(200),
+            Duration::from_secs(120),
+        )?;
+        let other_cpu = match (self.other, other0) {
+            (Some((_, p)), Some(before)) => Some(cpu_ms(p)? - before),
+            _ => None,
+        };
+        Ok(FloodRun {
+            drawn,
+            idle: quiet.duration_since(t0).as_secs_f64().max(drawn),
+            watch_cpu: cpu_ms(self.watch.1)? - watch0,
+            other_cpu,
+        })
+    }
+
+    /// Keystroke to echo, `n` times, with `cat` reading the terminal: the PTY echoes the key,
+    /// and the clock stops when `capture-pane` of the seat shows it.
+    fn keystrokes(&self, n: usize) -> R<Vec<f64>> {
+        self.keys(&["-l", "exec cat"])?;
+        self.wait_screen(
+            Duration::from_secs(10),
+            POLL,
+            "the typed `exec cat`",
+            |s| s.contains("exec cat"),
+        )?;
+        self.keys(&["Enter"])?;
+        const KEYS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+        let mut times = Vec::with_capacity(n);
+        for i in 0..n {
+            self.keys(&["-l", KEY_PREFIX])?;
+            self.wait_screen(
+                Duration::from_secs(10),
+                Duration::from_millis(1),
+                "the key prefix",
+                |s| s.contains(KEY_PREFIX),
+            )?;
+            let key = char::from(KEYS[i % KEYS.len()]).to_string();
+            let want = format!("{KEY_PREFIX}{key}");
+            let t0 = Instant::now();
+            self.keys(&["-l", &key])?;
+            self.wait_screen(
+                Duration::from_secs(10),
+                Duration::ZERO,
+                "the echoed key",
+                |s| s.contains(&want),
+            )?;
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+            // ^U is the PTY's own line kill: the echo is erased and the next round starts clean.
+            self.keys(&["C-u"])?;
+            self.wait_screen(
+                Duration::from_secs(10),
+                Duration::from_millis(1),
+                "the erased line",
+                |s| !s.contains(KEY_PREFIX),
+            )?;
+        }
+        Ok(times)
     }
 }
 
-fn ok(v: &Option<R<f64>>) -> Option<f64> {
+/// Figures of the attached phase, indexed like `SEATS`.
+#[derive(Default)]
+struct Attached {
+    drawn: [Option<R<f64>>; 3],
+    idle: [Option<R<f64>>; 3],
+    keys: [Option<R<Vec<f64>>>; 3],
+}
+
+/// The dock's mode word: the last non-blank row of the client's screen ends with it.
+fn dock_mode(screen: &str, mode: &str) -> bool {
+    screen
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.trim_end().ends_with(mode))
+}
+
+/// Issue 5: a client attached, 64 MiB drawn and keystroke echo, in a tuios client, a plain tmux
+/// pane and a tmux client, each shown in a 120x40 tmux pane.
+fn attached(cfg: &Config, file: &Path, dir: &Path, notes: &mut Vec<String>) -> Attached {
+    let mut att = Attached::default();
+    // Each seat with what holds it up; a seat that cannot be set up fails its cells.
+    let tuios = cfg.tuios.then(|| Tuios::start(&cfg.bin, dir, "f"));
+    let outer = (cfg.tuios || cfg.tmux).then(|| Tmux::start(dir, "outer"));
+    let plain = cfg.tmux.then(|| Tmux::start(dir, "plain"));
+    let inner = cfg.tmux.then(|| Tmux::start(dir, "inner"));
+    let mut seats: [Option<R<Seat>>; 3] = [None, None, None];
+
+    if let Some(t) = &tuios {
+        seats[0] = Some((|| {
+            let t = t.as_ref().map_err(Clone::clone)?;
+            let outer = outer.as_ref().ok_or("no outer tmux")?.as_ref()?;
+            let home = t
+                .env
+                .iter()
+                .find(|(k, _)| k == "HOME")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            let mut cmd = String::from("exec env");
+            for (k, v) in &t.env {
+                cmd.push_str(&format!(" {k}={}", sh_quote(v)));
+            }
+            cmd.push_str(&format!(
+                " XDG_STATE_HOME={} {} attach {}",
+                sh_quote(&format!("{home}/.state")),
+                sh_quote(&t.bin.to_string_lossy()),
+                t.session
+            ));
+            let (pane, pid) = outer.session_pane("client", ATT_COLS, ATT_ROWS, &cmd)?;
+            let seat = Seat {
+                name: SEATS[0],
+                tmux: outer,
+                pane,
+                watch: ("client", pid),
+                other: Some(("daemon", t.pid)),
+            };
+            seat.ready(|s| dock_mode(s, "WM"))?;
+            // Terminal mode: keys go to the window.
+            seat.keys(&["i"])?;
+            seat.ready(|s| dock_mode(s, "TERM"))?;
+            Ok(seat)
+        })());
+    }
+    if let (Some(plain), Some(outer), Some(inner)) = (&plain, &outer, &inner) {
+        seats[1] = Some((|| {
+            let plain = plain.as_ref()?;
+            let (pane, _) = plain.session_pane("plain", ATT_COLS, ATT_ROWS, "")?;
+            let seat = Seat {
+                name: SEATS[1],
+                tmux: plain,
+                pane,
+                watch: ("server", plain.server_pid()?),
+                other: None,
+            };
+            seat.ready(|_| true)?;
+            Ok(seat)
+        })());
+        seats[2] = Some((|| {
+            let inner = inner.as_ref()?;
+            let outer = outer.as_ref()?;
+            inner.session_pane("inner", ATT_COLS, ATT_ROWS, "")?;
+            // The outer pane's TMUX would make the inner client refuse to nest.
+            let cmd = format!(
+                "exec env -u TMUX tmux -L {} -f /dev/null attach -t inner",
+                sh_quote(&inner.name)
+            );
+            let (pane, pid) = outer.session_pane("nested", ATT_COLS, ATT_ROWS, &cmd)?;
+            let seat = Seat {
+                name: SEATS[2],
+                tmux: outer,
+                pane,
+                watch: ("client", pid),
+                other: Some(("inner server", inner.server_pid()?)),
+            };
+            seat.ready(|_| true)?;
+            Ok(seat)
+        })());
+    }
+
+    let mut runs: [Vec<FloodRun>; 3] = Default::default();
+    let mut failed: [Option<String>; 3] = Default::default();
+    for run in 0..cfg.attach_runs {
+        for (i, seat) in seats.iter().enumerate() {
+            let Some(Ok(seat)) = seat else { continue };
+            if failed[i].is_some() {
+                continue;
+            }
+            log(format_args!("(f) attached flood run {} {}", run + 1, seat.name));
+            match seat.flood(file, run) {
+                Ok(r) => runs[i].push(r),
+                Err(e) => failed[i] = Some(e),
+            }
+        }
+    }
+    for (i, seat) in seats.iter().enumerate() {
+        match seat {
+            None => {}
+            Some(Err(e)) => {
+                att.drawn[i] = Some(Err(e.clone()));
+                att.idle[i] = Some(Err(e.clone()));
+                att.keys[i] = Some(Err(e.clone()));
+            }
+            Some(Ok(seat)) => {
+                if let Some(e) = failed[i].take() {
+                    att.drawn[i] = Some(Err(e.clone()));
+                    att.idle[i] = Some(Err(e));
+                } else {
+                    let r = &runs[i];
+                    let col = |f: fn(&FloodRun) -> f64| r.iter().map(f).collect::<Vec<f64>>();
+                    att.drawn[i] = Some(Ok(median(&col(|x| x.drawn))));
+                    att.idle[i] = Some(Ok(median(&col(|x| x.idle))));
+                    let mut note = format!(
+                        "attached flood, {}: drawn {} s, idle again {} s; {} CPU median {:.0} ms",
+                        seat.name,
+                        col(|x| x.drawn)
+                            .iter()
+                            .map(|v| format!("{v:.2}"))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        col(|x| x.idle)
+                            .iter()
+                            .map(|v| format!("{v:.2}"))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        seat.watch.0,
+                        median(&col(|x| x.watch_cpu)),
+                    );
+                    if let Some((what, _)) = seat.other {
+                        let other: Vec<f64> = r.iter().filter_map(|x| x.other_cpu).collect();
+                        note.push_str(&format!(", {what} CPU median {:.0} ms", median(&other)));
+                    }
+                    notes.push(note);
+                }
+                log(format_args!("(f) keystroke echo {}", seat.name));
+                att.keys[i] = Some(seat.keystrokes(cfg.keys));
+            }
+        }
+    }
+    if let Some(Ok(t)) = &tuios {
+        for cell in [&mut att.drawn[0], &mut att.idle[0]] {
+            if let Some(Err(e)) = cell {
+                e.push_str(&format!("\n{}", t.log_tail()));
+            }
+        }
+    }
+    att
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+type Stat = Option<R<f64>>;
+type Samples = Option<R<Vec<f64>>>;
+
+#[derive(Default)]
+struct Figures {
+    // Each array is [bare, tuios, tmux]; None: not measured in this run.
+    tp: [Stat; 3],         // seconds, median
+    rt: [Samples; 3],      // milliseconds, all samples
+    mem: [Stat; 3],        // KiB per window
+    lat_out: [Samples; 3], // ms, program output (send-text reply) to wait-for reply
+    lat_req: [Samples; 3], // ms, send-text request to wait-for reply
+    idle_on: [Stat; 3],    // ms of CPU; tuios with agent detection on
+    idle_off: [Stat; 3],   // ms of CPU; tuios with agent detection off
+    att: Attached,
+    notes: Vec<String>,
+}
+
+/// Does not apply to this column.
+const NA: Stat = Some(Err(String::new()));
+
+fn ok(v: &Stat) -> Option<f64> {
     match v {
         Some(Ok(x)) => Some(*x),
         _ => None,
     }
+}
+
+fn stat(v: &Samples, f: impl Fn(&[f64]) -> f64) -> Stat {
+    v.as_ref().map(|r| r.as_ref().map(|s| f(s)).map_err(Clone::clone))
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> String {
@@ -1260,121 +1965,224 @@ fn verdict(v: Option<f64>, pass: impl Fn(f64) -> bool) -> String {
     }
 }
 
+const COLUMNS: [&str; 9] = [
+    "metric",
+    "bare",
+    "tuios",
+    "tmux",
+    "tuios/bare",
+    "tmux/bare",
+    "tuios/tmux",
+    "target",
+    "met?",
+];
+
+#[derive(Default)]
+struct Table {
+    rows: Vec<[String; 9]>,
+    /// (column, error): every failure once, with the first metric it failed.
+    failures: Vec<(String, String, String)>,
+}
+
+impl Table {
+    /// One row; `met` gets the three figures and says whether the target was met (None: the
+    /// row has no target).
+    fn add(
+        &mut self,
+        metric: &str,
+        vals: [&Stat; 3],
+        fmt: &dyn Fn(f64) -> String,
+        target: &str,
+        met: Option<&dyn Fn([Option<f64>; 3]) -> String>,
+    ) {
+        let v = vals.map(ok);
+        let mut cells = Vec::with_capacity(3);
+        for (col, x) in ["bare", "tuios", "tmux"].iter().zip(vals) {
+            cells.push(match x {
+                None => "skipped".to_string(),
+                Some(Ok(x)) => fmt(*x),
+                Some(Err(e)) if e.is_empty() => "n/a".to_string(),
+                Some(Err(e)) => {
+                    if !self.failures.iter().any(|(c, f, _)| c == col && f == e) {
+                        self.failures
+                            .push((col.to_string(), e.clone(), metric.to_string()));
+                    }
+                    "failed".to_string()
+                }
+            });
+        }
+        let [bare, tuios, tmux]: [String; 3] = cells.try_into().unwrap_or_default();
+        self.rows.push([
+            metric.to_string(),
+            bare,
+            tuios,
+            tmux,
+            ratio(v[1], v[0]),
+            ratio(v[2], v[0]),
+            ratio(v[1], v[2]),
+            target.to_string(),
+            met.map_or_else(|| "-".to_string(), |f| f(v)),
+        ]);
+    }
+
+    fn print(&self) {
+        let header = COLUMNS.map(str::to_string);
+        let all: Vec<&[String; 9]> = std::iter::once(&header).chain(&self.rows).collect();
+        let mut widths = [0usize; 9];
+        for r in &all {
+            for (w, c) in widths.iter_mut().zip(r.iter()) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        for (i, r) in all.iter().enumerate() {
+            let line: Vec<String> = r
+                .iter()
+                .zip(widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            println!("{}", line.join(" | ").trim_end());
+            if i == 0 {
+                let sep: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+                println!("{}", sep.join("-|-"));
+            }
+        }
+    }
+}
+
 fn print_table(f: &Figures, flood_bytes: u64) {
     let mb = flood_bytes as f64 / 1e6;
-    let tp: Vec<Option<R<f64>>> = f.tp.to_vec();
-    let rt_stat = |p: Option<f64>| -> Vec<Option<R<f64>>> {
-        f.rt.iter()
-            .map(|x| {
-                x.as_ref().map(|r| match r {
-                    Ok(v) => Ok(p.map_or_else(|| median(v), |p| percentile(v, p))),
-                    Err(e) => Err(e.clone()),
-                })
-            })
-            .collect()
-    };
-    let rt_med = rt_stat(None);
-    let rt_p90 = rt_stat(Some(0.9));
-    let mem: Vec<Option<R<f64>>> = f.mem.to_vec();
-
-    let secs = |x: f64| format!("{x:.2} s ({:.1} MB/s)", mb / x);
-    let ms = |x: f64| format!("{x:.3} ms");
+    let med = |v: &[Samples; 3]| v.each_ref().map(|x| stat(x, median));
+    let pct = |v: &[Samples; 3], p: f64| v.each_ref().map(|x| stat(x, |s| percentile(s, p)));
+    let secs_mb = |x: f64| format!("{x:.2} s ({:.1} MB/s)", mb / x);
+    let secs = |x: f64| format!("{x:.2} s");
+    let ms3 = |x: f64| format!("{x:.3} ms");
+    let ms1 = |x: f64| format!("{x:.1} ms");
+    let cpu = |x: f64| format!("{x:.0} ms");
     let mbw = |x: f64| format!("{:.2} MB", x * 1024.0 / 1e6);
-    let tp_ratio = ok(&tp[1]).zip(ok(&tp[0])).map(|(a, b)| a / b);
+    let mut t = Table::default();
 
-    let mut rows: Vec<[String; 8]> = vec![[
-        "metric".into(),
-        "bare".into(),
-        "tuios".into(),
-        "tmux".into(),
-        "tuios/bare".into(),
-        "tmux/bare".into(),
-        "target".into(),
-        "met?".into(),
-    ]];
-    rows.push([
-        format!("(a) throughput, {mb:.0} MB, median"),
-        cell(&tp[0], secs),
-        cell(&tp[1], secs),
-        cell(&tp[2], secs),
-        ratio(ok(&tp[1]), ok(&tp[0])),
-        ratio(ok(&tp[2]), ok(&tp[0])),
-        "tuios/bare <= 1.5x".into(),
-        verdict(tp_ratio, |r| r <= 1.5),
-    ]);
-    rows.push([
-        "(b) round trip, median".into(),
-        cell(&rt_med[0], ms),
-        cell(&rt_med[1], ms),
-        cell(&rt_med[2], ms),
-        ratio(ok(&rt_med[1]), ok(&rt_med[0])),
-        ratio(ok(&rt_med[2]), ok(&rt_med[0])),
-        "tuios <= 1 ms".into(),
-        verdict(ok(&rt_med[1]), |x| x <= 1.0),
-    ]);
-    rows.push([
-        "(b) round trip, p90".into(),
-        cell(&rt_p90[0], ms),
-        cell(&rt_p90[1], ms),
-        cell(&rt_p90[2], ms),
-        ratio(ok(&rt_p90[1]), ok(&rt_p90[0])),
-        ratio(ok(&rt_p90[2]), ok(&rt_p90[0])),
-        "-".into(),
-        "-".into(),
-    ]);
-    rows.push([
-        "(c) memory per window (RSS)".into(),
-        "n/a".into(),
-        cell(&mem[1], mbw),
-        cell(&mem[2], mbw),
-        "n/a".into(),
-        "n/a".into(),
-        "tuios <= 2.5 MB".into(),
-        verdict(ok(&mem[1]).map(|k| k * 1024.0 / 1e6), |x| x <= 2.5),
-    ]);
-    let mut widths = [0usize; 8];
-    for r in &rows {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.chars().count());
-        }
+    let [b, u, m] = &f.tp;
+    t.add(
+        &format!("(a) throughput, {mb:.0} MB, median"),
+        [b, u, m],
+        &secs_mb,
+        "tuios/bare <= 1.5x",
+        Some(&|v| verdict(v[1].zip(v[0]).map(|(a, b)| a / b), |r| r <= 1.5)),
+    );
+    let [b, u, m] = med(&f.rt);
+    t.add(
+        "(b) round trip, median",
+        [&b, &u, &m],
+        &ms3,
+        "tuios <= 1 ms",
+        Some(&|v| verdict(v[1], |x| x <= 1.0)),
+    );
+    let [b, u, m] = pct(&f.rt, 0.9);
+    t.add("(b) round trip, p90", [&b, &u, &m], &ms3, "-", None);
+    let [_, u, m] = &f.mem;
+    t.add(
+        "(c) memory per window (RSS)",
+        [&NA, u, m],
+        &mbw,
+        "tuios <= 2.5 MB",
+        Some(&|v| verdict(v[1].map(|k| k * 1024.0 / 1e6), |x| x <= 2.5)),
+    );
+    let [_, u, m] = med(&f.lat_out);
+    t.add(
+        "(d) output to wait-for reply, median",
+        [&NA, &u, &m],
+        &ms3,
+        "-",
+        None,
+    );
+    let [_, u, m] = pct(&f.lat_out, 0.99);
+    t.add(
+        "(d) output to wait-for reply, p99",
+        [&NA, &u, &m],
+        &ms3,
+        "-",
+        None,
+    );
+    let [b, u, m] = med(&f.lat_req);
+    t.add(
+        "(d) input sent to wait-for reply, median",
+        [&b, &u, &m],
+        &ms3,
+        "-",
+        None,
+    );
+    let [_, u, m] = &f.idle_on;
+    t.add(
+        "(e) idle CPU, agent detection on (default)",
+        [&NA, u, m],
+        &cpu,
+        "-",
+        None,
+    );
+    let [_, u, m] = &f.idle_off;
+    t.add(
+        "(e) idle CPU, agent detection off",
+        [&NA, u, m],
+        &cpu,
+        "near 0: tuios <= 20 ms",
+        Some(&|v| verdict(v[1], |x| x <= 20.0)),
+    );
+    let a = &f.att;
+    for (tmux, label) in [(1, "plain pane"), (2, "client in tmux")] {
+        t.add(
+            &format!("(f) attached, {mb:.0} MB drawn (tmux: {label})"),
+            [&NA, &a.drawn[0], &a.drawn[tmux]],
+            &secs,
+            "-",
+            None,
+        );
     }
-    for (i, r) in rows.iter().enumerate() {
-        let line: Vec<String> = r
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        println!("{}", line.join(" | ").trim_end());
-        if i == 0 {
-            let sep: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            println!("{}", sep.join("-|-"));
-        }
+    for (tmux, label) in [(1, "plain pane"), (2, "client in tmux")] {
+        t.add(
+            &format!("(f) attached, idle again (tmux: {label})"),
+            [&NA, &a.idle[0], &a.idle[tmux]],
+            &secs,
+            "-",
+            None,
+        );
     }
+    let keys = a.keys.each_ref().map(|x| stat(x, median));
+    for (tmux, label) in [(1, "plain pane"), (2, "client in tmux")] {
+        t.add(
+            &format!("(f) keystroke to echo, median (tmux: {label})"),
+            [&NA, &keys[0], &keys[tmux]],
+            &ms1,
+            "-",
+            None,
+        );
+    }
+    t.print();
+
     println!();
     println!(
         "MB = 10^6 bytes. Throughput: time from releasing the program until its end marker is in"
     );
     println!("the emulator (bare: until EIO). Memory: (RSS after - RSS before) / windows.");
+    println!(
+        "(d) output: from the send-text reply (tmux: send-keys exit) to the wait-for reply (tmux:"
+    );
+    println!("the capture showing it). (e) utime+stime of the daemon / tmux server over the span.");
+    println!("(f) tuios/tmux compares the tuios client with the tmux variant named in the row.");
+    for (i, name) in SEATS.iter().enumerate() {
+        if let Some(Ok(v)) = &a.keys[i] {
+            println!(
+                "note: keystroke to echo, {name}: median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+                median(v),
+                percentile(v, 0.9),
+                percentile(v, 1.0)
+            );
+        }
+    }
     for n in &f.notes {
         println!("note: {n}");
     }
-    let errors: Vec<String> = [
-        ("throughput", &tp),
-        ("round trip", &rt_med),
-        ("memory", &mem),
-    ]
-    .iter()
-    .flat_map(|(m, v)| {
-        v.iter()
-            .zip(["bare", "tuios", "tmux"])
-            .filter_map(move |(x, s)| match x {
-                Some(Err(e)) => Some(format!("{m} / {s}: {e}")),
-                _ => None,
-            })
-    })
-    .collect();
-    for e in errors {
-        println!("FAILED {e}");
+    for (col, e, metric) in &t.failures {
+        println!("FAILED {metric} / {col}: {e}");
     }
 }
 
@@ -1395,16 +2203,20 @@ fn log(msg: impl Display) {
 
 fn run(cfg: &Config) -> R<()> {
     let started = Instant::now();
+    let ph = cfg.phases;
     let exe = std::env::current_exe().map_err(ctx("locating this executable"))?;
     let exe = exe.to_string_lossy().into_owned();
     let dir = TempDir(std::env::temp_dir().join(format!("tuios-bench-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).map_err(ctx("creating the temp dir"))?;
     let file = dir.0.join("flood.txt");
-    log(format_args!("generating {} MiB of coloured text", cfg.mib));
-    let flood_bytes = write_flood(&file, cfg.mib << 20)?;
+    let mut flood_bytes = (cfg.mib as u64) << 20;
+    if ph.throughput || ph.attached {
+        log(format_args!("generating {} MiB of coloured text", cfg.mib));
+        flood_bytes = write_flood(&file, cfg.mib << 20)?;
+    }
 
     let mut f = Figures::default();
-    if cfg.tmux {
+    if cfg.tmux || (cfg.tuios && ph.attached) {
         let v = Command::new("tmux")
             .arg("-V")
             .output()
@@ -1418,91 +2230,114 @@ fn run(cfg: &Config) -> R<()> {
         f.notes.push(format!("tuios: {}", cfg.bin.display()));
     }
 
-    // Phases (a) and (b) share one daemon and one tmux server; (c) gets fresh ones so memory
-    // freed by earlier phases cannot be reused and hide the growth.
-    let tuios = if cfg.tuios {
-        Some(Tuios::start(&cfg.bin, &dir.0, "a"))
-    } else {
-        None
-    };
-    let tmux = if cfg.tmux {
-        Some(Tmux::start(&dir.0, "a"))
-    } else {
-        None
-    };
+    // Phases (a), (b) and (d) share one daemon and one tmux server; (c), (e) and (f) get fresh
+    // ones so that memory, windows or scrollback left by earlier phases cannot skew them.
+    let shared = ph.throughput || ph.roundtrip || ph.latency;
+    let tuios = (shared && cfg.tuios).then(|| Tuios::start(&cfg.bin, &dir.0, "a"));
+    let tmux = (shared && cfg.tmux).then(|| Tmux::start(&dir.0, "a"));
     if let Some(Err(e)) = &tuios {
         f.tp[1] = Some(Err(e.clone()));
-        f.rt[1] = Some(Err(e.clone()));
+        for v in [&mut f.rt[1], &mut f.lat_out[1], &mut f.lat_req[1]] {
+            *v = Some(Err(e.clone()));
+        }
     }
     if let Some(Err(e)) = &tmux {
         f.tp[2] = Some(Err(e.clone()));
-        f.rt[2] = Some(Err(e.clone()));
+        for v in [&mut f.rt[2], &mut f.lat_out[2], &mut f.lat_req[2]] {
+            *v = Some(Err(e.clone()));
+        }
     }
     let tuios = tuios.and_then(Result::ok);
     let tmux = tmux.and_then(Result::ok);
 
-    let mut samples: [Vec<f64>; 3] = Default::default();
-    let mut failed: [Option<String>; 3] = Default::default();
-    for run in 0..cfg.runs {
-        // Interleaved so drift on the machine hits all three alike.
-        if cfg.bare && failed[0].is_none() {
-            log(format_args!("(a) throughput run {} bare", run + 1));
-            match bare_throughput(&file, flood_bytes) {
-                Ok(s) => samples[0].push(s),
-                Err(e) => failed[0] = Some(e),
+    if ph.throughput {
+        let mut samples: [Vec<f64>; 3] = Default::default();
+        let mut failed: [Option<String>; 3] = Default::default();
+        for run in 0..cfg.runs {
+            // Interleaved so drift on the machine hits all three alike.
+            if cfg.bare && failed[0].is_none() {
+                log(format_args!("(a) throughput run {} bare", run + 1));
+                match bare_throughput(&file, flood_bytes) {
+                    Ok(s) => samples[0].push(s),
+                    Err(e) => failed[0] = Some(e),
+                }
+            }
+            if let Some(t) = tuios.as_ref().filter(|_| failed[1].is_none()) {
+                log(format_args!("(a) throughput run {} tuios", run + 1));
+                match t.throughput(&file, run) {
+                    Ok(s) => samples[1].push(s),
+                    Err(e) => failed[1] = Some(format!("{e}\n{}", t.log_tail())),
+                }
+            }
+            if let Some(t) = tmux.as_ref().filter(|_| failed[2].is_none()) {
+                log(format_args!("(a) throughput run {} tmux", run + 1));
+                match t.throughput(&file) {
+                    Ok(s) => samples[2].push(s),
+                    Err(e) => failed[2] = Some(e),
+                }
             }
         }
-        if let Some(t) = tuios.as_ref().filter(|_| failed[1].is_none()) {
-            log(format_args!("(a) throughput run {} tuios", run + 1));
-            match t.throughput(&file, run) {
-                Ok(s) => samples[1].push(s),
-                Err(e) => failed[1] = Some(format!("{e}\n{}", t.log_tail())),
+        for i in 0..3 {
+            if let Some(e) = failed[i].take() {
+                f.tp[i] = Some(Err(e));
+            } else if !samples[i].is_empty() {
+                f.notes.push(format!(
+                    "throughput runs {}: {}",
+                    ["bare", "tuios", "tmux"][i],
+                    samples[i]
+                        .iter()
+                        .map(|s| format!("{s:.2}s"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+                f.tp[i] = Some(Ok(median(&samples[i])));
             }
-        }
-        if let Some(t) = tmux.as_ref().filter(|_| failed[2].is_none()) {
-            log(format_args!("(a) throughput run {} tmux", run + 1));
-            match t.throughput(&file) {
-                Ok(s) => samples[2].push(s),
-                Err(e) => failed[2] = Some(e),
-            }
-        }
-    }
-    for i in 0..3 {
-        if let Some(e) = failed[i].take() {
-            f.tp[i] = Some(Err(e));
-        } else if !samples[i].is_empty() {
-            f.notes.push(format!(
-                "throughput runs {}: {}",
-                ["bare", "tuios", "tmux"][i],
-                samples[i]
-                    .iter()
-                    .map(|s| format!("{s:.2}s"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
-            f.tp[i] = Some(Ok(median(&samples[i])));
         }
     }
 
-    if cfg.bare {
-        log("(b) round trip bare");
-        f.rt[0] = Some(bare_roundtrip(cfg.roundtrips, &dir.0));
+    if ph.roundtrip {
+        if cfg.bare {
+            log("(b) round trip bare");
+            f.rt[0] = Some(bare_roundtrip(cfg.roundtrips, &dir.0));
+        }
+        if let Some(t) = &tuios {
+            log("(b) round trip tuios");
+            f.rt[1] = Some(t.roundtrip(cfg.roundtrips).map(|(v, how)| {
+                f.notes.push(format!("tuios round trip waits with {how}"));
+                v
+            }));
+        }
+        if let Some(t) = &tmux {
+            log("(b) round trip tmux");
+            f.rt[2] = Some(t.roundtrip(cfg.roundtrips));
+        }
     }
-    if let Some(t) = &tuios {
-        log("(b) round trip tuios");
-        f.rt[1] = Some(t.roundtrip(cfg.roundtrips).map(|(v, how)| {
-            f.notes.push(format!("tuios round trip waits with {how}"));
-            v
-        }));
-    }
-    if let Some(t) = &tmux {
-        log("(b) round trip tmux");
-        f.rt[2] = Some(t.roundtrip(cfg.roundtrips));
+
+    if ph.latency {
+        if cfg.bare {
+            log(format_args!("(d) latency bare: {} answers", cfg.latency));
+            f.lat_out[0] = Some(Err(String::new()));
+            f.lat_req[0] = Some(bare_latency(cfg.latency));
+        }
+        if let Some(t) = &tuios {
+            log(format_args!("(d) wait-for latency tuios: {} waits", cfg.latency));
+            let r = t
+                .latency(cfg.latency)
+                .map_err(|e| format!("{e}\n{}", t.log_tail()));
+            f.lat_out[1] = Some(r.as_ref().map(|x| x.0.clone()).map_err(Clone::clone));
+            f.lat_req[1] = Some(r.map(|x| x.1));
+        }
+        if let Some(t) = &tmux {
+            log(format_args!("(d) latency tmux: {} captures", cfg.latency));
+            let r = t.latency(cfg.latency);
+            f.lat_out[2] = Some(r.as_ref().map(|x| x.0.clone()).map_err(Clone::clone));
+            f.lat_req[2] = Some(r.map(|x| x.1));
+        }
     }
     drop(tuios);
     drop(tmux);
 
-    if cfg.tuios {
+    if ph.memory && cfg.tuios {
         log(format_args!(
             "(c) memory tuios: {} windows x {} lines",
             cfg.windows, cfg.lines
@@ -1518,7 +2353,7 @@ fn run(cfg: &Config) -> R<()> {
             kib
         }));
     }
-    if cfg.tmux {
+    if ph.memory && cfg.tmux {
         log(format_args!(
             "(c) memory tmux: {} windows x {} lines",
             cfg.windows, cfg.lines
@@ -1530,13 +2365,51 @@ fn run(cfg: &Config) -> R<()> {
             kib
         }));
     }
+
+    let span = Duration::from_secs(cfg.idle_secs as u64);
+    if ph.idle && cfg.tuios {
+        log(format_args!(
+            "(e) idle CPU tuios: {} shells, {} s with agent detection on, {} s off",
+            cfg.idle_windows, cfg.idle_secs, cfg.idle_secs
+        ));
+        let r = Tuios::start(&cfg.bin, &dir.0, "e").and_then(|t| {
+            t.idle(cfg.idle_windows, span)
+                .map_err(|e| format!("{e}\n{}", t.log_tail()))
+        });
+        f.idle_on[1] = Some(r.as_ref().map(|x| x.0).map_err(Clone::clone));
+        f.idle_off[1] = Some(r.map(|x| x.1));
+    }
+    if ph.idle && cfg.tmux {
+        log(format_args!(
+            "(e) idle CPU tmux: {} shells, {} s",
+            cfg.idle_windows, cfg.idle_secs
+        ));
+        let r = Tmux::start(&dir.0, "e").and_then(|t| t.idle(cfg.idle_windows, span));
+        f.idle_on[2] = Some(r.clone());
+        f.idle_off[2] = Some(r);
+    }
+
+    if ph.attached && (cfg.tuios || cfg.tmux) {
+        f.att = attached(cfg, &file, &dir.0, &mut f.notes);
+    }
+
     f.notes.push(format!(
-        "{} throughput runs, {} round trips, {} windows x {} lines; total {:.0} s",
+        "{} throughput runs, {} round trips, {} windows x {} lines, {} waits, {} idle shells for {} s, {} attached floods, {} keys; total {:.0} s",
         cfg.runs,
         cfg.roundtrips,
         cfg.windows,
         cfg.lines,
+        cfg.latency,
+        cfg.idle_windows,
+        cfg.idle_secs,
+        cfg.attach_runs,
+        cfg.keys,
         started.elapsed().as_secs_f64()
+    ));
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    f.notes.push(format!(
+        "load average at the end (1, 5, 15 min): {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     ));
     print_table(&f, flood_bytes);
     Ok(())
