@@ -13,8 +13,8 @@ use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
 
 use crate::render::{
-    self, cell_char, is_plain_blank, push_char, same_style, Link, Pen, DEFAULT_BG, DEFAULT_FG,
-    STYLE_FLAGS,
+    self, cell_char, color_key, is_plain_blank, push_char, same_style, Link, Pen, DEFAULT_BG,
+    DEFAULT_FG, STYLE_FLAGS,
 };
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,
@@ -113,10 +113,7 @@ impl Store {
         let wrapped = cells
             .last()
             .is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
-        let mut end = cells.len();
-        while end > 0 && is_plain_blank(&cells[end - 1]) {
-            end -= 1;
-        }
+        let end = cells.len() - blank_suffix(cells);
         let mut meta = if end == 0 {
             RowMeta {
                 block: self.current_block(),
@@ -387,23 +384,13 @@ impl RowView<'_> {
     }
 }
 
-/// A colour as one integer, so that cells compare without branching on the colour's kind.
-#[inline(always)]
-fn color_key(c: Color) -> u32 {
-    match c {
-        Color::Named(n) => n as u32,
-        Color::Indexed(i) => 1 << 24 | u32::from(i),
-        Color::Spec(rgb) => 2 << 24 | u32::from(rgb.r) << 16 | u32::from(rgb.g) << 8 | u32::from(rgb.b),
-    }
-}
-
 /// How many leading cells are ASCII, carry nothing extra (zero-width characters, underline
 /// colour, hyperlink), are not wide-char spacers and look like `key`, which has no extra part.
 #[inline]
 fn plain_prefix(cells: &[Cell], key: &Cell) -> usize {
     let (fg, bg) = (color_key(key.fg), color_key(key.bg));
     let flags = key.flags & STYLE_FLAGS;
-    // Non-short-circuit `&`: one well-predicted branch per cell instead of one per test.
+    // Non-short-circuit `&`: no branch per test.
     let plain = |c: &Cell| {
         ((c.c as u32) < 0x80)
             & (color_key(c.fg) == fg)
@@ -411,14 +398,44 @@ fn plain_prefix(cells: &[Cell], key: &Cell) -> usize {
             & (c.flags & (STYLE_FLAGS | Flags::WIDE_CHAR_SPACER) == flags)
             & c.extra.is_none()
     };
+    count_leading(cells, plain)
+}
+
+/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
+#[inline]
+fn blank_suffix(cells: &[Cell]) -> usize {
     let mut n = 0;
-    for chunk in cells.chunks_exact(8) {
-        if !chunk.iter().fold(true, |ok, c| ok & plain(c)) {
+    for chunk in cells.rchunks(8) {
+        let mut mask = 0u32;
+        for (i, c) in chunk.iter().rev().enumerate() {
+            mask |= u32::from(is_plain_blank(c)) << i;
+        }
+        let run = mask.trailing_ones() as usize;
+        n += run;
+        if run < chunk.len() {
             break;
         }
-        n += 8;
     }
-    n + cells[n..].iter().position(|c| !plain(c)).unwrap_or(cells.len() - n)
+    n
+}
+
+/// How many leading cells satisfy `test`, evaluated eight cells at a time without a branch
+/// per cell.
+#[inline(always)]
+fn count_leading(cells: &[Cell], test: impl Fn(&Cell) -> bool) -> usize {
+    let mut n = 0;
+    for chunk in cells.chunks(8) {
+        let mut mask = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            mask |= u32::from(test(c)) << i;
+        }
+        let run = mask.trailing_ones() as usize;
+        n += run;
+        if run < chunk.len() {
+            break;
+        }
+    }
+    n
 }
 
 fn push_with_breaks(out: &mut String, text: &str, prev: &mut Option<char>) {

@@ -34,7 +34,8 @@ pub(super) struct Clients {
     pub list: Vec<ClientEntry>,
     next_id: u64,
     next_request: u64,
-    pending: HashMap<u64, oneshot::Sender<Result<Value, VerbError>>>,
+    /// Routed requests waiting for an answer: the client asked, and where the answer goes.
+    pending: HashMap<u64, (u64, oneshot::Sender<Result<Value, VerbError>>)>,
     /// The layout last pushed by a client (opaque JSON).
     pub layout: Option<String>,
     pub version: u64,
@@ -161,7 +162,22 @@ impl Handler<DetachClient> for Session {
             return;
         }
         tracing::info!(session = %self.name, client = msg.0, "client detached");
-        // Requests routed to a client that left cannot be answered by it.
+        // Requests routed to a client that left cannot be answered by it: fail them now
+        // rather than at their time limit.
+        let orphaned: Vec<u64> = self
+            .clients
+            .pending
+            .iter()
+            .filter(|(_, (client, _))| *client == msg.0)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in orphaned {
+            if let Some((_, tx)) = self.clients.pending.remove(&id) {
+                let _ = tx.send(Err(command_failed(
+                    "the attached client went away before answering",
+                )));
+            }
+        }
         self.recompute_size();
         self.broadcast_state();
     }
@@ -234,7 +250,7 @@ impl Handler<Route> for Session {
         self.clients.next_request += 1;
         let request = self.clients.next_request;
         let (tx, rx) = oneshot::channel();
-        self.clients.pending.insert(request, tx);
+        self.clients.pending.insert(request, (client.id, tx));
         client.sink.do_send(ToClient(DaemonOp::Request {
             request,
             kind: msg.0,
@@ -270,7 +286,7 @@ pub struct RouteReply {
 impl Handler<RouteReply> for Session {
     type Result = ();
     fn handle(&mut self, msg: RouteReply, _: &mut Self::Context) {
-        let Some(tx) = self.clients.pending.remove(&msg.request) else {
+        let Some((_, tx)) = self.clients.pending.remove(&msg.request) else {
             return;
         };
         let res = if msg.ok {
@@ -314,7 +330,7 @@ pub(super) fn end_clients(session: &mut Session, reason: &str) {
             reason: reason.to_string(),
         }));
     }
-    for (_, tx) in session.clients.pending.drain() {
+    for (_, (_, tx)) in session.clients.pending.drain() {
         let _ = tx.send(Err(command_failed("the session ended")));
     }
 }

@@ -2316,7 +2316,6 @@ fn run(cfg: &Config) -> R<()> {
     if ph.latency {
         if cfg.bare {
             log(format_args!("(d) latency bare: {} answers", cfg.latency));
-            f.lat_out[0] = Some(Err(String::new()));
             f.lat_req[0] = Some(bare_latency(cfg.latency));
         }
         if let Some(t) = &tuios {
