@@ -132,6 +132,47 @@ impl Window {
         }))
     }
 
+    /// Queue bytes for the PTY now, in message order (so a later message cannot overtake an
+    /// earlier one), and resolve once they are written.
+    fn queue_write(&self, bytes: Vec<u8>) -> ResponseFuture<Result<(), VerbError>> {
+        let id = self.id.clone();
+        let input = match (&self.input, self.exited.or(self.reaped)) {
+            (Some(input), None) => input.clone(),
+            _ => return Box::pin(async move { Err(errors::pty_not_found(&id)) }),
+        };
+        let (done, wait) = oneshot::channel();
+        let job = WriteJob {
+            bytes,
+            done: Some(done),
+        };
+        // A full queue (the program is not reading) waits its turn; senders queue in order.
+        let pending = match input.try_send(job) {
+            Ok(()) => None,
+            Err(mpsc::error::TrySendError::Full(job)) => Some(job),
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                return Box::pin(async move { Err(errors::pty_not_found(&id)) })
+            }
+        };
+        Box::pin(async move {
+            if let Some(job) = pending {
+                input
+                    .send(job)
+                    .await
+                    .map_err(|_| errors::pty_not_found(&id))?;
+            }
+            match wait.await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) if e.raw_os_error() == Some(libc::EIO) => {
+                    Err(errors::pty_not_found(&id))
+                }
+                Ok(Err(e)) => Err(errors::internal(format!(
+                    "writing to window {id} failed: {e}"
+                ))),
+                Err(_) => Err(errors::pty_not_found(&id)),
+            }
+        })
+    }
+
     /// An event about this window, with its session, id and PTY filled in.
     fn event(&self, kind: &'static str) -> Event {
         let mut e = Event::new(kind);
@@ -350,34 +391,7 @@ pub struct WriteInput(pub Vec<u8>);
 impl Handler<WriteInput> for Window {
     type Result = ResponseFuture<Result<(), VerbError>>;
     fn handle(&mut self, msg: WriteInput, _: &mut Self::Context) -> Self::Result {
-        let id = self.id.clone();
-        let input = match (&self.input, self.exited.or(self.reaped)) {
-            (Some(input), None) => input.clone(),
-            _ => return Box::pin(async move { Err(errors::pty_not_found(&id)) }),
-        };
-        Box::pin(async move {
-            let (done, wait) = oneshot::channel();
-            if input
-                .send(WriteJob {
-                    bytes: msg.0,
-                    done: Some(done),
-                })
-                .await
-                .is_err()
-            {
-                return Err(errors::pty_not_found(&id));
-            }
-            match wait.await {
-                Ok(Ok(())) => Ok(()),
-                Ok(Err(e)) if e.raw_os_error() == Some(libc::EIO) => {
-                    Err(errors::pty_not_found(&id))
-                }
-                Ok(Err(e)) => Err(errors::internal(format!(
-                    "writing to window {id} failed: {e}"
-                ))),
-                Err(_) => Err(errors::pty_not_found(&id)),
-            }
-        })
+        self.queue_write(msg.0)
     }
 }
 
@@ -634,14 +648,28 @@ impl Handler<ScrollbackRows> for Window {
     }
 }
 
-/// The input modes of the program, for key encoding.
+/// A paste from an attached client for this window, decided and queued in one step: the
+/// bracketed-paste mode it is checked against is the one in force when it is written, and keys
+/// typed after it (later messages) cannot overtake it.
 #[derive(Message)]
-#[rtype(result = "protocol::attach::WindowModes")]
-pub struct GetModes;
+#[rtype(result = "Result<crate::paste::Outcome, VerbError>")]
+pub struct Paste {
+    pub data: Vec<u8>,
+    pub choice: String,
+}
 
-impl Handler<GetModes> for Window {
-    type Result = MessageResult<GetModes>;
-    fn handle(&mut self, _: GetModes, _: &mut Self::Context) -> Self::Result {
-        MessageResult(self.emulator.window_modes())
+impl Handler<Paste> for Window {
+    type Result = ResponseFuture<Result<crate::paste::Outcome, VerbError>>;
+    fn handle(&mut self, msg: Paste, _: &mut Self::Context) -> Self::Result {
+        let bracketed = self.emulator.modes().bracketed_paste;
+        let outcome = crate::paste::deliver(&msg.data, bracketed, &msg.choice);
+        let crate::paste::Outcome::Write(bytes) = outcome else {
+            return Box::pin(async move { Ok(outcome) });
+        };
+        let written = self.queue_write(bytes.clone());
+        Box::pin(async move {
+            written.await?;
+            Ok(crate::paste::Outcome::Write(bytes))
+        })
     }
 }

@@ -728,13 +728,17 @@ impl Handler for Sink<'_> {
     }
 
     fn report_private_mode(&mut self, mode: PrivateMode) {
-        if let PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) = mode {
-            // "Permanently reset", after any reply already queued.
+        // Focus reporting (1004) and in-band resize reports (2048) are refused by policy (no
+        // terminal-origin input on a PTY): both are "permanently reset", after any reply
+        // already queued.
+        let refused: Option<&[u8]> = match mode {
+            PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) => Some(b"\x1b[?1004;4$y"),
+            PrivateMode::Unknown(2048) => Some(b"\x1b[?2048;4$y"),
+            _ => None,
+        };
+        if let Some(reply) = refused {
             flush_events(self.term, self.state);
-            self.state
-                .effects
-                .pty_replies
-                .extend_from_slice(b"\x1b[?1004;4$y");
+            self.state.effects.pty_replies.extend_from_slice(reply);
             return;
         }
         Handler::report_private_mode(&mut *self.term, mode)

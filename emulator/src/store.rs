@@ -13,8 +13,7 @@ use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
 
 use crate::render::{
-    self, cell_char, color_key, is_plain_blank, push_char, same_style, Link, Pen, DEFAULT_BG,
-    DEFAULT_FG, STYLE_FLAGS,
+    self, cell_char, is_plain_blank, push_char, same_style, Link, Pen, DEFAULT_BG, DEFAULT_FG,
 };
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,
@@ -113,7 +112,10 @@ impl Store {
         let wrapped = cells
             .last()
             .is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
-        let end = cells.len() - blank_suffix(cells);
+        let mut end = cells.len();
+        while end > 0 && is_plain_blank(&cells[end - 1]) {
+            end -= 1;
+        }
         let mut meta = if end == 0 {
             RowMeta {
                 block: self.current_block(),
@@ -216,21 +218,7 @@ impl Store {
         let mut styled = false;
         let mut run_cell = &cells[0];
         let mut run_start = 0;
-        let mut i = 0;
-        loop {
-            // Most cells are ASCII in the style of the run they continue: copy a whole
-            // stretch of them at once, without per-cell style or encoding work.
-            if run_cell.extra.is_none() {
-                let rest = &cells[i..];
-                let n = plain_prefix(rest, run_cell);
-                self.text
-                    .extend(rest[..n].iter().map(|c| cell_char(c) as u8));
-                i += n;
-            }
-            let Some(cell) = cells.get(i) else {
-                break;
-            };
-            i += 1;
+        for cell in cells {
             if cell.flags.contains(Flags::WIDE_CHAR_SPACER) {
                 continue;
             }
@@ -382,60 +370,6 @@ impl RowView<'_> {
             out.push(' ');
         }
     }
-}
-
-/// How many leading cells are ASCII, carry nothing extra (zero-width characters, underline
-/// colour, hyperlink), are not wide-char spacers and look like `key`, which has no extra part.
-#[inline]
-fn plain_prefix(cells: &[Cell], key: &Cell) -> usize {
-    let (fg, bg) = (color_key(key.fg), color_key(key.bg));
-    let flags = key.flags & STYLE_FLAGS;
-    // Non-short-circuit `&`: no branch per test.
-    let plain = |c: &Cell| {
-        ((c.c as u32) < 0x80)
-            & (color_key(c.fg) == fg)
-            & (color_key(c.bg) == bg)
-            & (c.flags & (STYLE_FLAGS | Flags::WIDE_CHAR_SPACER) == flags)
-            & c.extra.is_none()
-    };
-    count_leading(cells, plain)
-}
-
-/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
-#[inline]
-fn blank_suffix(cells: &[Cell]) -> usize {
-    let mut n = 0;
-    for chunk in cells.rchunks(8) {
-        let mut mask = 0u32;
-        for (i, c) in chunk.iter().rev().enumerate() {
-            mask |= u32::from(is_plain_blank(c)) << i;
-        }
-        let run = mask.trailing_ones() as usize;
-        n += run;
-        if run < chunk.len() {
-            break;
-        }
-    }
-    n
-}
-
-/// How many leading cells satisfy `test`, evaluated eight cells at a time without a branch
-/// per cell.
-#[inline(always)]
-fn count_leading(cells: &[Cell], test: impl Fn(&Cell) -> bool) -> usize {
-    let mut n = 0;
-    for chunk in cells.chunks(8) {
-        let mut mask = 0u32;
-        for (i, c) in chunk.iter().enumerate() {
-            mask |= u32::from(test(c)) << i;
-        }
-        let run = mask.trailing_ones() as usize;
-        n += run;
-        if run < chunk.len() {
-            break;
-        }
-    }
-    n
 }
 
 fn push_with_breaks(out: &mut String, text: &str, prev: &mut Option<char>) {
@@ -740,7 +674,6 @@ mod tests {
         assert_eq!(out, " ".repeat(80));
     }
 }
-
 #[cfg(test)]
 mod tmpbench {
     use super::*;
@@ -762,12 +695,18 @@ mod tmpbench {
             }
         }
         let blank = vec![Cell::default(); 80];
+        let which = std::env::var("WHICH").unwrap_or_default();
         for (name, row) in [("plain", &plain), ("mixed", &mixed), ("blank", &blank)] {
+            if !which.is_empty() && which != name {
+                continue;
+            }
             let mut best = f64::MAX;
-            for _ in 0..5 {
+            let reps: usize = std::env::var("REPS").map_or(5, |v| v.parse().unwrap());
+            let rows: usize = std::env::var("ROWS").map_or(1_000_000, |v| v.parse().unwrap());
+            for _ in 0..reps {
                 let mut store = Store::new(10_000);
                 let t = std::time::Instant::now();
-                for _ in 0..1_000_000 {
+                for _ in 0..rows {
                     store.push(std::hint::black_box(row), 80);
                 }
                 best = best.min(t.elapsed().as_secs_f64());

@@ -325,16 +325,10 @@ impl BinaryConnection {
                     Some(w) => w,
                     None => resolve(&s, &window).await?,
                 };
-                let modes = w
-                    .send(window::GetModes)
+                let outcome = w
+                    .send(window::Paste { data, choice })
                     .await
-                    .map_err(|e| crate::errors::internal(e.to_string()))?;
-                let outcome = crate::paste::deliver(&data, modes.bracketed_paste, &choice);
-                if let crate::paste::Outcome::Write(bytes) = &outcome {
-                    w.send(window::WriteInput(bytes.clone()))
-                        .await
-                        .map_err(|e| crate::errors::internal(e.to_string()))??;
-                }
+                    .map_err(|e| crate::errors::internal(e.to_string()))??;
                 Ok::<_, VerbError>((window, outcome))
             }
             .into_actor(self)

@@ -1657,12 +1657,12 @@ impl Seat<'_> {
 
     /// Waits for the shell's prompt, and for `also` on the screen.
     fn ready(&self, also: impl Fn(&str) -> bool) -> R<()> {
-        // Rows come with trailing blanks trimmed, so the prompt is just `$`.
+        // Rows come with trailing blanks trimmed, and dash may ignore PS1 for root.
         self.wait_screen(
             Duration::from_secs(20),
             POLL,
             "the shell prompt",
-            |s| s.contains('$') && also(s),
+            |s| s.contains(['$', '#']) && also(s),
         )
     }
 
@@ -2392,17 +2392,34 @@ fn run(cfg: &Config) -> R<()> {
         f.att = attached(cfg, &file, &dir.0, &mut f.notes);
     }
 
+    let mut what = Vec::new();
+    if ph.throughput {
+        what.push(format!("{} throughput runs", cfg.runs));
+    }
+    if ph.roundtrip {
+        what.push(format!("{} round trips", cfg.roundtrips));
+    }
+    if ph.memory {
+        what.push(format!("{} windows x {} lines", cfg.windows, cfg.lines));
+    }
+    if ph.latency {
+        what.push(format!("{} waits", cfg.latency));
+    }
+    if ph.idle {
+        what.push(format!(
+            "{} idle shells for {} s",
+            cfg.idle_windows, cfg.idle_secs
+        ));
+    }
+    if ph.attached {
+        what.push(format!(
+            "{} attached floods and {} keys",
+            cfg.attach_runs, cfg.keys
+        ));
+    }
     f.notes.push(format!(
-        "{} throughput runs, {} round trips, {} windows x {} lines, {} waits, {} idle shells for {} s, {} attached floods, {} keys; total {:.0} s",
-        cfg.runs,
-        cfg.roundtrips,
-        cfg.windows,
-        cfg.lines,
-        cfg.latency,
-        cfg.idle_windows,
-        cfg.idle_secs,
-        cfg.attach_runs,
-        cfg.keys,
+        "{}; total {:.0} s",
+        what.join(", "),
         started.elapsed().as_secs_f64()
     ));
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
