@@ -42,10 +42,7 @@ impl BinaryConnection {
                 let target = self.viewed(&window);
                 ctx.spawn(
                     async move {
-                        let w = match target {
-                            Some(w) => w,
-                            None => resolve(&s, &window).await?,
-                        };
+                        let w = window_addr(target, &s, &window).await?;
                         w.send(window::WriteInput(data))
                             .await
                             .map_err(|e| crate::errors::internal(e.to_string()))?
@@ -74,10 +71,7 @@ impl BinaryConnection {
                 let target = self.viewed(&window);
                 ctx.spawn(
                     async move {
-                        let w = match target {
-                            Some(w) => w,
-                            None => resolve(&s, &window).await?,
-                        };
+                        let w = window_addr(target, &s, &window).await?;
                         let (cols, rows) = (cols.max(1), rows.max(1));
                         w.send(window::Resize { cols, rows })
                             .await
@@ -120,10 +114,7 @@ impl BinaryConnection {
                 let target = self.viewed(&window);
                 ctx.spawn(
                     async move {
-                        let w = match target {
-                            Some(w) => w,
-                            None => resolve(&s, &window).await?,
-                        };
+                        let w = window_addr(target, &s, &window).await?;
                         let (first, rows, more) = w
                             .send(window::ScrollbackRows { before, count })
                             .await
@@ -321,10 +312,7 @@ impl BinaryConnection {
         let target = self.viewed(&window);
         ctx.spawn(
             async move {
-                let w = match target {
-                    Some(w) => w,
-                    None => resolve(&s, &window).await?,
-                };
+                let w = window_addr(target, &s, &window).await?;
                 let outcome = w
                     .send(window::Paste { data, choice })
                     .await
@@ -348,6 +336,18 @@ impl BinaryConnection {
                 Err(e) => act.notice(NoticeLevel::Warning, &e.message),
             }),
         );
+    }
+}
+
+/// The window's address: the one this client already shows, else looked up in the session.
+async fn window_addr(
+    shown: Option<Addr<Window>>,
+    s: &SessionRef,
+    id: &str,
+) -> Result<Addr<Window>, VerbError> {
+    match shown {
+        Some(w) => Ok(w),
+        None => resolve(s, id).await,
     }
 }
 

@@ -101,7 +101,8 @@ pub struct PasteDialog {
     pub scroll: usize,
 }
 
-/// A chrome dialog on top of the windows; keys go to it, never to a window.
+/// A chrome dialog; keys go to it, never to a window. Confirmations (paste, yes/no) are drawn
+/// in the tray, outside the windows; help covers them; the prompt takes the dock's row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     None,
@@ -126,6 +127,8 @@ pub enum Target {
     Workspace(i64),
     Window(String),
     PasteChoice(&'static str),
+    /// An answer to the yes/no question.
+    Confirm(bool),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -175,6 +178,8 @@ pub struct App {
     overrides: BTreeMap<String, String>,
     pub overlay: Overlay,
     pub notices: Vec<Notice>,
+    /// Rows of the tray at the last layout (see [`App::tray_rect`]).
+    tray_rows: u16,
     pub flash: Option<(String, Instant)>,
     pub copy: Option<CopyMode>,
     pending: Option<PendingSplit>,
@@ -215,6 +220,7 @@ impl App {
             overrides: BTreeMap::new(),
             overlay: Overlay::None,
             notices: Vec::new(),
+            tray_rows: 0,
             flash: None,
             copy: None,
             pending: None,
@@ -268,12 +274,56 @@ impl App {
         }
     }
 
-    pub fn windows_area(&self) -> Rect {
+    /// The area without the dock: the windows and the tray share it.
+    pub fn below_dock(&self) -> Rect {
         let a = self.area();
         match self.dock_row() {
             Some(_) if self.settings.dock == Edge::Top => Rect::new(a.x, a.y + 1, a.w, a.h - 1),
             Some(_) => Rect::new(a.x, a.y, a.w, a.h - 1),
             None => a,
+        }
+    }
+
+    /// The tray: chrome rows next to the dock for confirmations and notices, taken from the
+    /// windows so that no program output is ever drawn where trust UI is.
+    pub fn tray_rect(&self) -> Option<Rect> {
+        let b = self.below_dock();
+        let h = self.tray_rows.min(b.h);
+        if h == 0 {
+            return None;
+        }
+        Some(
+            if self.settings.dock == Edge::Top && self.dock_row().is_some() {
+                Rect::new(b.x, b.y, b.w, h)
+            } else {
+                Rect::new(b.x, b.bottom() - h, b.w, h)
+            },
+        )
+    }
+
+    /// Where the windows are drawn: the area without the dock and the tray.
+    pub fn windows_area(&self) -> Rect {
+        let b = self.below_dock();
+        match self.tray_rect() {
+            None => b,
+            Some(t) if t.y == b.y => Rect::new(b.x, t.bottom(), b.w, b.h - t.h),
+            Some(t) => Rect::new(b.x, b.y, b.w, b.h - t.h),
+        }
+    }
+
+    /// Lays the windows out again when the tray needs another number of rows (a dialog opened
+    /// or closed, a notice came or went).
+    fn sync_tray(&mut self) {
+        let rows = super::render::tray_rows(self);
+        if rows == self.tray_rows {
+            return;
+        }
+        self.dirty = true;
+        if self.attached {
+            self.relayout();
+        } else {
+            // Nothing is laid out yet; attaching does it with these rows.
+            self.tray_rows = rows;
         }
     }
 
@@ -306,6 +356,10 @@ impl App {
     /// Recomputes the layout and frames, and tells the daemon what changed: the layout, the
     /// windows shown, their sizes.
     fn relayout(&mut self) {
+        self.tray_rows = super::render::tray_rows(self);
+        // New windows are placed in the area without the tray, as every client sees it, so
+        // clients agree on the tree whatever their trays show.
+        let full = self.below_dock();
         let area = self.windows_area();
         let members: Vec<Member> = self
             .view
@@ -321,7 +375,7 @@ impl App {
         let focused = self.view.focused.clone();
         let changed = self
             .layout
-            .reconcile(&members, focused.as_deref(), placement.as_ref(), area);
+            .reconcile(&members, focused.as_deref(), placement.as_ref(), full);
         // Every client reconciles the same state in the same area (the session's size) to the
         // same tree, so only the client that placed a window on purpose shares the result (or
         // the first one, so the session has a layout): two clients pushing would race, and the
@@ -390,6 +444,11 @@ impl App {
     }
 
     pub fn on_op(&mut self, op: DaemonOp) {
+        self.op(op);
+        self.sync_tray();
+    }
+
+    fn op(&mut self, op: DaemonOp) {
         match op {
             DaemonOp::Attached { state } => {
                 self.attached = true;
@@ -527,6 +586,7 @@ impl App {
         if let Some(p) = &self.pending {
             consider(p.deadline);
         }
+        self.sync_tray();
         next
     }
 
@@ -542,6 +602,7 @@ impl App {
             self.notices.remove(0);
         }
         self.dirty = true;
+        self.sync_tray();
     }
 
     fn flash(&mut self, text: impl Into<String>) {
@@ -615,6 +676,7 @@ impl App {
             ),
             InputEvent::PixelMouse(_) | InputEvent::Wake => {}
         }
+        self.sync_tray();
     }
 
     fn is_focus_return(&self, ev: &KeyEvent) -> bool {
@@ -622,6 +684,11 @@ impl App {
     }
 
     pub fn on_key(&mut self, ev: KeyEvent) {
+        self.key(ev);
+        self.sync_tray();
+    }
+
+    fn key(&mut self, ev: KeyEvent) {
         self.dirty = true;
         // The focus-return chord comes before any dialog, binding or window.
         if self.is_focus_return(&ev) {
@@ -684,14 +751,8 @@ impl App {
         match &mut self.overlay {
             Overlay::None => {}
             Overlay::Help => self.overlay = Overlay::None,
-            Overlay::Confirm { yes, .. } => {
-                let yes = yes.clone();
-                self.overlay = Overlay::None;
-                if matches!(ev.key, KeyCode::Char('y') | KeyCode::Char('Y')) {
-                    match yes {
-                        Confirmed::Close(id) => self.command("CloseWindow", &[&id]),
-                    }
-                }
+            Overlay::Confirm { .. } => {
+                self.confirm(matches!(ev.key, KeyCode::Char('y') | KeyCode::Char('Y')))
             }
             Overlay::Prompt(p) => match ev.key {
                 KeyCode::Escape => self.overlay = Overlay::None,
@@ -741,6 +802,20 @@ impl App {
                 if let Some(choice) = choice {
                     self.paste_choice(choice);
                 }
+            }
+        }
+    }
+
+    /// Closes the yes/no question; runs its action on yes.
+    fn confirm(&mut self, yes: bool) {
+        let Overlay::Confirm { yes: action, .. } =
+            std::mem::replace(&mut self.overlay, Overlay::None)
+        else {
+            return;
+        };
+        if yes {
+            match action {
+                Confirmed::Close(id) => self.command("CloseWindow", &[&id]),
             }
         }
     }
@@ -1297,12 +1372,18 @@ impl App {
                 }
             }
             Target::PasteChoice(c) => self.paste_choice(c),
+            Target::Confirm(yes) => self.confirm(yes),
         }
     }
 
     // ----- routed requests ------------------------------------------------------------------
 
     pub fn on_request(&mut self, request: u64, kind: RoutedRequest) {
+        self.request(request, kind);
+        self.sync_tray();
+    }
+
+    fn request(&mut self, request: u64, kind: RoutedRequest) {
         self.dirty = true;
         let result = match kind {
             RoutedRequest::Split {
@@ -1670,7 +1751,7 @@ impl App {
                     let wl = self.layout.workspace_mut(ws);
                     wl.zoomed = Some(id);
                 } else {
-                    let a = self.windows_area();
+                    let a = self.below_dock();
                     let half = a.w / 2;
                     let r = match name {
                         "SnapLeft" => Rect::new(a.x, a.y, half, a.h),

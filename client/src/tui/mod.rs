@@ -4,7 +4,8 @@
 //!
 //! Files: `conn` (socket, reader thread), `app` (state and behaviour), `layout` (geometry),
 //! `render` (drawing), `input` (key and mouse encoding), `keys` (bindings and modes), `copy`
-//! (copy mode), `settings` (options and themes).
+//! (copy mode), `settings` (options and themes), `replies` (the outer terminal's reports and
+//! replies, kept away from windows).
 
 mod app;
 mod conn;
@@ -13,6 +14,7 @@ mod input;
 mod keys;
 mod layout;
 mod render;
+mod replies;
 mod settings;
 
 use std::io::{IsTerminal, Write};
@@ -31,11 +33,14 @@ use crate::failure::Failure;
 use app::{App, Exit};
 use conn::{Conn, Incoming};
 use keys::KeyConfig;
+use replies::ReplyFilter;
 
 /// Input events handled per wake-up before the screen gets a chance to redraw.
 const INPUT_BURST: usize = 512;
 /// Longest sleep when nothing is scheduled (the clock still ticks over).
 const IDLE_WAIT: Duration = Duration::from_secs(1);
+/// DECRST 1004: no focus-in/out reports from the outer terminal.
+const DISABLE_FOCUS_REPORTS: &str = "\x1b[?1004l";
 
 /// Attaches to `session` (None: the most recently active one) and runs until detached. Returns
 /// the exit status.
@@ -67,6 +72,9 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
     terminal
         .set_raw_mode()
         .map_err(|e| Failure::msg(format!("cannot put the terminal in raw mode: {e}")))?;
+    // Focus reports stay off (Lumen): a program that ran in this terminal before may have left
+    // them on. Any that still come are dropped by the reply filter.
+    write_tty(DISABLE_FOCUS_REPORTS);
     terminal
         .enter_alternate_screen()
         .map_err(|e| Failure::msg(format!("cannot switch to the alternate screen: {e}")))?;
@@ -121,6 +129,7 @@ fn run_loop<T: Terminal>(
 ) -> Result<Exit, Failure> {
     let mut last_draw: Option<Instant> = None;
     let mut last_clock = String::new();
+    let mut filter = ReplyFilter::new();
     loop {
         loop {
             match rx.try_recv() {
@@ -140,6 +149,10 @@ fn run_loop<T: Terminal>(
                 }
             }
         }
+        // Timers first: what they queue (window sizes when a notice goes, a late reply) goes
+        // out now, not after the next wait.
+        let now = Instant::now();
+        let next_timer = app.tick(now);
         for op in std::mem::take(&mut app.out) {
             if let Err(e) = conn.send_op(op) {
                 return Ok(Exit::Lost(e));
@@ -152,8 +165,6 @@ fn run_loop<T: Terminal>(
             set_clipboard(&text);
         }
 
-        let now = Instant::now();
-        let next_timer = app.tick(now);
         if app.settings.show_clock {
             let minute = now_minute();
             if minute != last_clock {
@@ -176,14 +187,19 @@ fn run_loop<T: Terminal>(
                 .min(IDLE_WAIT)
         };
 
-        let mut first = Some(wait);
+        let mut timeout = wait;
         for _ in 0..INPUT_BURST {
+            // Keys that may start a terminal reply wait a moment for the rest of it.
+            if let Some(d) = filter.deadline() {
+                timeout = d.saturating_duration_since(Instant::now());
+            }
             let ev = bt
                 .terminal()
-                .poll_input(first.take().or(Some(Duration::ZERO)))
+                .poll_input(Some(timeout))
                 .map_err(|e| Failure::msg(format!("reading the terminal failed: {e}")))?;
+            timeout = Duration::ZERO;
+            let holding = filter.deadline().is_some_and(|d| Instant::now() < d);
             match ev {
-                None | Some(InputEvent::Wake) => break,
                 Some(InputEvent::Resized { cols, rows }) => {
                     bt.resize(cols, rows);
                     // A resized terminal's contents are unknown: paint everything.
@@ -191,7 +207,19 @@ fn run_loop<T: Terminal>(
                         .map_err(|e| Failure::msg(format!("drawing failed: {e}")))?;
                     app.on_resize(clamp16(cols), clamp16(rows));
                 }
-                Some(ev) => app.on_input(ev),
+                // Still waiting for the rest of a sequence; the daemon's messages can wait too.
+                None | Some(InputEvent::Wake) if holding => {}
+                None | Some(InputEvent::Wake) => {
+                    for ev in filter.flush() {
+                        app.on_input(ev);
+                    }
+                    break;
+                }
+                Some(ev) => {
+                    for ev in filter.push(ev, Instant::now()) {
+                        app.on_input(ev);
+                    }
+                }
             }
         }
     }
@@ -228,12 +256,17 @@ fn now_minute() -> String {
     secs.to_string()
 }
 
-/// Puts text on the outer terminal's clipboard with OSC 52. Written straight to the terminal
-/// device, between frames, so the screen model is not disturbed.
+/// Puts text on the outer terminal's clipboard with OSC 52.
 fn set_clipboard(text: &str) {
     let osc = OperatingSystemCommand::SetSelection(Selection::CLIPBOARD, text.to_string());
+    write_tty(&osc.to_string());
+}
+
+/// Writes a control sequence straight to the terminal device, between frames, so the screen
+/// model is not disturbed.
+fn write_tty(seq: &str) {
     if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-        let _ = write!(tty, "{osc}");
+        let _ = tty.write_all(seq.as_bytes());
         let _ = tty.flush();
     }
 }

@@ -329,40 +329,26 @@ pub fn draw(app: &App, surface: &mut Surface) -> Drawn {
             cursor = Some(cur);
         }
     }
+    // The tray before the dock: a prompt with no dock row is drawn by the dock code in a row
+    // of the tray.
+    draw_tray(app, &mut c, &pal, &mut hits);
     if let Some(cur) = draw_dock(app, &mut c, &pal, &mut hits) {
         cursor = Some(cur);
     }
-    draw_notices(app, &mut c, &pal, win_area);
-    let roomy = area.w >= 24 && area.h >= 8;
     match &app.overlay {
         Overlay::None | Overlay::Prompt(_) => {}
-        // Dialogs need some room; a tiny terminal gets one line that says what is waiting.
-        Overlay::Help | Overlay::Paste(_) | Overlay::Confirm { .. } if !roomy => {
+        // Confirmations are in the tray; the cursor stays hidden while one waits.
+        Overlay::Paste(_) | Overlay::Confirm { .. } => cursor = None,
+        // Help is no trust UI: it may cover the windows. A tiny terminal gets one line.
+        Overlay::Help if area.w < 24 || area.h < 8 => {
             cursor = None;
-            let msg = match &app.overlay {
-                Overlay::Paste(_) => "held paste: p paste · o one line · esc cancel",
-                Overlay::Confirm { .. } => "confirm: y / n",
-                _ => "too small for the help; any key closes it",
-            };
+            let msg = "too small for the help; any key closes it";
             c.fill(area.x, area.y, area.w, ' ', &pal.plain());
             c.text(area.x, area.y, area.w, msg, &bold(&pal));
         }
         Overlay::Help => {
             cursor = None;
             draw_help(app, &mut c, &pal, area);
-        }
-        Overlay::Paste(d) => {
-            cursor = None;
-            draw_paste(&mut c, &pal, area, d, &mut hits);
-        }
-        Overlay::Confirm { text, .. } => {
-            cursor = None;
-            let bw = (text.chars().count() as u16 + 6).min(area.w);
-            let r = Rect::new(area.x + (area.w - bw) / 2, area.y + area.h / 2 - 2, bw, 5);
-            let frame = chrome(&pal, pal.ansi(3));
-            c.dialog(r, "confirm", &frame, &pal.plain());
-            c.text(r.x + 2, r.y + 1, r.w - 4, text, &pal.plain());
-            c.text(r.x + 2, r.y + 3, r.w - 4, "[y] yes   [n] no", &bold(&pal));
         }
     }
     Drawn { hits, cursor }
@@ -822,36 +808,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-fn draw_notices(app: &App, c: &mut Canvas, pal: &Palette, area: Rect) {
-    if app.notices.is_empty() || area.w < 12 {
-        return;
-    }
-    let bw = (area.w / 2).clamp(24.min(area.w), 60.min(area.w));
-    let mut y = area.y;
-    for n in app.notices.iter().rev() {
-        let (label, colour) = match n.level {
-            NoticeLevel::Info => ("info", 4),
-            NoticeLevel::Warning => ("warning", 3),
-            NoticeLevel::Error => ("error", 1),
-        };
-        let lines: Vec<String> = wrap_words(&n.text, usize::from(bw - 4))
-            .into_iter()
-            .take(4)
-            .collect();
-        let bh = lines.len() as u16 + 2;
-        if y + bh > area.bottom() {
-            break;
-        }
-        let r = Rect::new(area.right() - bw, y, bw, bh);
-        let frame = chrome(pal, pal.ansi(colour));
-        c.dialog(r, label, &frame, &pal.plain());
-        for (i, l) in lines.iter().enumerate() {
-            c.text(r.x + 2, r.y + 1 + i as u16, bw - 4, l, &pal.plain());
-        }
-        y += bh;
-    }
-}
-
 fn draw_help(app: &App, c: &mut Canvas, pal: &Palette, area: Rect) {
     let leader = app.leader().label();
     let chord = app
@@ -923,76 +879,295 @@ fn draw_help(app: &App, c: &mut Canvas, pal: &Palette, area: Rect) {
     );
 }
 
-fn draw_paste(
-    c: &mut Canvas,
-    pal: &Palette,
-    area: Rect,
-    d: &super::app::PasteDialog,
-    hits: &mut Hits,
-) {
-    let bw = 84.min(area.w);
-    let inner_w = usize::from(bw.saturating_sub(4));
-    let intro = "This window has not turned on bracketed paste, and the text holds line breaks or control characters, so it could run commands. Nothing has been sent yet.";
-    let intro_lines = wrap_words(intro, inner_w);
-    let preview = wrap(&d.preview, inner_w);
-    let max_preview = usize::from(area.h.saturating_sub(intro_lines.len() as u16 + 8)).max(1);
-    let shown = preview.len().min(max_preview);
-    let bh = (intro_lines.len() + shown + 6) as u16;
-    let bh = bh.min(area.h);
-    let r = Rect::new(
-        area.x + (area.w - bw) / 2,
-        area.y + (area.h - bh) / 2,
-        bw,
-        bh,
-    );
-    let frame = chrome(pal, pal.ansi(3));
-    c.dialog(r, "held paste", &frame, &pal.plain());
-    let mut y = r.y + 1;
-    for l in &intro_lines {
-        c.text(r.x + 2, y, r.w - 4, l, &pal.plain());
-        y += 1;
+// ----- the tray ---------------------------------------------------------------------------
+//
+// Confirmations and notices are trust UI: they are drawn in rows of chrome next to the dock,
+// taken from the windows' area (the windows are laid out without them), never over window
+// content, where a program could draw a look-alike.
+
+/// Rows the tray leaves to the windows when it can.
+const MIN_WINDOW_ROWS: u16 = 3;
+/// Most rows the notices take in all, and each notice.
+const NOTICE_ROWS: u16 = 6;
+const ROWS_PER_NOTICE: usize = 2;
+/// Most lines of a held paste shown at once; the rest scroll.
+const PREVIEW_ROWS: usize = 8;
+/// Columns of a notice's level label.
+const LABEL_W: u16 = 9;
+/// The mark at the start of every tray row but a dialog's rule.
+const GUTTER: &str = "┃";
+/// ANSI colour of confirmations.
+const CONFIRM_COLOUR: u8 = 3;
+
+const PASTE_INTRO: &str = "This window has not turned on bracketed paste, and the text holds line breaks or control characters, so it could run commands. Nothing has been sent yet.";
+
+/// One row of the tray.
+#[derive(Debug, Clone, PartialEq)]
+enum TrayRow {
+    /// A dialog's edge on the windows' side: a rule with the dialog's title.
+    Rule(&'static str),
+    /// Dialog prose.
+    Text(String),
+    /// A line of a held paste's text, controls made visible.
+    Preview(String),
+    /// A dialog's choices, clickable, and a dimmed note after them.
+    Choices {
+        choices: Vec<(String, Target)>,
+        note: String,
+    },
+    /// The whole dialog in one row, for small terminals.
+    Compact { title: &'static str, text: String },
+    /// A line of a notice; the level is labelled on its first line.
+    Notice {
+        level: NoticeLevel,
+        first: bool,
+        text: String,
+    },
+    /// The command prompt when there is no dock row for it; the dock code draws it.
+    Prompt,
+}
+
+/// What the tray shows: notices (oldest first) and the open dialog.
+struct TrayPlan {
+    notices: Vec<TrayRow>,
+    dialog: Vec<TrayRow>,
+}
+
+fn plan_tray(app: &App) -> TrayPlan {
+    let room = app.below_dock();
+    let w = usize::from(room.w);
+    let max = room.h.saturating_sub(MIN_WINDOW_ROWS);
+    // Gutter and a space on the left, a space on the right.
+    let dialog = plan_dialog(app, w.saturating_sub(3).max(1), usize::from(max));
+    let left = max.saturating_sub(dialog.len() as u16).min(NOTICE_ROWS);
+    let notices = plan_notices(app, w, usize::from(left));
+    TrayPlan { notices, dialog }
+}
+
+/// Rows the tray needs now (the windows get the rest).
+pub fn tray_rows(app: &App) -> u16 {
+    let p = plan_tray(app);
+    (p.notices.len() + p.dialog.len()).min(usize::from(u16::MAX)) as u16
+}
+
+fn plan_dialog(app: &App, text_w: usize, max: usize) -> Vec<TrayRow> {
+    match &app.overlay {
+        Overlay::Paste(d) => {
+            let intro = wrap_words(PASTE_INTRO, text_w);
+            let preview = wrap(&d.preview, text_w);
+            // The rule, the prose, at least one line of the text, the choices.
+            let fixed = intro.len() + 2;
+            if fixed + 1 > max {
+                let keep = if d.has_controls {
+                    " · k keep controls"
+                } else {
+                    ""
+                };
+                return vec![TrayRow::Compact {
+                    title: "held paste",
+                    text: format!("p paste · o one line{keep} · esc cancel"),
+                }];
+            }
+            let shown = preview.len().min(PREVIEW_ROWS).min(max - fixed).max(1);
+            let scroll = d.scroll.min(preview.len().saturating_sub(shown));
+            let mut rows = vec![TrayRow::Rule("held paste")];
+            rows.extend(intro.into_iter().map(TrayRow::Text));
+            rows.extend(
+                preview
+                    .iter()
+                    .skip(scroll)
+                    .take(shown)
+                    .cloned()
+                    .map(TrayRow::Preview),
+            );
+            let mut choices = vec![
+                ("[p] paste".to_string(), Target::PasteChoice("send")),
+                (
+                    "[o] paste as one line".to_string(),
+                    Target::PasteChoice("one-line"),
+                ),
+            ];
+            if d.has_controls {
+                choices.push((
+                    "[k] keep controls".to_string(),
+                    Target::PasteChoice("keep-controls"),
+                ));
+            }
+            choices.push(("[esc] cancel".to_string(), Target::PasteChoice("")));
+            let note = if preview.len() > shown {
+                format!(
+                    "lines {}-{} of {} (up/down scroll)",
+                    scroll + 1,
+                    scroll + shown,
+                    preview.len()
+                )
+            } else {
+                String::new()
+            };
+            rows.push(TrayRow::Choices { choices, note });
+            rows
+        }
+        Overlay::Confirm { text, .. } => {
+            let lines = wrap_words(text, text_w);
+            if lines.len() + 2 > max {
+                return vec![TrayRow::Compact {
+                    title: "confirm",
+                    text: format!("{text} · y / n"),
+                }];
+            }
+            let mut rows = vec![TrayRow::Rule("confirm")];
+            rows.extend(lines.into_iter().map(TrayRow::Text));
+            rows.push(TrayRow::Choices {
+                choices: vec![
+                    ("[y] yes".to_string(), Target::Confirm(true)),
+                    ("[n] no".to_string(), Target::Confirm(false)),
+                ],
+                note: String::new(),
+            });
+            rows
+        }
+        Overlay::Prompt(_) if app.dock_row().is_none() => vec![TrayRow::Prompt],
+        _ => Vec::new(),
     }
-    y += 1;
-    let scroll = d.scroll.min(preview.len().saturating_sub(shown));
-    let mut pv = pal.plain();
-    pv.set_background(pal.ansi(0));
-    pv.set_foreground(pal.ansi(15));
-    for l in preview.iter().skip(scroll).take(shown) {
-        if y + 2 >= r.bottom() {
+}
+
+/// The newest notices that fit in `rows`, oldest first, each in at most [`ROWS_PER_NOTICE`].
+fn plan_notices(app: &App, w: usize, rows: usize) -> Vec<TrayRow> {
+    let text_w = w.saturating_sub(usize::from(LABEL_W) + 3);
+    if text_w < 8 {
+        return Vec::new();
+    }
+    let mut left = rows;
+    let mut picked: Vec<Vec<TrayRow>> = Vec::new();
+    for n in app.notices.iter().rev() {
+        let mut lines = wrap_words(&n.text, text_w);
+        if lines.len() > ROWS_PER_NOTICE {
+            lines.truncate(ROWS_PER_NOTICE);
+            if let Some(last) = lines.last_mut() {
+                while last.chars().map(char_width).sum::<usize>() + 1 > text_w {
+                    last.pop();
+                }
+                last.push('…');
+            }
+        }
+        if lines.len() > left {
             break;
         }
-        c.fill(r.x + 2, y, r.w - 4, ' ', &pv);
-        c.text(r.x + 2, y, r.w - 4, l, &pv);
-        y += 1;
-    }
-    if preview.len() > shown {
-        let mut dim = pal.plain();
-        dim.set_intensity(Intensity::Half);
-        let more = format!(
-            " lines {}-{} of {} (up/down scroll) ",
-            scroll + 1,
-            scroll + shown,
-            preview.len()
+        left -= lines.len();
+        picked.push(
+            lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| TrayRow::Notice {
+                    level: n.level,
+                    first: i == 0,
+                    text,
+                })
+                .collect(),
         );
-        c.text(r.x + 2, r.bottom() - 2 - 1, r.w - 4, &more, &dim);
     }
-    let mut choices: Vec<(&str, &'static str)> =
-        vec![("[p] paste", "send"), ("[o] paste as one line", "one-line")];
-    if d.has_controls {
-        choices.push(("[k] keep controls", "keep-controls"));
+    picked.into_iter().rev().flatten().collect()
+}
+
+fn draw_tray(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) {
+    let Some(r) = app.tray_rect() else {
+        return;
+    };
+    let plan = plan_tray(app);
+    // The dialog sits next to the dock (or the bottom edge), the notices on the windows' side.
+    let top_dock = r.y == app.below_dock().y && app.dock_row().is_some();
+    let rows: Vec<&TrayRow> = if top_dock {
+        plan.dialog.iter().chain(plan.notices.iter()).collect()
+    } else {
+        plan.notices.iter().chain(plan.dialog.iter()).collect()
+    };
+    // More rows than room (a tiny terminal): the ones nearest the dock stay.
+    let n = rows.len().min(usize::from(r.h));
+    let rows = if top_dock {
+        &rows[..n]
+    } else {
+        &rows[rows.len() - n..]
+    };
+    for (i, row) in rows.iter().enumerate() {
+        let y = r.y + i as u16;
+        c.fill(r.x, y, r.w, ' ', &pal.plain());
+        draw_tray_row(c, pal, Rect::new(r.x, y, r.w, 1), row, hits);
     }
-    choices.push(("[esc] cancel", ""));
-    let by = r.bottom() - 2;
-    let mut x = r.x + 2;
-    let mut ba = bold(pal);
-    ba.set_foreground(pal.ansi(3));
-    for (label, choice) in choices {
-        let n = c.text(x, by, r.right().saturating_sub(x + 2), label, &ba);
-        if n > 0 {
-            hits.targets
-                .push((Rect::new(x, by, n, 1), Target::PasteChoice(choice)));
+}
+
+fn draw_tray_row(c: &mut Canvas, pal: &Palette, r: Rect, row: &TrayRow, hits: &mut Hits) {
+    let accent = pal.ansi(CONFIRM_COLOUR);
+    let (x, y, w) = (r.x, r.y, r.w);
+    let badge = |colour: ColorAttribute| {
+        let mut a = chrome(pal, pal.ansi(0));
+        a.set_background(colour);
+        a.set_intensity(Intensity::Bold);
+        a
+    };
+    let gutter = |c: &mut Canvas, colour: ColorAttribute| {
+        let mut a = chrome(pal, colour);
+        a.set_intensity(Intensity::Bold);
+        c.text(x, y, w, GUTTER, &a);
+    };
+    let inner_w = w.saturating_sub(3);
+    match row {
+        TrayRow::Rule(title) => {
+            c.fill(x, y, w, '─', &chrome(pal, accent));
+            if w > 4 {
+                c.text(x + 2, y, w - 4, &format!(" {title} "), &badge(accent));
+            }
         }
-        x += n + 3;
+        TrayRow::Text(text) => {
+            gutter(c, accent);
+            c.text(x + 2, y, inner_w, text, &pal.plain());
+        }
+        TrayRow::Preview(text) => {
+            gutter(c, accent);
+            let mut pv = pal.plain();
+            pv.set_background(pal.ansi(0));
+            pv.set_foreground(pal.ansi(15));
+            c.fill(x + 2, y, inner_w, ' ', &pv);
+            c.text(x + 2, y, inner_w, text, &pv);
+        }
+        TrayRow::Choices { choices, note } => {
+            gutter(c, accent);
+            let mut a = bold(pal);
+            a.set_foreground(accent);
+            let mut cx = x + 2;
+            for (label, target) in choices {
+                let n = c.text(cx, y, (x + w).saturating_sub(cx + 1), label, &a);
+                if n > 0 {
+                    hits.targets.push((Rect::new(cx, y, n, 1), target.clone()));
+                }
+                cx += n + 3;
+            }
+            if !note.is_empty() {
+                let mut dim = pal.plain();
+                dim.set_intensity(Intensity::Half);
+                c.text(cx, y, (x + w).saturating_sub(cx + 1), note, &dim);
+            }
+        }
+        TrayRow::Compact { title, text } => {
+            let n = c.text(x, y, w, &format!(" {title} "), &badge(accent));
+            c.text(x + n + 1, y, w.saturating_sub(n + 1), text, &bold(pal));
+        }
+        TrayRow::Notice { level, first, text } => {
+            let (label, colour) = match level {
+                NoticeLevel::Info => ("info", 4),
+                NoticeLevel::Warning => ("warning", 3),
+                NoticeLevel::Error => ("error", 1),
+            };
+            let colour = pal.ansi(colour);
+            gutter(c, colour);
+            if *first {
+                let mut a = chrome(pal, colour);
+                a.set_intensity(Intensity::Bold);
+                c.text(x + 2, y, LABEL_W.min(inner_w), label, &a);
+            }
+            let tx = x + 2 + LABEL_W;
+            c.text(tx, y, (x + w).saturating_sub(tx + 1), text, &pal.plain());
+        }
+        TrayRow::Prompt => {}
     }
 }
 
