@@ -17,6 +17,9 @@ use crate::screen::{self, Viewer};
 use crate::supervisor::{ChildExited, Supervisor, Watch};
 use protocol::events::Event;
 
+/// Frames a window may send back to back before the frame rate applies.
+const FRAME_BURST: f64 = 3.0;
+
 /// How long a closed window's program gets to leave after SIGHUP before it is killed.
 const HANGUP_GRACE: Duration = Duration::from_secs(2);
 
@@ -82,6 +85,9 @@ pub struct Window {
     /// Attached clients showing this window.
     viewers: Vec<Viewer>,
     flush_scheduled: bool,
+    /// Frames that may go out at once, and when it was last refilled.
+    frame_budget: f64,
+    budget_at: std::time::Instant,
     last_modes: protocol::attach::WindowModes,
     /// OSC 9;4 progress and output notices for the session's agent tiers.
     agent: crate::agent::PaneProbe,
@@ -126,6 +132,8 @@ impl Window {
                 frame_timer: false,
                 viewers: Vec::new(),
                 flush_scheduled: false,
+                frame_budget: FRAME_BURST,
+                budget_at: std::time::Instant::now(),
                 last_modes: Default::default(),
                 agent: Default::default(),
             }
@@ -232,24 +240,42 @@ impl Window {
         if self.viewers.is_empty() || self.flush_scheduled {
             return;
         }
-        self.flush_scheduled = true;
         let interval = self
             .viewers
             .iter()
             .map(|v| v.interval)
             .min()
             .unwrap_or(Duration::from_millis(16));
-        ctx.run_later(interval, |act, ctx| {
+        // A small budget of frames (refilled at the frame rate) lets a keystroke's echo go out at
+        // once even right after another frame, while a flood still averages the frame rate.
+        let now = std::time::Instant::now();
+        let per_sec = 1.0 / interval.as_secs_f64().max(1e-3);
+        self.frame_budget = (self.frame_budget
+            + now.duration_since(self.budget_at).as_secs_f64() * per_sec)
+            .min(FRAME_BURST);
+        self.budget_at = now;
+        if self.frame_budget >= 1.0 {
+            self.frame_budget -= 1.0;
+            self.flush_viewers(ctx);
+            return;
+        }
+        let wait = Duration::from_secs_f64((1.0 - self.frame_budget) / per_sec);
+        self.flush_scheduled = true;
+        ctx.run_later(wait, |act, ctx| {
             act.flush_scheduled = false;
-            let mut behind = false;
-            for v in &mut act.viewers {
-                behind |= !screen::flush(&act.id, &act.emulator, v);
-            }
-            if behind {
-                // A client's queue was full: try again next frame.
-                act.schedule_flush(ctx);
-            }
+            act.schedule_flush(ctx);
         });
+    }
+
+    fn flush_viewers(&mut self, ctx: &mut Context<Self>) {
+        let mut behind = false;
+        for v in &mut self.viewers {
+            behind |= !screen::flush(&self.id, &self.emulator, v);
+        }
+        if behind {
+            // A client's queue was full: try again next frame.
+            self.schedule_flush(ctx);
+        }
     }
 
     fn feed(&mut self, raw: &[u8]) {

@@ -3,7 +3,8 @@
 //! cargo run --release -p tuios-emulator --example emubench [-- --mem-only | --speed-only | --flood]
 //!
 //! `--flood` alone measures the daemon's worst profiled case: plain base64 text in 120-column
-//! lines, soft-wrapped on an 80x24 screen.
+//! lines, soft-wrapped on an 80x24 screen; `--flood-profile [MB]` runs only the emulator on
+//! it, once, for profilers.
 //!
 //! Each memory figure is measured in a fresh child process, so resident-size deltas are not
 //! flattered by memory the allocator kept from earlier work.
@@ -292,12 +293,12 @@ fn generate(cols: usize, rows: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// ~40 MB of base64-looking text in 120-column lines (as `base64 -w120` prints them).
-fn base64_flood() -> Vec<u8> {
+/// ~`bytes` of base64-looking text in 120-column lines (as `base64 -w120` prints them).
+fn base64_flood(bytes: usize) -> Vec<u8> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut rng = Rng(99);
-    let mut out = Vec::with_capacity(40_000_000 + 256);
-    while out.len() < 40_000_000 {
+    let mut out = Vec::with_capacity(bytes + 256);
+    while out.len() < bytes {
         for _ in 0..120 {
             out.push(ALPHABET[rng.below(64) as usize]);
         }
@@ -307,7 +308,7 @@ fn base64_flood() -> Vec<u8> {
 }
 
 fn bench_flood() {
-    let data = base64_flood();
+    let data = base64_flood(40_000_000);
     let (cols, rows) = (80, 24);
     let mut alacritty = Vec::new();
     let mut ours = Vec::new();
@@ -342,6 +343,23 @@ fn bench_flood() {
         median(alacritty.clone()),
         median(ours.clone()),
         median(alacritty) / median(ours)
+    );
+}
+
+/// One pass of the emulator alone over the flood, for profilers (`perf record`,
+/// `valgrind --tool=cachegrind`): `--flood-profile [MB]`.
+fn flood_profile(megabytes: usize) {
+    let data = base64_flood(megabytes * 1_000_000);
+    let start = Instant::now();
+    let mut emu = Emulator::new(80, 24, 10_000);
+    for chunk in data.chunks(CHUNK) {
+        emu.feed(chunk);
+        std::hint::black_box(emu.take_effects());
+    }
+    println!(
+        "flood profile: {:.1} MB in {:.2} s",
+        mb(data.len()),
+        start.elapsed().as_secs_f64()
     );
 }
 
@@ -556,6 +574,12 @@ fn main() {
             bench_speed(120, 40);
         }
         Some("--flood") => bench_flood(),
+        Some("--flood-profile") => flood_profile(
+            std::env::args()
+                .nth(2)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(40),
+        ),
         Some("--mem-only") => {
             child("--mem-ours");
             child("--mem-alacritty");

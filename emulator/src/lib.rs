@@ -225,6 +225,7 @@ impl Emulator {
             store: &mut self.store,
             history: self.history,
             state: &mut self.state,
+            credit: 0,
         };
         self.parser.advance(&mut sink, bytes);
         sink.drain();
@@ -609,15 +610,32 @@ struct Sink<'a> {
     store: &'a mut Store,
     history: usize,
     state: &'a mut State,
+    /// How many more actions that scroll at most one row each (characters, line feeds,
+    /// tabs) are known to fit in the history: the per-character check is then a counter
+    /// instead of a look into the grid. Zero forces a real check; anything that scrolls
+    /// several rows or switches grids resets it.
+    credit: usize,
 }
 
 impl Sink<'_> {
     /// Makes sure `rows` more rows fit in the history without it dropping any.
     #[inline(always)]
     fn make_room(&mut self, rows: usize) {
+        self.credit = 0;
         if self.term.grid().history_size() + rows > self.history {
             self.drain();
         }
+    }
+
+    /// `make_room(1)` for the frequent one-row actions.
+    #[inline(always)]
+    fn make_room_for_one(&mut self) {
+        if self.credit == 0 {
+            self.make_room(1);
+            // At least 1: make_room left room for one more row.
+            self.credit = self.history - self.term.grid().history_size();
+        }
+        self.credit -= 1;
     }
 
     fn drain(&mut self) {
@@ -626,6 +644,8 @@ impl Sink<'_> {
 
     /// Runs `f` and records the mode switches it made.
     fn tracking_modes(&mut self, f: impl FnOnce(&mut Term<Listener>)) {
+        // The active grid may change (alternate screen): count its room afresh.
+        self.credit = 0;
         let before = Modes::of(*self.term.mode());
         f(self.term);
         let after = Modes::of(*self.term.mode());
@@ -650,25 +670,25 @@ impl Handler for Sink<'_> {
     #[inline]
     fn input(&mut self, c: char) {
         // A wrapping character scrolls at most one row.
-        self.make_room(1);
+        self.make_room_for_one();
         Handler::input(&mut *self.term, c)
     }
 
     #[inline]
     fn put_tab(&mut self, count: u16) {
-        self.make_room(1);
+        self.make_room_for_one();
         Handler::put_tab(&mut *self.term, count)
     }
 
     #[inline]
     fn linefeed(&mut self) {
-        self.make_room(1);
+        self.make_room_for_one();
         Handler::linefeed(&mut *self.term)
     }
 
     #[inline]
     fn newline(&mut self) {
-        self.make_room(1);
+        self.make_room_for_one();
         Handler::newline(&mut *self.term)
     }
 

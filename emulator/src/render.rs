@@ -121,24 +121,23 @@ pub(crate) fn same_style(a: &Cell, b: &Cell) -> bool {
 /// A cell that trimming may drop: a blank with no visible style.
 #[inline(always)]
 pub(crate) fn is_plain_blank(cell: &Cell) -> bool {
-    // Non-short-circuit `&`: callers test several cells at once without a branch per test.
-    ((cell.c == ' ') | (cell.c == '\t'))
-        & (color_key(cell.bg) == color_key(DEFAULT_BG))
-        & (color_key(cell.fg) == color_key(DEFAULT_FG))
-        & !cell.flags.intersects(STYLE_FLAGS | Flags::WIDE_CHAR_SPACER)
-        & cell.extra.is_none()
+    (cell.c == ' ' || cell.c == '\t')
+        && is_default_fg(cell.fg)
+        && is_default_bg(cell.bg)
+        && !cell.flags.intersects(STYLE_FLAGS | Flags::WIDE_CHAR_SPACER)
+        && cell.extra.is_none()
 }
 
-/// A colour as one integer, so that cells compare without branching on the colour's kind.
+// Matching against a constant compiles to two compares; `==` on `Color` dispatches on both
+// operands' kinds.
 #[inline(always)]
-pub(crate) fn color_key(c: Color) -> u32 {
-    match c {
-        Color::Named(n) => n as u32,
-        Color::Indexed(i) => 1 << 24 | u32::from(i),
-        Color::Spec(rgb) => {
-            2 << 24 | u32::from(rgb.r) << 16 | u32::from(rgb.g) << 8 | u32::from(rgb.b)
-        }
-    }
+pub(crate) fn is_default_fg(c: Color) -> bool {
+    matches!(c, Color::Named(NamedColor::Foreground))
+}
+
+#[inline(always)]
+pub(crate) fn is_default_bg(c: Color) -> bool {
+    matches!(c, Color::Named(NamedColor::Background))
 }
 
 /// The character a cell shows; a tab stop marker is a blank like the cells it skipped.

@@ -13,7 +13,8 @@ use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
 
 use crate::render::{
-    self, cell_char, is_plain_blank, push_char, same_style, Link, Pen, DEFAULT_BG, DEFAULT_FG,
+    self, cell_char, is_default_bg, is_default_fg, is_plain_blank, push_char, same_style, Link,
+    Pen, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS,
 };
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,
@@ -112,10 +113,7 @@ impl Store {
         let wrapped = cells
             .last()
             .is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
-        let mut end = cells.len();
-        while end > 0 && is_plain_blank(&cells[end - 1]) {
-            end -= 1;
-        }
+        let end = cells.len() - blank_suffix(cells);
         let mut meta = if end == 0 {
             RowMeta {
                 block: self.current_block(),
@@ -218,7 +216,21 @@ impl Store {
         let mut styled = false;
         let mut run_cell = &cells[0];
         let mut run_start = 0;
-        for cell in cells {
+        let mut i = 0;
+        loop {
+            // Most cells are ASCII in the style of the run they continue: copy a whole
+            // stretch of them at once, without per-cell style or encoding work.
+            if run_cell.extra.is_none() {
+                let rest = &cells[i..];
+                let n = plain_prefix(rest, run_cell);
+                self.text
+                    .extend(rest[..n].iter().map(|c| cell_char(c) as u8));
+                i += n;
+            }
+            let Some(cell) = cells.get(i) else {
+                break;
+            };
+            i += 1;
             if cell.flags.contains(Flags::WIDE_CHAR_SPACER) {
                 continue;
             }
@@ -370,6 +382,37 @@ impl RowView<'_> {
             out.push(' ');
         }
     }
+}
+
+/// How many leading cells are ASCII, carry nothing extra (zero-width characters, underline
+/// colour, hyperlink), are not wide-char spacers and look like `key`, which has no extra part.
+#[inline]
+fn plain_prefix(cells: &[Cell], key: &Cell) -> usize {
+    let flags = key.flags & STYLE_FLAGS;
+    let rest = |c: &Cell| {
+        (c.c as u32) < 0x80
+            && c.flags & (STYLE_FLAGS | Flags::WIDE_CHAR_SPACER) == flags
+            && c.extra.is_none()
+    };
+    // Default colours are by far the most common: comparing with constants is cheaper.
+    if is_default_fg(key.fg) && is_default_bg(key.bg) {
+        cells
+            .iter()
+            .take_while(|c| is_default_fg(c.fg) && is_default_bg(c.bg) && rest(c))
+            .count()
+    } else {
+        let (fg, bg) = (key.fg, key.bg);
+        cells
+            .iter()
+            .take_while(|c| c.fg == fg && c.bg == bg && rest(c))
+            .count()
+    }
+}
+
+/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
+#[inline]
+fn blank_suffix(cells: &[Cell]) -> usize {
+    cells.iter().rev().take_while(|c| is_plain_blank(c)).count()
 }
 
 fn push_with_breaks(out: &mut String, text: &str, prev: &mut Option<char>) {
@@ -597,7 +640,7 @@ fn get_style<'a>(buf: &'a [u8], pos: &mut usize) -> (Pen, Link<'a>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alacritty_terminal::term::cell::Cell;
+    use alacritty_terminal::term::cell::{Cell, Hyperlink};
 
     fn row(text: &str, width: usize) -> Vec<Cell> {
         let mut cells = vec![Cell::default(); width];
@@ -673,45 +716,124 @@ mod tests {
         store.row(5).render_styled(&mut out);
         assert_eq!(out, " ".repeat(80));
     }
-}
-#[cfg(test)]
-mod tmpbench {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn tmp_push_speed() {
-        let mut plain = vec![Cell::default(); 80];
-        for (i, c) in plain.iter_mut().enumerate() {
-            c.c = (b'A' + (i % 26) as u8) as char;
+
+    /// The encoder as first written, one cell at a time, kept to check the fast paths.
+    fn reference_row(cells: &[Cell]) -> Vec<u8> {
+        let mut end = cells.len();
+        while end > 0 && {
+            let c = &cells[end - 1];
+            (c.c == ' ' || c.c == '\t')
+                && c.bg == DEFAULT_BG
+                && c.fg == DEFAULT_FG
+                && !c.flags.intersects(STYLE_FLAGS | Flags::WIDE_CHAR_SPACER)
+                && c.extra.is_none()
+        } {
+            end -= 1;
         }
-        let mut mixed = plain.clone();
-        for (i, c) in mixed.iter_mut().enumerate() {
-            if (i / 7) % 3 == 1 {
-                c.fg = Color::Indexed(33);
-            }
-            if i > 60 {
-                c.c = ' ';
-                c.fg = Color::Named(NamedColor::Foreground);
-            }
+        if end == 0 {
+            return Vec::new();
         }
-        let blank = vec![Cell::default(); 80];
-        let which = std::env::var("WHICH").unwrap_or_default();
-        for (name, row) in [("plain", &plain), ("mixed", &mixed), ("blank", &blank)] {
-            if !which.is_empty() && which != name {
+        let cells = &cells[..end];
+        let mut store = Store::new(0);
+        let mut styled = false;
+        let mut run_cell = &cells[0];
+        let mut run_start = 0;
+        for cell in cells {
+            if cell.flags.contains(Flags::WIDE_CHAR_SPACER) {
                 continue;
             }
-            let mut best = f64::MAX;
-            let reps: usize = std::env::var("REPS").map_or(5, |v| v.parse().unwrap());
-            let rows: usize = std::env::var("ROWS").map_or(1_000_000, |v| v.parse().unwrap());
-            for _ in 0..reps {
-                let mut store = Store::new(10_000);
-                let t = std::time::Instant::now();
-                for _ in 0..rows {
-                    store.push(std::hint::black_box(row), 80);
-                }
-                best = best.min(t.elapsed().as_secs_f64());
+            if !same_style(run_cell, cell) {
+                styled |= store.close_run(run_cell, run_start);
+                run_start = store.text.len();
+                run_cell = cell;
             }
-            eprintln!("{name}: {:.1} ns/row", best * 1e3);
+            push_char(&mut store.text, cell_char(cell));
+            if let Some(zw) = cell.zerowidth() {
+                for &c in zw {
+                    push_char(&mut store.text, c);
+                }
+            }
+        }
+        styled |= store.close_run(run_cell, run_start);
+        if !styled {
+            store.runs.clear();
+        }
+        let mut out = Vec::new();
+        put_varint(&mut out, end as u64);
+        put_varint(&mut out, store.runs.len() as u64);
+        out.extend_from_slice(&store.runs);
+        out.extend_from_slice(&store.text);
+        out
+    }
+
+    #[test]
+    fn encoding_matches_the_cell_by_cell_reference() {
+        let mut state = 7u64;
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        let chars = [' ', ' ', '\t', 'a', 'Z', '~', '漢', 'é'];
+        let colors = |i: u64, default: Color| match i {
+            0 => Color::Named(NamedColor::Red),
+            1 => Color::Indexed(5),
+            2 => Color::Spec(Rgb { r: 1, g: 2, b: 3 }),
+            3 => Color::Named(NamedColor::Foreground),
+            _ => default,
+        };
+        let flags = [
+            Flags::BOLD,
+            Flags::ITALIC,
+            Flags::UNDERCURL,
+            Flags::WIDE_CHAR_SPACER,
+            Flags::WIDE_CHAR,
+            Flags::LEADING_WIDE_CHAR_SPACER,
+        ];
+        let mut store = Store::new(1);
+        for round in 0..20_000 {
+            let width = 1 + next(40) as usize;
+            // Long stretches of one look, as in real output, broken up now and then.
+            let mut proto = Cell::default();
+            let mut cells = Vec::with_capacity(width);
+            for _ in 0..width {
+                if next(6) == 0 {
+                    proto = Cell::default();
+                    proto.fg = colors(next(12), DEFAULT_FG);
+                    proto.bg = colors(next(12), DEFAULT_BG);
+                    if next(3) == 0 {
+                        proto.flags = flags[next(flags.len() as u64) as usize];
+                    }
+                    match next(12) {
+                        0 => proto.set_underline_color(Some(Color::Indexed(9))),
+                        1 => proto.set_hyperlink(Some(Hyperlink::new(
+                            Some("id"),
+                            "http://x".to_string(),
+                        ))),
+                        _ => {}
+                    }
+                }
+                let mut cell = proto.clone();
+                cell.c = chars[next(chars.len() as u64) as usize];
+                if next(40) == 0 {
+                    cell.push_zerowidth('\u{301}');
+                }
+                cells.push(cell);
+            }
+            if next(4) == 0 {
+                let blanks = next(10) as usize;
+                let n = cells.len();
+                for cell in &mut cells[n.saturating_sub(blanks)..] {
+                    *cell = Cell::default();
+                }
+            }
+            if next(3) == 0 {
+                cells.last_mut().unwrap().flags.insert(Flags::WRAPLINE);
+            }
+            store.push(&cells, width);
+            let got = store.row(0).bytes;
+            assert_eq!(got, &reference_row(&cells)[..], "round {round}: {cells:?}");
         }
     }
 }

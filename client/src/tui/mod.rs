@@ -39,6 +39,8 @@ use replies::ReplyFilter;
 const INPUT_BURST: usize = 512;
 /// Longest sleep when nothing is scheduled (the clock still ticks over).
 const IDLE_WAIT: Duration = Duration::from_secs(1);
+/// Frames drawn back to back before the frame rate applies.
+const FRAME_BURST: f64 = 3.0;
 /// DECRST 1004: no focus-in/out reports from the outer terminal.
 const DISABLE_FOCUS_REPORTS: &str = "\x1b[?1004l";
 
@@ -127,7 +129,8 @@ fn run_loop<T: Terminal>(
     bt: &mut BufferedTerminal<T>,
     rx: &std::sync::mpsc::Receiver<Incoming>,
 ) -> Result<Exit, Failure> {
-    let mut last_draw: Option<Instant> = None;
+    let mut budget = FRAME_BURST;
+    let mut budget_at = Instant::now();
     let mut last_clock = String::new();
     let mut filter = ReplyFilter::new();
     loop {
@@ -172,11 +175,19 @@ fn run_loop<T: Terminal>(
                 app.dirty = true;
             }
         }
-        let frame = Duration::from_secs_f64(1.0 / f64::from(app.settings.max_fps.max(1)));
-        let due = last_draw.map_or(now, |t| t + frame);
-        if app.dirty && now >= due {
+        // A small budget of frames, refilled at the frame rate: an echo right after another
+        // frame is drawn at once, a flood averages the frame rate.
+        let per_sec = f64::from(app.settings.max_fps.max(1));
+        budget = (budget + now.duration_since(budget_at).as_secs_f64() * per_sec).min(FRAME_BURST);
+        budget_at = now;
+        let due = if budget >= 1.0 {
+            now
+        } else {
+            now + Duration::from_secs_f64((1.0 - budget) / per_sec)
+        };
+        if app.dirty && budget >= 1.0 {
             draw(app, bt)?;
-            last_draw = Some(now);
+            budget -= 1.0;
         }
         let wait = if app.dirty {
             due.saturating_duration_since(Instant::now())
