@@ -1,29 +1,12 @@
 //! Runs the real `tuios` binary: help output and behaviour with no daemon.
 
+mod common;
+
+use common::{tuios, tuios_command, DaemonGuard};
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
-
-fn tuios_command(socket: &Path, args: &[&str]) -> Command {
-    // Keep a daemon started by a test from reading or writing the user's own files, and give
-    // its windows a known shell.
-    let home = socket.parent().expect("socket has a directory");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tuios"));
-    cmd.args(args)
-        .env("TUIOS_SOCKET", socket)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("SHELL", "/bin/sh");
-    cmd
-}
-
-fn tuios(socket: &Path, args: &[&str]) -> Output {
-    tuios_command(socket, args)
-        .output()
-        .expect("the tuios binary runs")
-}
 
 /// Lines of a child's pipe, read on a thread so the test can wait for them with a deadline.
 fn lines_of(pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
@@ -37,22 +20,6 @@ fn lines_of(pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
         }
     });
     rx
-}
-
-/// Stops a daemon a test started, by the pid in its pid file, even when the test fails.
-struct DaemonGuard(PathBuf);
-
-impl Drop for DaemonGuard {
-    fn drop(&mut self) {
-        if let Some(pid) = std::fs::read_to_string(daemon::paths::pid_path(&self.0))
-            .ok()
-            .and_then(|t| t.trim().parse::<i32>().ok())
-            .filter(|&p| p > 1)
-        {
-            // SAFETY: kill has no memory preconditions; the pid is the daemon this test started.
-            unsafe { libc::kill(pid, libc::SIGTERM) };
-        }
-    }
 }
 
 #[test]

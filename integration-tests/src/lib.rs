@@ -48,13 +48,23 @@ pub fn tuios_bin() -> PathBuf {
 
 /// Poll `probe` until it yields a value or `timeout` passes (then panic naming `what`).
 pub fn wait_until<T>(timeout: Duration, what: &str, mut probe: impl FnMut() -> Option<T>) -> T {
+    poll(timeout, what, || probe().ok_or_else(String::new))
+}
+
+/// Poll `probe` until it yields `Ok` or `timeout` passes; then panic naming `what` and the
+/// last `Err`, which says what was seen instead.
+pub fn poll<T>(timeout: Duration, what: &str, mut probe: impl FnMut() -> Result<T, String>) -> T {
     let deadline = Instant::now() + timeout;
     loop {
-        if let Some(value) = probe() {
-            return value;
-        }
+        let seen = match probe() {
+            Ok(value) => return value,
+            Err(seen) => seen,
+        };
         if Instant::now() >= deadline {
-            panic!("timed out after {timeout:?} waiting for {what}");
+            if seen.is_empty() {
+                panic!("timed out after {timeout:?} waiting for {what}");
+            }
+            panic!("timed out after {timeout:?} waiting for {what}; {seen}");
         }
         std::thread::sleep(POLL_INTERVAL);
     }
@@ -178,12 +188,20 @@ impl TestEnv {
 
     /// Like `spawn_daemon`, with another socket path.
     pub fn spawn_daemon_on(&self, socket: &Path) -> DaemonProcess {
+        self.spawn_daemon_with(socket, &[])
+    }
+
+    /// Like `spawn_daemon_on`, with extra environment variables for the daemon.
+    pub fn spawn_daemon_with(&self, socket: &Path, vars: &[(&str, String)]) -> DaemonProcess {
         let n = LOG_COUNTER.fetch_add(1, Ordering::Relaxed);
         let log = self.dir().join(format!("daemon-{n}.stderr"));
         let file = std::fs::File::create(&log).expect("create daemon log");
-        let child = self
-            .command(&["daemon"])
-            .env("TUIOS_SOCKET", socket)
+        let mut cmd = self.command(&["daemon"]);
+        cmd.env("TUIOS_SOCKET", socket);
+        for (key, value) in vars {
+            cmd.env(key, value);
+        }
+        let child = cmd
             .stdout(Stdio::null())
             .stderr(file)
             .spawn()
@@ -217,7 +235,12 @@ impl TestEnv {
 
     /// Start a daemon in this environment and wait until it serves.
     pub fn start_daemon(self) -> TestDaemon {
-        let mut proc = self.spawn_daemon();
+        self.start_daemon_with(&[])
+    }
+
+    /// Like `start_daemon`, with extra environment variables for the daemon (PATH, switches).
+    pub fn start_daemon_with(self, vars: &[(&str, String)]) -> TestDaemon {
+        let mut proc = self.spawn_daemon_with(&self.socket, vars);
         self.wait_for_socket(&mut proc);
         TestDaemon { proc, env: self }
     }
@@ -507,6 +530,74 @@ impl JsonConn {
         resp
     }
 
+    /// Send a request with a fresh string id without reading its answer; returns the id, for
+    /// `read_response`. Lets a test have a request in flight (a wait) or read past events.
+    pub fn send_request(&mut self, verb: &str, params: Value) -> String {
+        let id = format!("req-{}", self.next_id);
+        self.next_id += 1;
+        let mut req = json!({ "id": id, "verb": verb });
+        if !params.is_null() {
+            req["params"] = params;
+        }
+        self.send_line(&req.to_string());
+        id
+    }
+
+    /// Read up to the response to request `id`; returns it and the event lines that came
+    /// before it (on a subscribed connection). Any other line fails the test.
+    pub fn read_response(&mut self, id: &str) -> (Value, Vec<Value>) {
+        let mut events = Vec::new();
+        loop {
+            let line = self.read_line();
+            if line.get("id") == Some(&json!(id)) {
+                return (line, events);
+            }
+            assert!(
+                is_event(&line),
+                "a line that is neither the response to {id} nor an event: {line}"
+            );
+            events.push(line);
+        }
+    }
+
+    /// Subscribe this connection to events; returns the `seq` of the acknowledgement.
+    pub fn subscribe(&mut self, params: Value) -> u64 {
+        let ack = self.ok("subscribe", params);
+        assert_eq!(ack["type"], "subscribed", "{ack}");
+        ack["seq"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("subscribed without a seq: {ack}"))
+    }
+
+    /// send-text to `window` of `session` (the focused window when `window` is empty).
+    pub fn send_text(&mut self, session: &str, window: &str, text: &str) {
+        self.send_input("send-text", session, window, "text", text);
+    }
+
+    /// send-keys to `window` of `session` (the focused window when `window` is empty).
+    pub fn send_keys(&mut self, session: &str, window: &str, keys: &str) {
+        self.send_input("send-keys", session, window, "keys", keys);
+    }
+
+    fn send_input(&mut self, verb: &str, session: &str, window: &str, key: &str, input: &str) {
+        let mut p = json!({ "session": session, key: input });
+        if !window.is_empty() {
+            p["window"] = json!(window);
+        }
+        let result = self.ok(verb, p);
+        assert_eq!(result["type"], "ok", "{verb}: {result}");
+    }
+
+    /// The `list-windows` row of `window`; the test fails when it is not listed.
+    pub fn window_row(&mut self, session: &str, window: &str) -> Value {
+        let list = self.ok("list-windows", json!({ "session": session }));
+        list["windows"]
+            .as_array()
+            .and_then(|rows| rows.iter().find(|w| w["window_id"] == window))
+            .cloned()
+            .unwrap_or_else(|| panic!("window {window} is not listed: {list}"))
+    }
+
     /// The result of a call that must succeed.
     pub fn ok(&mut self, verb: &str, params: Value) -> Value {
         let resp = self.call(verb, params.clone());
@@ -629,28 +720,23 @@ impl JsonConn {
         timeout: Duration,
         mut accept: impl FnMut(&str) -> Option<T>,
     ) -> T {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let p = params(&[
-                ("session", json!(session)),
-                ("window", json!(window)),
-                ("source", json!("recent")),
-            ]);
-            let resp = self.call("capture-pane", p);
-            if let Some(content) = resp["result"]["content"].as_str() {
-                if let Some(v) = accept(content) {
-                    return v;
-                }
+        let p = params(&[
+            ("session", json!(session)),
+            ("window", json!(window)),
+            ("source", json!("recent")),
+        ]);
+        let what = format!("{what} in window {window:?} of {session:?}");
+        poll(timeout, &what, || {
+            let resp = self.call("capture-pane", p.clone());
+            let content = resp["result"]["content"].as_str();
+            match content.and_then(&mut accept) {
+                Some(value) => Ok(value),
+                None => Err(format!(
+                    "last capture:\n{}",
+                    content.map_or_else(|| resp.to_string(), str::to_string)
+                )),
             }
-            if Instant::now() >= deadline {
-                let shown = resp["result"]["content"]
-                    .as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| resp.to_string());
-                panic!("timed out after {timeout:?} waiting for {what} in window {window:?} of {session:?}; last capture:\n{shown}");
-            }
-            std::thread::sleep(POLL_INTERVAL);
-        }
+        })
     }
 
     /// Poll until the pane's text (scrollback + screen) contains `needle`; returns the capture.
@@ -673,6 +759,64 @@ impl JsonConn {
             |c| c.lines().any(|l| l.trim() == line).then(|| c.to_string()),
         )
     }
+}
+
+/// A line the daemon wrote on its own, an event: a type, and no request id, result or error.
+pub fn is_event(line: &Value) -> bool {
+    line.get("id").is_none()
+        && line.get("result").is_none()
+        && line.get("error").is_none()
+        && line["type"].is_string()
+}
+
+/// `tuios paste-check` on `paste` (through a file), as for a window with or without bracketed
+/// paste; its JSON report.
+pub fn paste_check(env: &TestEnv, paste: &[u8], bracketed: bool) -> Value {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let file = env
+        .dir()
+        .join(format!("paste-{}.bin", N.fetch_add(1, Ordering::Relaxed)));
+    std::fs::write(&file, paste).expect("write the paste file");
+    let path = file.to_str().expect("temporary paths are UTF-8");
+    let mut args = vec!["paste-check", path];
+    if bracketed {
+        args.push("--bracketed");
+    }
+    let out = env.cli(&args);
+    assert!(
+        out.status.success(),
+        "paste-check {paste:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "paste-check {paste:?} printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+/// The bytes of a paste-check field, undoing its `\xNN` escapes. Anything else than printable
+/// ASCII and those escapes fails the test: the report escapes every other byte.
+pub fn unescape(s: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut rest = s.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        if b == b'\\' {
+            assert!(
+                tail.len() >= 3 && tail[0] == b'x',
+                "only \\xNN escapes in {s:?}"
+            );
+            let hex = std::str::from_utf8(&tail[1..3]).expect("hex digits");
+            out.push(u8::from_str_radix(hex, 16).expect("hex digits"));
+            rest = &tail[3..];
+        } else {
+            assert!((0x20..0x7f).contains(&b), "raw byte {b:#x} in {s:?}");
+            out.push(b);
+            rest = tail;
+        }
+    }
+    out
 }
 
 /// The 35 verbs of the spec, sorted as `list-verbs` lists them. The daemon may implement a
@@ -760,4 +904,228 @@ pub fn strings(value: &Value) -> Vec<String> {
                 .to_string()
         })
         .collect()
+}
+
+// ----- an attached client, in tmux --------------------------------------------------------------
+
+/// Single quotes for sh.
+pub fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// Skips the calling test, saying so, when tmux is not installed. `require_tmux!(value)`
+/// returns `value` instead of nothing.
+#[macro_export]
+macro_rules! require_tmux {
+    () => {
+        if !$crate::TmuxClient::available() {
+            eprintln!("skipped: tmux is not installed");
+            return;
+        }
+    };
+    ($skipped:expr) => {
+        if !$crate::TmuxClient::available() {
+            eprintln!("skipped: tmux is not installed");
+            return $skipped;
+        }
+    };
+}
+
+static TMUX_SERVERS: AtomicUsize = AtomicUsize::new(0);
+
+/// A `tuios attach` client running in a tmux server of its own (a private `-L` socket, no
+/// configuration file), in tmux session `t`: tmux plays the outer terminal, typed at with
+/// `send-keys` and read with `capture-pane`. Dropping it kills that server and removes its
+/// socket file; when the test is failing, the client's last screen is printed first.
+pub struct TmuxClient {
+    server: String,
+}
+
+impl TmuxClient {
+    /// Whether tmux is installed.
+    pub fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// Starts `tuios attach SESSION` in a `width`x`height` terminal, with the environment `env`
+    /// gives every tuios process (but tmux's own TERM). When the client exits, the pane prints
+    /// `EXIT=<status>` and stays open, so the test can read what the client said.
+    pub fn start(env: &TestEnv, session: &str, width: u16, height: u16) -> TmuxClient {
+        let n = TMUX_SERVERS.fetch_add(1, Ordering::Relaxed);
+        let client = TmuxClient {
+            server: format!("tuios-it-{}-{n}", std::process::id()),
+        };
+        // The pane runs a shell command line: spell the harness's environment out with env(1),
+        // removals first as env wants them.
+        let attach = env.command(&["attach", session]);
+        let (mut unset, mut set) = (Vec::new(), Vec::new());
+        for (key, value) in attach.get_envs() {
+            let key = key.to_string_lossy();
+            match value {
+                _ if key == "TERM" => {}
+                Some(value) => set.push(sh_quote(&format!("{key}={}", value.to_string_lossy()))),
+                None => unset.push(format!("-u {}", sh_quote(&key))),
+            }
+        }
+        let mut words = vec!["env".to_string()];
+        words.extend(unset);
+        words.extend(set);
+        words.push(sh_quote(&attach.get_program().to_string_lossy()));
+        words.extend(attach.get_args().map(|a| sh_quote(&a.to_string_lossy())));
+        let script = format!("{}; echo EXIT=$?; sleep 600", words.join(" "));
+        let (w, h) = (width.to_string(), height.to_string());
+        client.tmux_ok(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            &w,
+            "-y",
+            &h,
+            &script,
+        ]);
+        client
+    }
+
+    /// `tmux` on this client's server. The server, started by the first command, inherits
+    /// none of the caller's tuios, XDG or tmux settings.
+    fn command(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.arg("-L").arg(&self.server);
+        for (key, _) in std::env::vars_os() {
+            let k = key.to_string_lossy();
+            if k.starts_with("TUIOS_") || k.starts_with("XDG_") || k == "TMUX" {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd
+    }
+
+    /// Runs `tmux ARGS...` on this client's server.
+    pub fn tmux(&self, args: &[&str]) -> Output {
+        let mut cmd = self.command();
+        cmd.args(args);
+        run_with_deadline(cmd, DEADLINE)
+    }
+
+    /// Runs `tmux ARGS...` on this client's server; the test fails when tmux does.
+    pub fn tmux_ok(&self, args: &[&str]) {
+        let out = self.tmux(args);
+        assert!(out.status.success(), "tmux {args:?}: {out:?}");
+    }
+
+    /// `tmux send-keys` to the client: key names such as `C-b`, `Enter`, `Left`, or `-l TEXT`.
+    pub fn send_keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        self.tmux_ok(&args);
+    }
+
+    /// Raw bytes typed by the outer terminal, in one write (ASCII only: `send-keys -H`).
+    pub fn send_hex(&self, bytes: &[u8]) {
+        assert!(bytes.is_ascii(), "send-keys -H takes ASCII only");
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let mut args = vec!["send-keys", "-t", "t", "-H"];
+        args.extend(hex.iter().map(String::as_str));
+        self.tmux_ok(&args);
+    }
+
+    /// The leader (ctrl+b), then `key`.
+    pub fn leader(&self, key: &str) {
+        self.send_keys(&["C-b", key]);
+    }
+
+    /// Types `text` literally, then Enter.
+    pub fn type_line(&self, text: &str) {
+        self.send_keys(&["-l", text]);
+        self.send_keys(&["Enter"]);
+    }
+
+    /// A real paste: the bytes go to a tmux buffer, then tmux pastes it, bracketed when the
+    /// client turned bracketed paste on, with line feeds kept as they are (`-r`).
+    pub fn paste(&self, bytes: &[u8]) {
+        use std::os::unix::ffi::OsStrExt;
+        let mut cmd = self.command();
+        cmd.args(["set-buffer", "-b", "paste", "--"])
+            .arg(std::ffi::OsStr::from_bytes(bytes));
+        let out = run_with_deadline(cmd, DEADLINE);
+        assert!(out.status.success(), "tmux set-buffer: {out:?}");
+        self.tmux_ok(&["paste-buffer", "-p", "-r", "-b", "paste", "-t", "t"]);
+    }
+
+    /// Resizes the client's terminal.
+    pub fn resize(&self, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        self.tmux_ok(&["resize-window", "-t", "t", "-x", &w, "-y", &h]);
+    }
+
+    /// What the client's terminal shows, as text.
+    pub fn capture(&self) -> String {
+        let out = self.tmux(&["capture-pane", "-p", "-t", "t"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Polls the screen until `pred` holds; panics with the last screen at the deadline.
+    pub fn wait_screen(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        poll(DEADLINE, what, || {
+            let screen = self.capture();
+            if pred(&screen) {
+                Ok(screen)
+            } else {
+                Err(format!("the client shows:\n{screen}"))
+            }
+        })
+    }
+
+    /// Polls the screen until it shows `text`; returns the screen.
+    pub fn wait_for(&self, text: &str) -> String {
+        self.wait_screen(&format!("{text:?} on the client's screen"), |s| {
+            s.contains(text)
+        })
+    }
+
+    /// Waits until the client draws its dock in `mode` ("WM" or "TERM"); returns the screen.
+    pub fn wait_mode(&self, mode: &str) -> String {
+        let badge = format!(" {mode}");
+        self.wait_screen(&format!("the dock in {mode} mode"), |s| {
+            dock(s).is_some_and(|(_, line)| line.ends_with(&badge))
+        })
+    }
+}
+
+impl Drop for TmuxClient {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "---- client screen (tmux -L {}) ----\n{}---- end of client screen ----",
+                self.server,
+                self.capture()
+            );
+        }
+        // tmux leaves its socket file behind when the server is killed: remove it as well.
+        let out = self.tmux(&["display-message", "-p", "#{socket_path}"]);
+        let socket = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let _ = self.tmux(&["kill-server"]);
+        if !socket.is_empty() {
+            let _ = std::fs::remove_file(socket);
+        }
+    }
+}
+
+/// The attach client's dock in a screen: its row number and text. It is the row ending in the
+/// mode badge.
+pub fn dock(screen: &str) -> Option<(usize, &str)> {
+    screen.lines().enumerate().find(|(_, l)| {
+        [" WM", " TERM", " LEADER"]
+            .iter()
+            .any(|badge| l.ends_with(badge))
+    })
 }

@@ -4,94 +4,13 @@
 //! exits, the silence heuristic, `wait-for agent-state`, the switches, and what the detector
 //! costs with 50 idle windows.
 //!
-//! These daemons need environment of their own (PATH with the fake agent, a short stall
-//! timeout), so they are started here rather than through `TestDaemon`.
+//! Some daemons need environment of their own (PATH with the fake agent, a short stall
+//! timeout): they are started with `TestEnv::start_daemon_with`.
 
 use serde_json::{json, Value};
-use std::os::unix::net::UnixStream;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use tuios_integration_tests::*;
-
-/// A daemon started with extra environment. Dropping it stops it by pid.
-struct AgentDaemon {
-    child: Option<Child>,
-    // After the child, so the process is gone before its directory is removed.
-    env: TestEnv,
-}
-
-impl AgentDaemon {
-    fn start(vars: &[(&str, String)]) -> AgentDaemon {
-        Self::start_in(TestEnv::new(), vars)
-    }
-
-    fn start_in(env: TestEnv, vars: &[(&str, String)]) -> AgentDaemon {
-        let log = std::fs::File::create(env.dir().join("daemon.stderr")).expect("daemon log");
-        let mut cmd = env.command(&["daemon"]);
-        for (k, v) in vars {
-            cmd.env(k, v);
-        }
-        let child = cmd
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("spawn tuios daemon");
-        let d = AgentDaemon {
-            child: Some(child),
-            env,
-        };
-        wait_until(DEADLINE, "the daemon's socket", || {
-            UnixStream::connect(d.env.socket()).ok().map(|_| ())
-        });
-        d
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.as_ref().map(Child::id).unwrap_or(0)
-    }
-
-    fn conn(&self) -> JsonConn {
-        JsonConn::connect(self.env.socket())
-    }
-
-    /// A detached session and the id of its first window.
-    fn session(&self, name: &str) -> (String, String) {
-        let out = self.env.cli(&["new", "-d", name]);
-        assert!(
-            out.status.success(),
-            "tuios new -d {name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let w = self.conn().first_window(name);
-        (name.to_string(), w)
-    }
-}
-
-impl Drop for AgentDaemon {
-    fn drop(&mut self) {
-        let Some(mut child) = self.child.take() else {
-            return;
-        };
-        if std::thread::panicking() {
-            let log =
-                std::fs::read_to_string(self.env.dir().join("daemon.stderr")).unwrap_or_default();
-            eprintln!("---- daemon stderr ----\n{log}---- end ----");
-        }
-        // SAFETY: kill(2) on our own child, not yet reaped.
-        unsafe {
-            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = child.try_wait() {
-                return;
-            }
-            std::thread::sleep(POLL_INTERVAL);
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-}
 
 /// A fake agent CLI: a shell script in `<dir>/bin`. It prints a banner; with `prompt` as its
 /// argument it prints a Claude-style permission prompt, waits for the answer, clears the screen
@@ -154,15 +73,10 @@ fn wait_state(conn: &mut JsonConn, session: &str, window: &str, until: &str) -> 
     r
 }
 
-fn is_event(line: &Value) -> bool {
-    line.get("id").is_none() && line.get("result").is_none() && line.get("error").is_none()
-}
-
 /// Subscribe a fresh connection to `types` of one session.
-fn subscribe(d: &AgentDaemon, session: &str, types: &[&str]) -> JsonConn {
+fn subscribe(d: &TestDaemon, session: &str, types: &[&str]) -> JsonConn {
     let mut c = d.conn();
-    let ack = c.ok("subscribe", json!({"session": session, "types": types}));
-    assert_eq!(ack["type"], "subscribed", "{ack}");
+    c.subscribe(json!({"session": session, "types": types}));
     c
 }
 
@@ -182,7 +96,7 @@ fn events_until(conn: &mut JsonConn, mut stop: impl FnMut(&Value) -> bool) -> Ve
 
 #[test]
 fn list_verbs_lists_exactly_the_spec_verbs() {
-    let d = AgentDaemon::start(&[]);
+    let d = TestDaemon::start();
     let r = d.conn().ok("list-verbs", json!({}));
     let names: Vec<String> = r["verbs"]
         .as_array()
@@ -202,8 +116,8 @@ fn list_verbs_lists_exactly_the_spec_verbs() {
 /// its rank is not below the first's; a refused one changes nothing and raises no event.
 #[test]
 fn precedence_between_every_pair_of_settable_sources() {
-    let d = AgentDaemon::start(&[]);
-    let (s, w) = d.session("prec");
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("prec");
     let mut c = d.conn();
     let mut events = subscribe(&d, &s, &["agent-state"]);
     // Ranked from the highest down.
@@ -251,8 +165,8 @@ fn precedence_between_every_pair_of_settable_sources() {
 
 #[test]
 fn set_agent_state_checks_its_params() {
-    let d = AgentDaemon::start(&[]);
-    let (s, w) = d.session("checks");
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("checks");
     let mut c = d.conn();
     let e = c.err_code(
         "set-agent-state",
@@ -300,8 +214,8 @@ fn set_agent_state_checks_its_params() {
 
 #[test]
 fn listings_and_events_carry_the_state() {
-    let d = AgentDaemon::start(&[]);
-    let (s, w) = d.session("lists");
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("lists");
     let mut c = d.conn();
     let mut events = subscribe(&d, &s, &["agent-state"]);
     let row = c.ok("list-windows", json!({"session": s}))["windows"][0].clone();
@@ -373,8 +287,8 @@ fn listings_and_events_carry_the_state() {
 
 #[test]
 fn osc_progress_from_a_real_program_moves_the_state_with_a_hold() {
-    let d = AgentDaemon::start(&[]);
-    let (s, w) = d.session("osc");
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("osc");
     let mut c = d.conn();
     let mut stream = subscribe(&d, &s, &["agent-state", "output"]);
     c.ok(
@@ -442,8 +356,8 @@ fn osc_progress_from_a_real_program_moves_the_state_with_a_hold() {
 fn a_fake_agent_is_detected_explained_and_cleared() {
     let env = TestEnv::new();
     let path = fake_agent_dir(&env, "claude");
-    let d = AgentDaemon::start_in(env, &[("PATH", path)]);
-    let (s, w) = d.session("detect");
+    let d = env.start_daemon_with(&[("PATH", path)]);
+    let (s, w) = d.session_with_window("detect");
     let mut c = d.conn();
     c.ok(
         "send-text",
@@ -525,8 +439,8 @@ fn a_fake_agent_is_detected_explained_and_cleared() {
 fn a_screen_rule_matches_the_prompt_the_fake_agent_prints() {
     let env = TestEnv::new();
     let path = fake_agent_dir(&env, "claude");
-    let d = AgentDaemon::start_in(env, &[("PATH", path)]);
-    let (s, w) = d.session("screen");
+    let d = env.start_daemon_with(&[("PATH", path)]);
+    let (s, w) = d.session_with_window("screen");
     let mut c = d.conn();
     c.ok(
         "send-text",
@@ -608,11 +522,8 @@ fn user_manifests_and_extra_agent_names_are_recognised() {
          [screen]\nlines = 3\n[[screen.rule]]\nstate = \"idle\"\npriority = 1\nall = [\"ready\"]\n",
     )
     .unwrap();
-    let d = AgentDaemon::start_in(
-        env,
-        &[("PATH", path), ("TUIOS_AGENT_BINARIES", "Zork".into())],
-    );
-    let (s, w) = d.session("user");
+    let d = env.start_daemon_with(&[("PATH", path), ("TUIOS_AGENT_BINARIES", "Zork".into())]);
+    let (s, w) = d.session_with_window("user");
     let mut c = d.conn();
     c.ok(
         "send-text",
@@ -647,8 +558,8 @@ fn user_manifests_and_extra_agent_names_are_recognised() {
 fn the_autodetect_switches_are_honoured() {
     let env = TestEnv::new();
     let path = fake_agent_dir(&env, "claude");
-    let d = AgentDaemon::start_in(env, &[("PATH", path)]);
-    let (s, w) = d.session("switch");
+    let d = env.start_daemon_with(&[("PATH", path)]);
+    let (s, w) = d.session_with_window("switch");
     let mut c = d.conn();
     let r = c.ok(
         "set-option",
@@ -694,8 +605,8 @@ fn the_autodetect_switches_are_honoured() {
 
 #[test]
 fn a_silent_working_window_is_demoted_by_the_stall_heuristic() {
-    let d = AgentDaemon::start(&[("TUIOS_AGENT_STALL_SECONDS", "1".into())]);
-    let (s, w) = d.session("stall");
+    let d = TestEnv::new().start_daemon_with(&[("TUIOS_AGENT_STALL_SECONDS", "1".into())]);
+    let (s, w) = d.session_with_window("stall");
     let mut c = d.conn();
     let started = Instant::now();
     set(
@@ -719,8 +630,8 @@ fn a_silent_working_window_is_demoted_by_the_stall_heuristic() {
 
 #[test]
 fn wait_for_agent_state_resolves_times_out_and_checks_until() {
-    let d = AgentDaemon::start(&[]);
-    let (s, w) = d.session("waits");
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("waits");
     let mut c = d.conn();
     let w2 = c.new_window_id(&s, json!({"name": "second"}));
 
@@ -735,7 +646,7 @@ fn wait_for_agent_state_resolves_times_out_and_checks_until() {
     );
 
     // Resolves when another connection reports: any window of the session.
-    let socket = d.env.socket().to_path_buf();
+    let socket = d.socket().to_path_buf();
     let waiter = std::thread::spawn(move || {
         let mut c = JsonConn::connect(&socket);
         c.ok(
@@ -768,7 +679,7 @@ fn wait_for_agent_state_resolves_times_out_and_checks_until() {
     assert!(e["message"].as_str().unwrap().contains("errored"), "{e}");
 
     // The pinned window closes first.
-    let socket = d.env.socket().to_path_buf();
+    let socket = d.socket().to_path_buf();
     let w2c = w2.clone();
     let closed = std::thread::spawn(move || {
         let mut c = JsonConn::connect(&socket);
@@ -811,7 +722,7 @@ fn wait_for_agent_state_resolves_times_out_and_checks_until() {
 
 /// Run contrib/agent-hook.sh with `args`, `payload` on stdin and the pane environment of
 /// `window` (or none of it), to completion.
-fn run_hook(d: &AgentDaemon, session: &str, window: Option<&str>, args: &[&str], payload: &str) {
+fn run_hook(d: &TestDaemon, session: &str, window: Option<&str>, args: &[&str], payload: &str) {
     use std::io::Write;
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../contrib/agent-hook.sh");
     let mut cmd = std::process::Command::new("sh");
@@ -821,7 +732,7 @@ fn run_hook(d: &AgentDaemon, session: &str, window: Option<&str>, args: &[&str],
             cmd.env_remove(&k);
         }
     }
-    cmd.env("TUIOS_SOCKET", d.env.socket())
+    cmd.env("TUIOS_SOCKET", d.socket())
         .env("TUIOS_BIN", tuios_bin());
     if let Some(w) = window {
         cmd.env("TUIOS_ENV", "1")
@@ -846,8 +757,8 @@ fn run_hook(d: &AgentDaemon, session: &str, window: Option<&str>, args: &[&str],
 
 #[test]
 fn the_shell_hook_reports_for_its_window() {
-    let d = AgentDaemon::start(&[]);
-    let (s, w) = d.session("hook");
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("hook");
     let mut c = d.conn();
     let ev = |name: &str, extra: &str| {
         format!(r#"{{"session_id":"abc","hook_event_name":"{name}"{extra},"cwd":"/tmp"}}"#)
@@ -936,10 +847,10 @@ fn run_ms(pid: u32) -> f64 {
 /// (the default 2 s poll) and one with it off; the CPU each uses over the same 10 s.
 #[test]
 fn detector_cost_with_50_idle_windows() {
-    let on = AgentDaemon::start(&[]);
-    let off = AgentDaemon::start(&[("TUIOS_AGENT_AUTODETECT", "off".into())]);
+    let on = TestDaemon::start();
+    let off = TestEnv::new().start_daemon_with(&[("TUIOS_AGENT_AUTODETECT", "off".into())]);
     for d in [&on, &off] {
-        let (s, _) = d.session("many");
+        let (s, _) = d.session_with_window("many");
         let mut c = d.conn();
         for _ in 1..50 {
             c.new_window_id(&s, json!({"focus": false}));

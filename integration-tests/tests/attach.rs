@@ -3,180 +3,17 @@
 //! says over the JSON protocol. One test plays a client itself, over the binary protocol, to see
 //! what happens when a client never answers a routed request.
 //!
-//! Tests that need tmux are skipped (with a message) when it is not installed.
+//! Tests that need tmux (the harness's `TmuxClient`) are skipped, with a message, when it is not
+//! installed.
 
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tuios_integration_tests::{
-    run_with_deadline, tuios_bin, wait_until, JsonConn, TestDaemon, DEADLINE, POLL_INTERVAL,
+    dock, poll, require_tmux, wait_until, JsonConn, TestDaemon, TmuxClient, DEADLINE,
 };
-
-static TMUX_SERVERS: AtomicUsize = AtomicUsize::new(0);
-
-fn have_tmux() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Skips the calling test when tmux is missing.
-macro_rules! require_tmux {
-    () => {
-        if !have_tmux() {
-            eprintln!("skipped: tmux is not installed");
-            return;
-        }
-    };
-}
-
-/// Single quotes for sh.
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-/// A `tuios attach` client running in a tmux server of its own (a private `-L` socket, no
-/// configuration file), in a session named `t`. Dropping it kills that server and removes its
-/// socket file.
-struct Client {
-    server: String,
-}
-
-impl Client {
-    /// Starts `tuios attach SESSION` in a `width`x`height` terminal, with the daemon's environment.
-    /// When the client exits, the pane prints `EXIT=<status>` and stays open.
-    fn start(daemon: &TestDaemon, session: &str, width: u16, height: u16) -> Client {
-        let n = TMUX_SERVERS.fetch_add(1, Ordering::Relaxed);
-        let client = Client {
-            server: format!("tuios-it-attach-{}-{n}", std::process::id()),
-        };
-        let dir = daemon.dir();
-        let path = |p: &std::path::Path| quote(&p.to_string_lossy());
-        let script = format!(
-            "env -u XDG_RUNTIME_DIR TUIOS_SOCKET={} HOME={} XDG_CONFIG_HOME={} XDG_STATE_HOME={} \
-             SHELL=/bin/sh TUIOS_LOG=warn {} attach {}; echo EXIT=$?; sleep 600",
-            path(daemon.socket()),
-            path(&dir.join("home")),
-            path(&dir.join("config")),
-            path(&dir.join("state")),
-            path(&tuios_bin()),
-            quote(session),
-        );
-        let (w, h) = (width.to_string(), height.to_string());
-        let out = client.tmux(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            &w,
-            "-y",
-            &h,
-            &script,
-        ]);
-        assert!(out.status.success(), "tmux new-session failed: {out:?}");
-        client
-    }
-
-    fn tmux(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new("tmux");
-        cmd.arg("-L")
-            .arg(&self.server)
-            .args(args)
-            .env_remove("TMUX");
-        run_with_deadline(cmd, DEADLINE)
-    }
-
-    /// `tmux send-keys` to the client: key names such as `C-b`, `Enter`, `Left`, or `-l TEXT`.
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        let out = self.tmux(&args);
-        assert!(out.status.success(), "tmux send-keys {keys:?}: {out:?}");
-    }
-
-    /// The leader (ctrl+b), then `key`.
-    fn leader(&self, key: &str) {
-        self.keys(&["C-b", key]);
-    }
-
-    /// Types `text` literally, then Enter.
-    fn type_line(&self, text: &str) {
-        self.keys(&["-l", text]);
-        self.keys(&["Enter"]);
-    }
-
-    fn resize(&self, width: u16, height: u16) {
-        let (w, h) = (width.to_string(), height.to_string());
-        let out = self.tmux(&["resize-window", "-t", "t", "-x", &w, "-y", &h]);
-        assert!(out.status.success(), "tmux resize-window: {out:?}");
-    }
-
-    /// What the client's terminal shows, as text.
-    fn screen(&self) -> String {
-        let out = self.tmux(&["capture-pane", "-p", "-t", "t"]);
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Polls the screen until `pred` holds; panics with the last screen at the deadline.
-    fn wait_screen(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + DEADLINE;
-        loop {
-            let s = self.screen();
-            if pred(&s) {
-                return s;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out after {DEADLINE:?} waiting for {what}; the client shows:\n{s}"
-            );
-            std::thread::sleep(POLL_INTERVAL);
-        }
-    }
-
-    /// Waits until the client draws its dock in `mode` ("WM" or "TERM"); returns the screen.
-    fn wait_mode(&self, mode: &str) -> String {
-        let badge = format!(" {mode}");
-        self.wait_screen(&format!("the dock in {mode} mode"), |s| {
-            dock(s).is_some_and(|(_, l)| l.ends_with(&badge))
-        })
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        // tmux leaves its socket file behind when the server is killed: remove it as well.
-        let socket = String::from_utf8_lossy(
-            &self
-                .tmux(&["display-message", "-p", "#{socket_path}"])
-                .stdout,
-        )
-        .trim()
-        .to_string();
-        let _ = self.tmux(&["kill-server"]);
-        if !socket.is_empty() {
-            let _ = std::fs::remove_file(socket);
-        }
-    }
-}
-
-/// The dock: its row number and text. It is the row ending in the mode badge.
-fn dock(screen: &str) -> Option<(usize, &str)> {
-    screen.lines().enumerate().find(|(_, l)| {
-        [" WM", " TERM", " LEADER"]
-            .iter()
-            .any(|badge| l.ends_with(badge))
-    })
-}
 
 /// How many window frames start on the screen's first row of windows (the row under a dock at
 /// the top, else the first row).
@@ -229,18 +66,15 @@ fn session_info(conn: &mut JsonConn, session: &str) -> Value {
 
 /// Polls session-info until the session is `width`x`height`.
 fn wait_session_size(conn: &mut JsonConn, session: &str, width: u64, height: u64) {
-    let deadline = Instant::now() + DEADLINE;
-    loop {
+    let what = format!("session {session} to be {width}x{height}");
+    poll(DEADLINE, &what, || {
         let last = session_info(conn, session);
         if last["width"] == width && last["height"] == height {
-            return;
+            Ok(())
+        } else {
+            Err(format!("session-info: {last}"))
         }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for session {session} to be {width}x{height}; session-info: {last}"
-        );
-        std::thread::sleep(POLL_INTERVAL);
-    }
+    });
 }
 
 /// Polls until `count` clients are attached to the session.
@@ -257,7 +91,7 @@ fn typed_command_output_shows_in_the_client_and_in_capture_pane() {
     require_tmux!();
     let daemon = TestDaemon::start();
     let (session, window) = daemon.session_with_window("w");
-    let client = Client::start(&daemon, &session, 100, 30);
+    let client = TmuxClient::start(daemon.env(), &session, 100, 30);
     let screen = client.wait_mode("WM");
     let (row, line) = dock(&screen).expect("dock drawn");
     assert_eq!(row, 29, "the dock is the bottom row by default:\n{screen}");
@@ -265,8 +99,12 @@ fn typed_command_output_shows_in_the_client_and_in_capture_pane() {
         line.starts_with(" w "),
         "the dock names the session: {line:?}"
     );
+    assert!(
+        screen.starts_with('╭'),
+        "the window's frame starts at the top left:\n{screen}"
+    );
 
-    client.keys(&["i"]);
+    client.send_keys(&["i"]);
     client.wait_mode("TERM");
     // The shell computes the marker, so only its output, not the echoed command, contains it.
     client.type_line("echo out-$((6*7))");
@@ -278,7 +116,7 @@ fn typed_command_output_shows_in_the_client_and_in_capture_pane() {
     assert!(text.contains("echo out-$((6*7))"), "{text}");
 
     // Leader, then Escape: back to window-management mode.
-    client.keys(&["C-b", "Escape"]);
+    client.leader("Escape");
     client.wait_mode("WM");
 }
 
@@ -288,11 +126,11 @@ fn split_focus_workspaces_and_detach_then_reattach_loses_nothing() {
     let daemon = TestDaemon::start();
     let (session, first) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
-    let client = Client::start(&daemon, &session, 100, 30);
+    let client = TmuxClient::start(daemon.env(), &session, 100, 30);
     client.wait_mode("WM");
     wait_clients(&mut conn, &session, 1);
 
-    client.keys(&["i"]);
+    client.send_keys(&["i"]);
     client.wait_mode("TERM");
     client.type_line("echo before-$((2+3))");
     client.wait_screen("the first window's output", |s| shows_line(s, "before-5"));
@@ -312,11 +150,11 @@ fn split_focus_workspaces_and_detach_then_reattach_loses_nothing() {
     }
 
     // Leader + arrows move the focus by screen side.
-    client.keys(&["C-b", "Left"]);
+    client.leader("Left");
     wait_until(DEADLINE, "focus on the left window", || {
         (focused_window(&mut conn, &session).as_deref() == Some(first.as_str())).then_some(())
     });
-    client.keys(&["C-b", "Right"]);
+    client.leader("Right");
     wait_until(DEADLINE, "focus on the right window", || {
         (focused_window(&mut conn, &session).as_deref() == Some(second.as_str())).then_some(())
     });
@@ -341,7 +179,7 @@ fn split_focus_workspaces_and_detach_then_reattach_loses_nothing() {
 
     // Leader d: the client leaves, saying so, with status 0; the session stays.
     client.leader("d");
-    let screen = client.wait_screen("the client to exit", |s| s.contains("EXIT="));
+    let screen = client.wait_for("EXIT=");
     assert!(screen.contains("[detached from session w]"), "{screen}");
     assert!(screen.contains("EXIT=0"), "{screen}");
     wait_clients(&mut conn, &session, 0);
@@ -350,7 +188,7 @@ fn split_focus_workspaces_and_detach_then_reattach_loses_nothing() {
     // Attach again: the same two windows, the earlier output still there.
     let ids = conn.window_ids(&session);
     assert_eq!(ids, [first.clone(), second.clone()]);
-    let again = Client::start(&daemon, &session, 100, 30);
+    let again = TmuxClient::start(daemon.env(), &session, 100, 30);
     again.wait_mode("WM");
     let screen = again.wait_screen("the earlier output, re-attached", |s| {
         frames_side_by_side(s) == 2 && shows_line(s, "before-5")
@@ -367,8 +205,8 @@ fn two_clients_show_the_same_session_and_see_each_others_typing() {
     let daemon = TestDaemon::start();
     let (session, _) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
-    let a = Client::start(&daemon, &session, 100, 30);
-    let b = Client::start(&daemon, &session, 100, 30);
+    let a = TmuxClient::start(daemon.env(), &session, 100, 30);
+    let b = TmuxClient::start(daemon.env(), &session, 100, 30);
     a.wait_mode("WM");
     b.wait_mode("WM");
     wait_clients(&mut conn, &session, 2);
@@ -380,7 +218,7 @@ fn two_clients_show_the_same_session_and_see_each_others_typing() {
     assert_eq!(conn.window_ids(&session).len(), 2);
 
     // Typed in A (into the focused, new window), shown by B.
-    a.keys(&["i"]);
+    a.send_keys(&["i"]);
     a.wait_mode("TERM");
     a.type_line("echo shared-$((3*3))");
     a.wait_screen("the output in client A", |s| shows_line(s, "shared-9"));
@@ -388,18 +226,18 @@ fn two_clients_show_the_same_session_and_see_each_others_typing() {
     assert!(seen_by_b.contains("echo shared-$((3*3))"), "{seen_by_b}");
 
     // Same session, same size: the windows are drawn alike (the docks differ by mode).
-    let deadline = Instant::now() + DEADLINE;
-    loop {
-        let (sa, sb) = (a.screen(), b.screen());
-        if windows_part(&sa) == windows_part(&sb) {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the two clients draw the windows differently:\nA:\n{sa}\nB:\n{sb}"
-        );
-        std::thread::sleep(POLL_INTERVAL);
-    }
+    poll(
+        DEADLINE,
+        "the two clients to draw the windows alike",
+        || {
+            let (sa, sb) = (a.capture(), b.capture());
+            if windows_part(&sa) == windows_part(&sb) {
+                Ok(())
+            } else {
+                Err(format!("they differ:\nA:\n{sa}\nB:\n{sb}"))
+            }
+        },
+    );
 }
 
 #[test]
@@ -408,7 +246,7 @@ fn resizing_the_terminal_resizes_the_session_and_the_smallest_client_wins() {
     let daemon = TestDaemon::start();
     let (session, _) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
-    let a = Client::start(&daemon, &session, 100, 30);
+    let a = TmuxClient::start(daemon.env(), &session, 100, 30);
     a.wait_mode("WM");
     wait_session_size(&mut conn, &session, 100, 30);
 
@@ -419,7 +257,7 @@ fn resizing_the_terminal_resizes_the_session_and_the_smallest_client_wins() {
     });
 
     // A second, shorter client: the session takes the smaller size in each direction.
-    let b = Client::start(&daemon, &session, 90, 20);
+    let b = TmuxClient::start(daemon.env(), &session, 90, 20);
     b.wait_mode("WM");
     wait_session_size(&mut conn, &session, 80, 20);
     // The larger terminal draws the session's size: its dock sits on the session's last row.
@@ -440,7 +278,7 @@ fn set_option_moves_the_dock_live() {
     let daemon = TestDaemon::start();
     let (session, _) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
-    let client = Client::start(&daemon, &session, 100, 30);
+    let client = TmuxClient::start(daemon.env(), &session, 100, 30);
     let screen = client.wait_mode("WM");
     assert_eq!(dock(&screen).map(|(row, _)| row), Some(29), "{screen}");
     wait_clients(&mut conn, &session, 1);
@@ -500,7 +338,7 @@ fn routed_verbs_work_with_a_client_and_need_one_without() {
 
     // Attached: the client carries them out.
     let (session, first) = daemon.session_with_window("w");
-    let client = Client::start(&daemon, &session, 100, 30);
+    let client = TmuxClient::start(daemon.env(), &session, 100, 30);
     client.wait_mode("WM");
     wait_clients(&mut conn, &session, 1);
 

@@ -2,23 +2,13 @@
 //! type observed from its real cause, shared sequence numbers, filters, the slow-subscriber gap,
 //! and the supervisor's exit-then-close order.
 //!
-//! On a subscribed connection, event lines and responses share one socket, so these tests use
-//! string request ids and their own reader (`request`) instead of `JsonConn::call`.
+//! On a subscribed connection, event lines and responses share one socket, so these tests send
+//! requests with `request` (string ids, events before the response kept) instead of
+//! `JsonConn::call`.
 
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use tuios_integration_tests::*;
-
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A line the daemon wrote on its own: no request id, no result or error.
-fn is_event(line: &Value) -> bool {
-    line.get("id").is_none()
-        && line.get("result").is_none()
-        && line.get("error").is_none()
-        && line["type"].is_string()
-}
 
 /// What every event line carries: a positive `seq` and a unix-nanosecond `time`, except a gap,
 /// which has no `seq` and a positive `dropped`.
@@ -80,34 +70,10 @@ fn wait_event(
 /// Send a request on a (possibly subscribed) connection and read up to its response.
 /// Returns the response and the events that came before it.
 fn request(conn: &mut JsonConn, verb: &str, params: Value) -> (Value, Vec<Value>) {
-    let id = format!("ev-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
-    let mut req = json!({"id": id, "verb": verb});
-    if !params.is_null() {
-        req["params"] = params;
-    }
-    conn.send_line(&req.to_string());
-    let mut events = Vec::new();
-    loop {
-        let line = conn.read_line();
-        if line.get("id") == Some(&json!(id)) {
-            return (line, events);
-        }
-        assert!(
-            is_event(&line),
-            "a line that is neither our response nor an event: {line}"
-        );
-        check_shape(&line);
-        events.push(line);
-    }
-}
-
-/// Subscribe a fresh connection; returns the `seq` of the ack.
-fn subscribe(conn: &mut JsonConn, params: Value) -> u64 {
-    let ack = conn.ok("subscribe", params);
-    assert_eq!(ack["type"], "subscribed", "{ack}");
-    ack["seq"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("subscribed without a seq: {ack}"))
+    let id = conn.send_request(verb, params);
+    let (response, events) = conn.read_response(&id);
+    events.iter().for_each(check_shape);
+    (response, events)
 }
 
 fn seq(event: &Value) -> u64 {
@@ -135,14 +101,10 @@ fn is(event: &Value, kind: &str, window: &str) -> bool {
 
 /// A window's `pty_id` as `list-windows` shows it.
 fn pty_of(conn: &mut JsonConn, session: &str, window: &str) -> String {
-    let list = conn.ok("list-windows", json!({"session": session}));
-    list["windows"]
-        .as_array()
-        .expect("windows")
-        .iter()
-        .find(|w| w["window_id"] == window)
-        .and_then(|w| w["pty_id"].as_str())
-        .unwrap_or_else(|| panic!("window {window} not listed: {list}"))
+    let row = conn.window_row(session, window);
+    row["pty_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("window without a pty_id: {row}"))
         .to_string()
 }
 
@@ -150,9 +112,7 @@ fn pty_of(conn: &mut JsonConn, session: &str, window: &str) -> String {
 fn lifecycle_events_come_from_their_causes() {
     let daemon = TestDaemon::start();
     let mut sub = daemon.conn();
-    let start = subscribe(
-        &mut sub,
-        json!({"types": ["session-created", "session-closed", "window-created", "window-closed", "window-focused"]}),
+    let start = sub.subscribe(json!({"types": ["session-created", "session-closed", "window-created", "window-closed", "window-focused"]}),
     );
 
     daemon.new_session("life");
@@ -217,13 +177,10 @@ fn pty_events_come_from_what_the_program_prints() {
     let mut conn = daemon.conn();
     let pty = pty_of(&mut conn, &session, &window);
     let mut sub = daemon.conn();
-    subscribe(&mut sub, json!({"session": session, "window": window}));
+    sub.subscribe(json!({"session": session, "window": window}));
 
     let send = |conn: &mut JsonConn, text: &str| {
-        conn.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": text}),
-        );
+        conn.send_text(&session, &window, text);
     };
 
     // The shell echoes what is typed: output events, each with a byte count.
@@ -270,10 +227,7 @@ fn command_window_exits_then_closes() {
     let daemon = TestDaemon::start();
     let (session, _) = daemon.session_with_window("sup");
     let mut sub = daemon.conn();
-    subscribe(
-        &mut sub,
-        json!({"session": session, "types": ["window-exit", "window-closed"]}),
-    );
+    sub.subscribe(json!({"session": session, "types": ["window-exit", "window-closed"]}));
     let mut conn = daemon.conn();
 
     // Without remain, the window closes when its program exits: exit first, then close.
@@ -298,14 +252,8 @@ fn command_window_exits_then_closes() {
     let exit = next_event(&mut sub);
     assert!(is(&exit, "window-exit", &kept), "{exit}");
     assert_eq!(exit["exit_code"], 3, "{exit}");
-    let list = conn.ok("list-windows", json!({"session": session}));
-    let row = list["windows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|w| w["window_id"] == kept.as_str())
-        .unwrap_or_else(|| panic!("a remaining window is still listed: {list}"))
-        .clone();
+    // A remaining window is still listed.
+    let row = conn.window_row(&session, &kept);
     assert_eq!(row["alive"], false, "{row}");
     conn.ok("close-window", json!({"session": session, "window": kept}));
     let closed = next_event(&mut sub);
@@ -320,9 +268,9 @@ fn subscribers_share_seq_and_it_increases() {
     let daemon = TestDaemon::start();
     let (session, _) = daemon.session_with_window("seq");
     let mut all = daemon.conn();
-    let ack_all = subscribe(&mut all, json!({}));
+    let ack_all = all.subscribe(json!({}));
     let mut created_only = daemon.conn();
-    let ack_created = subscribe(&mut created_only, json!({"types": ["window-created"]}));
+    let ack_created = created_only.subscribe(json!({"types": ["window-created"]}));
     assert!(ack_created >= ack_all);
 
     let mut conn = daemon.conn();
@@ -365,28 +313,23 @@ fn filters_select_by_session_window_and_type() {
     assert_eq!(conn.window_ids(&alpha), vec![a0.clone(), a1.clone()]);
 
     let mut by_session = daemon.conn();
-    subscribe(
-        &mut by_session,
-        json!({"session": alpha, "types": ["window-created"]}),
-    );
+    by_session.subscribe(json!({"session": alpha, "types": ["window-created"]}));
     let mut by_type = daemon.conn();
-    subscribe(&mut by_type, json!({"types": ["window-closed"]}));
+    by_type.subscribe(json!({"types": ["window-closed"]}));
     let mut by_id = daemon.conn();
-    subscribe(&mut by_id, json!({"window": a0}));
+    by_id.subscribe(json!({"window": a0}));
     let mut by_name = daemon.conn();
-    subscribe(&mut by_name, json!({"session": alpha, "window": "named"}));
+    by_name.subscribe(json!({"session": alpha, "window": "named"}));
     let mut by_index = daemon.conn();
-    subscribe(&mut by_index, json!({"session": alpha, "window": "1"}));
+    by_index.subscribe(json!({"session": alpha, "window": "1"}));
 
     // Triggers, each filtered subscriber's match coming after what it must not see.
     let bw = conn.new_window_id(&beta, json!({}));
     conn.ok("close-window", json!({"session": beta, "window": bw}));
     let aw = conn.new_window_id(&alpha, json!({"focus": false}));
     let mut ring = |session: &str, window: &str, n: u32| {
-        conn.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": format!("printf '\\a'; echo rang-$(({n}+100))\n")}),
-        );
+        let text = format!("printf '\\a'; echo rang-$(({n}+100))\n");
+        conn.send_text(session, window, &text);
         // The marker follows the bell, so once it is on screen the bell has been published.
         conn.wait_for_text(session, window, &format!("rang-{}", n + 100));
     };
@@ -437,13 +380,10 @@ fn slow_subscriber_gets_a_gap_and_the_daemon_stays_small() {
     );
     let filter = |queue: u64| json!({"session": session, "window": window, "types": ["output", "window-closed"], "queue": queue});
     let mut slow = daemon.conn();
-    subscribe(&mut slow, filter(2));
+    slow.subscribe(filter(2));
     let mut fast = daemon.conn();
-    subscribe(&mut fast, filter(1_000_000));
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "go\n"}),
-    );
+    fast.subscribe(filter(1_000_000));
+    conn.send_text(&session, &window, "go\n");
 
     // The slow subscriber reads nothing. A few hundred small event lines fill its socket;
     // count on the fast one until many times that was published, then stop the flood.
@@ -518,10 +458,7 @@ fn unsubscribe_ends_the_stream_and_misuse_is_classified() {
     let (session, _) = daemon.session_with_window("unsub");
     let mut other = daemon.conn();
     let mut witness = daemon.conn();
-    subscribe(
-        &mut witness,
-        json!({"session": session, "types": ["window-created"]}),
-    );
+    witness.subscribe(json!({"session": session, "types": ["window-created"]}));
     let mut conn = daemon.conn();
 
     let error = conn.err_code("unsubscribe", Value::Null, "invalid_request");
@@ -541,10 +478,7 @@ fn unsubscribe_ends_the_stream_and_misuse_is_classified() {
     // A refused subscribe opens nothing.
     conn.err_code("unsubscribe", Value::Null, "invalid_request");
 
-    subscribe(
-        &mut conn,
-        json!({"session": session, "types": ["window-created"]}),
-    );
+    conn.subscribe(json!({"session": session, "types": ["window-created"]}));
     let (second, _) = request(&mut conn, "subscribe", json!({}));
     assert_eq!(second["error"]["code"], "invalid_request", "{second}");
     assert_eq!(second["error"]["hint"]["verb"], "unsubscribe", "{second}");
@@ -568,10 +502,7 @@ fn unsubscribe_ends_the_stream_and_misuse_is_classified() {
     conn.err_code("unsubscribe", Value::Null, "invalid_request");
 
     // Subscribing again works, from now on (no backfill of w2).
-    subscribe(
-        &mut conn,
-        json!({"session": session, "types": ["window-created"]}),
-    );
+    conn.subscribe(json!({"session": session, "types": ["window-created"]}));
     let w3 = other.new_window_id(&session, json!({}));
     let ev = next_event(&mut conn);
     assert!(is(&ev, "window-created", &w3), "{ev}");
@@ -582,7 +513,7 @@ fn verbs_keep_working_on_a_subscribed_connection() {
     let daemon = TestDaemon::start();
     let (session, _) = daemon.session_with_window("busy");
     let mut conn = daemon.conn();
-    subscribe(&mut conn, json!({"session": session}));
+    conn.subscribe(json!({"session": session}));
     let mut events = Vec::new();
 
     let (made, evs) = request(&mut conn, "new-window", json!({"session": session}));

@@ -10,22 +10,20 @@ fn script_window(conn: &mut JsonConn, session: &str, script: &str) -> String {
     conn.new_window_id(session, json!({"command": ["/bin/sh", "-c", script]}))
 }
 
+/// The lines of a capture (a last line feed ends the last line, it starts no empty one).
+fn capture_lines(capture: &str) -> Vec<&str> {
+    capture.trim_end_matches('\n').lines().collect()
+}
+
 #[test]
 fn send_text_writes_literally() {
     let daemon = TestDaemon::start();
     let (session, window) = daemon.session_with_window("work");
     let mut conn = daemon.conn();
-    let ok = conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "echo st-$((3+4))\n"}),
-    );
-    assert_eq!(ok["type"], "ok", "{ok}");
+    conn.send_text(&session, &window, "echo st-$((3+4))\n");
     conn.wait_for_text(&session, &window, "st-7");
     // Without a window: the focused one (the only one here).
-    conn.ok(
-        "send-text",
-        json!({"session": session, "text": "echo focus-$((1+1)), x\n"}),
-    );
+    conn.send_text(&session, "", "echo focus-$((1+1)), x\n");
     conn.wait_for_text(&session, &window, "focus-2, x");
 }
 
@@ -54,17 +52,10 @@ fn send_keys_translates_tokens_and_keeps_case() {
     let (session, window) = daemon.session_with_window("work");
     let mut conn = daemon.conn();
     // Tokens split on commas and spaces; `space` and `Enter` are named keys.
-    let ok = conn.ok(
-        "send-keys",
-        json!({"session": session, "window": window, "keys": "echo,space,Hello-$((6*7)),Enter"}),
-    );
-    assert_eq!(ok["type"], "ok", "{ok}");
+    conn.send_keys(&session, &window, "echo,space,Hello-$((6*7)),Enter");
     // The typed text holds `$((6*7))`, so only the command's output can match.
     conn.wait_for_text(&session, &window, "Hello-42");
-    conn.ok(
-        "send-keys",
-        json!({"session": session, "window": window, "keys": "echo space MiXeD-$((2*3)) Enter"}),
-    );
+    conn.send_keys(&session, &window, "echo space MiXeD-$((2*3)) Enter");
     conn.wait_for_text(&session, &window, "MiXeD-6");
 }
 
@@ -76,21 +67,15 @@ fn send_keys_ctrl_c_interrupts() {
     // Interrupt only once the job is the terminal's foreground group: its own output says so
     // (the shell makes a foreground child the foreground group before it runs anything).
     // A ^C landing earlier could reach the shell while it reads input or starts the job.
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window,
-               "text": "sh -c 'echo sl-$((1+1)); exec sleep 1000'\n"}),
+    conn.send_text(
+        &session,
+        &window,
+        "sh -c 'echo sl-$((1+1)); exec sleep 1000'\n",
     );
     conn.wait_for_text(&session, &window, "sl-2");
-    conn.ok(
-        "send-keys",
-        json!({"session": session, "window": window, "keys": "ctrl+c"}),
-    );
+    conn.send_keys(&session, &window, "ctrl+c");
     // Only an interrupted sleep lets the shell run this before the deadline.
-    conn.ok(
-        "send-keys",
-        json!({"session": session, "window": window, "keys": "echo,space,after-$((1+1)),Enter"}),
-    );
+    conn.send_keys(&session, &window, "echo,space,after-$((1+1)),Enter");
     conn.wait_for_text(&session, &window, "after-2");
 }
 
@@ -163,15 +148,9 @@ fn capture_pane_visible_recent_and_slices() {
 
     // lines keeps the last N non-blank rows.
     let last = conn.capture(&session, &id, json!({"lines": 2}));
-    assert_eq!(
-        last.trim_end_matches('\n').lines().collect::<Vec<_>>(),
-        ["row-99", "row-100"]
-    );
+    assert_eq!(capture_lines(&last), ["row-99", "row-100"]);
     let last = conn.capture(&session, &id, json!({"source": "recent", "lines": 3}));
-    assert_eq!(
-        last.trim_end_matches('\n').lines().collect::<Vec<_>>(),
-        ["row-98", "row-99", "row-100"]
-    );
+    assert_eq!(capture_lines(&last), ["row-98", "row-99", "row-100"]);
 
     // start/end: a 1-based inclusive range; lines is ignored beside them.
     let range = conn.capture(
@@ -179,19 +158,13 @@ fn capture_pane_visible_recent_and_slices() {
         &id,
         json!({"source": "recent", "start": 5, "end": 7, "lines": 1}),
     );
-    assert_eq!(
-        range.trim_end_matches('\n').lines().collect::<Vec<_>>(),
-        ["row-5", "row-6", "row-7"]
-    );
+    assert_eq!(capture_lines(&range), ["row-5", "row-6", "row-7"]);
     let range = conn.capture(
         &session,
         &id,
         json!({"source": "recent", "start": 99, "end": 100}),
     );
-    assert_eq!(
-        range.trim_end_matches('\n').lines().collect::<Vec<_>>(),
-        ["row-99", "row-100"]
-    );
+    assert_eq!(capture_lines(&range), ["row-99", "row-100"]);
     let empty = conn.capture(
         &session,
         &id,
@@ -276,10 +249,7 @@ fn resize_is_seen_inside_the_window() {
     assert_eq!(resized["type"], "resized", "{resized}");
     assert_eq!(resized["width"], 100, "{resized}");
     assert_eq!(resized["height"], 30, "{resized}");
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "stty size\n"}),
-    );
+    conn.send_text(&session, &window, "stty size\n");
     conn.wait_for_text(&session, &window, "30 100");
     let screen = conn.capture(&session, &window, Value::Null);
     assert_eq!(
@@ -292,10 +262,7 @@ fn resize_is_seen_inside_the_window() {
         "resize",
         json!({"session": session, "window": window, "width": 50, "height": 12}),
     );
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "stty size\n"}),
-    );
+    conn.send_text(&session, &window, "stty size\n");
     conn.wait_for_text(&session, &window, "12 50");
 }
 
@@ -344,11 +311,7 @@ fn two_mebibytes_of_send_text_arrive_whole() {
     }
     text.truncate(SIZE);
     conn.set_timeout(Duration::from_secs(120));
-    let ok = conn.ok(
-        "send-text",
-        json!({"session": session, "window": id, "text": text}),
-    );
-    assert_eq!(ok["type"], "ok", "{ok}");
+    conn.send_text(&session, &id, &text);
     conn.set_timeout(READ_TIMEOUT);
     conn.wait_for_capture(
         &session,
@@ -371,15 +334,9 @@ fn send_keys_goes_to_the_window_it_names_not_the_focused_one() {
     let focused = conn.new_window_id(&session, json!({"name": "front"}));
     let list = conn.ok("list-windows", json!({"session": session}));
     assert_eq!(list["focused_window_id"], focused.as_str(), "{list}");
-    conn.ok(
-        "send-keys",
-        json!({"session": session, "window": first, "keys": "echo,space,aimed-$((5*5)),Enter"}),
-    );
+    conn.send_keys(&session, &first, "echo,space,aimed-$((5*5)),Enter");
     conn.wait_for_text(&session, &first, "aimed-25");
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": focused, "text": "echo front-$((1+1))\n"}),
-    );
+    conn.send_text(&session, &focused, "echo front-$((1+1))\n");
     let front = conn.wait_for_text(&session, &focused, "front-2");
     assert!(
         !front.contains("aimed"),

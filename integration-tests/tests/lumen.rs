@@ -11,12 +11,7 @@
 //! program received or what the client held.
 
 use serde_json::{json, Value};
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 use tuios_integration_tests::*;
 
 /// Bracketed paste on (DECSET 2004), raw input, every byte shown by `cat -v`; `READY` marks
@@ -36,181 +31,10 @@ const MOUSE_CAT: &str =
 
 const SESSION: &str = "lumen";
 
-static TMUX_COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-fn have_tmux() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Single quotes for sh.
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-/// A tmux server of the test's own (`-L`, no configuration file) running `tuios attach` in
-/// session `t`. Dropping it kills the server and removes its socket.
-struct Tmux {
-    name: String,
-}
-
-impl Tmux {
-    /// Start the server with the client attached to `session` of the daemon of `env`, 100x30.
-    fn start(env: &TestEnv, session: &str) -> Tmux {
-        let n = TMUX_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmux = Tmux {
-            name: format!("tuios-lumen-{}-{n}", std::process::id()),
-        };
-        let dir = env.dir();
-        // The same environment the harness gives every tuios process; the trailing sleep keeps
-        // the pane (and whatever the client printed when it exited) for the failure message.
-        let client = format!(
-            "env -u XDG_RUNTIME_DIR TUIOS_SOCKET={} HOME={} XDG_CONFIG_HOME={} XDG_STATE_HOME={} \
-             SHELL=/bin/sh TUIOS_LOG=warn {} attach {}; echo \"client exited: $?\"; sleep 600",
-            quote(&env.socket().to_string_lossy()),
-            quote(&dir.join("home").to_string_lossy()),
-            quote(&dir.join("config").to_string_lossy()),
-            quote(&dir.join("state").to_string_lossy()),
-            quote(&tuios_bin().to_string_lossy()),
-            quote(session),
-        );
-        let out = tmux.run(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &client,
-        ]);
-        assert!(out.status.success(), "tmux new-session: {out:?}");
-        tmux
-    }
-
-    fn command(&self) -> Command {
-        let mut cmd = Command::new("tmux");
-        cmd.arg("-L").arg(&self.name);
-        // The server (started by the first command) must not inherit the caller's tuios or tmux
-        // settings; the client gets its own in the pane's command line.
-        for (key, _) in std::env::vars_os() {
-            let k = key.to_string_lossy();
-            if k.starts_with("TUIOS_") || k.starts_with("XDG_") || k == "TMUX" {
-                cmd.env_remove(&key);
-            }
-        }
-        cmd
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        let mut cmd = self.command();
-        cmd.args(args);
-        run_with_deadline(cmd, Duration::from_secs(10))
-    }
-
-    fn ok(&self, args: &[&str]) {
-        let out = self.run(args);
-        assert!(out.status.success(), "tmux {args:?}: {out:?}");
-    }
-
-    /// Keys as `tmux send-keys` names them (`i`, `Escape`, `-l text`).
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        self.ok(&args);
-    }
-
-    /// Raw bytes typed by the outer terminal, in one write (ASCII only: `send-keys -H`).
-    fn raw(&self, bytes: &[u8]) {
-        assert!(bytes.is_ascii(), "send-keys -H takes ASCII only");
-        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let mut args = vec!["send-keys", "-t", "t", "-H"];
-        args.extend(hex.iter().map(String::as_str));
-        self.ok(&args);
-    }
-
-    /// A real paste: the bytes go to a tmux buffer, then tmux pastes it, bracketed because the
-    /// client turned bracketed paste on, with line feeds kept as they are (`-r`).
-    fn paste(&self, bytes: &[u8]) {
-        let mut cmd = self.command();
-        cmd.args(["set-buffer", "-b", "lumen", "--"])
-            .arg(OsStr::from_bytes(bytes));
-        let out = run_with_deadline(cmd, Duration::from_secs(10));
-        assert!(out.status.success(), "tmux set-buffer: {out:?}");
-        self.ok(&["paste-buffer", "-p", "-r", "-b", "lumen", "-t", "t"]);
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    /// Polls the client's screen until `pred` holds; panics with the last screen at the deadline.
-    fn wait_screen(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let end = Instant::now() + DEADLINE;
-        loop {
-            let s = self.screen();
-            if pred(&s) {
-                return s;
-            }
-            assert!(
-                Instant::now() < end,
-                "timed out waiting for {what}; client screen:\n{s}"
-            );
-            std::thread::sleep(POLL_INTERVAL);
-        }
-    }
-
-    /// Waits until the dock's mode badge is `mode` (`WM` or `TERM`).
-    fn wait_mode(&self, mode: &str) -> String {
-        let badge = format!(" {mode}");
-        self.wait_screen(&format!("the {mode} badge in the dock"), |s| {
-            dock(s).ends_with(&badge)
-        })
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!(
-                "---- client screen (tmux {}) ----\n{}---- end of client screen ----",
-                self.name,
-                self.screen()
-            );
-        }
-        let socket = String::from_utf8_lossy(
-            &self
-                .run(&["display-message", "-p", "#{socket_path}"])
-                .stdout,
-        )
-        .trim()
-        .to_string();
-        let _ = self.run(&["kill-server"]);
-        if !socket.is_empty() {
-            let _ = std::fs::remove_file(socket);
-        }
-    }
-}
-
-/// The dock: the last line of the client's screen, trailing blanks trimmed.
-fn dock(screen: &str) -> &str {
-    screen
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim_end()
-}
-
 /// A daemon with one session whose windows run the given programs, and the client attached.
 struct Rig {
     // Declared first: the client goes before the daemon.
-    tmux: Tmux,
+    tmux: TmuxClient,
     conn: JsonConn,
     windows: Vec<String>,
     daemon: TestDaemon,
@@ -220,10 +44,7 @@ impl Rig {
     /// One window per `(name, script)`, in order (the last one has the focus), each started
     /// and showing `READY` before the client attaches. None when tmux is not installed.
     fn start(programs: &[(&str, &str)]) -> Option<Rig> {
-        if !have_tmux() {
-            eprintln!("skipped: tmux is not installed");
-            return None;
-        }
+        require_tmux!(None);
         let daemon = TestDaemon::start();
         let (_, shell) = daemon.session_with_window(SESSION);
         let mut conn = daemon.conn();
@@ -245,14 +66,15 @@ impl Rig {
             conn.wait_for_text(SESSION, w, "READY");
         }
         conn.ok("close-window", json!({"session": SESSION, "window": shell}));
-        let tmux = Tmux::start(daemon.env(), SESSION);
+        let tmux = TmuxClient::start(daemon.env(), SESSION, 100, 30);
         tmux.wait_screen("the client with every window", |s| {
-            let d = dock(s);
-            d.ends_with(" WM")
-                && programs
-                    .iter()
-                    .enumerate()
-                    .all(|(i, (name, _))| d.contains(&format!("{}:{name}", i + 1)))
+            dock(s).is_some_and(|(_, d)| {
+                d.ends_with(" WM")
+                    && programs
+                        .iter()
+                        .enumerate()
+                        .all(|(i, (name, _))| d.contains(&format!("{}:{name}", i + 1)))
+            })
         });
         Some(Rig {
             tmux,
@@ -264,7 +86,7 @@ impl Rig {
 
     /// Into terminal mode: keys go to the focused window.
     fn terminal_mode(&self) {
-        self.tmux.keys(&["i"]);
+        self.tmux.send_keys(&["i"]);
         self.tmux.wait_mode("TERM");
     }
 
@@ -277,19 +99,8 @@ impl Rig {
     /// aside: the screen does not show them).
     fn wait_received(&mut self, window: &str, expected: &str) {
         let expected = expected.trim_end();
-        let end = Instant::now() + DEADLINE;
-        loop {
-            let got = self.received(window);
-            if got == expected {
-                return;
-            }
-            assert!(
-                Instant::now() < end,
-                "timed out waiting for the program to have received exactly {expected:?}; it \
-                 received {got:?}"
-            );
-            std::thread::sleep(POLL_INTERVAL);
-        }
+        let what = format!("the program to have received exactly {expected:?}");
+        self.wait_received_until(window, &what, |got| got == expected);
     }
 
     /// Polls until what the program received satisfies `pred`; returns it.
@@ -299,58 +110,42 @@ impl Rig {
         what: &str,
         pred: impl Fn(&str) -> bool,
     ) -> String {
-        let end = Instant::now() + DEADLINE;
-        loop {
+        poll(DEADLINE, what, || {
             let got = self.received(window);
             if pred(&got) {
-                return got;
+                Ok(got)
+            } else {
+                Err(format!("the program received {got:?}"))
             }
-            assert!(
-                Instant::now() < end,
-                "timed out waiting for {what}; the program received {got:?}"
-            );
-            std::thread::sleep(POLL_INTERVAL);
-        }
+        })
     }
 
     /// Writes `tag` to the window through the daemon and waits until the program has received
     /// exactly `before` followed by the tag: whatever reached the window earlier is in `before`.
     fn barrier(&mut self, window: &str, before: &str, tag: &str) -> String {
-        self.conn.ok(
-            "send-text",
-            json!({"session": SESSION, "window": window, "text": tag}),
-        );
+        self.conn.send_text(SESSION, window, tag);
         let expected = format!("{before}{tag}");
         self.wait_received(window, &expected);
         expected
     }
 
     fn paste_check(&self, paste: &[u8], bracketed: bool) -> Value {
-        paste_check(&self.daemon, paste, bracketed)
-    }
-
-    fn window_row(&mut self, window: &str) -> Value {
-        let list = self.conn.ok("list-windows", json!({"session": SESSION}));
-        list["windows"]
-            .as_array()
-            .and_then(|ws| ws.iter().find(|w| w["window_id"] == window))
-            .cloned()
-            .unwrap_or_else(|| panic!("window {window} is not listed: {list}"))
+        paste_check(self.daemon.env(), paste, bracketed)
     }
 
     fn wait_focused(&mut self, window: &str) {
-        let end = Instant::now() + DEADLINE;
-        loop {
-            let list = self.conn.ok("list-windows", json!({"session": SESSION}));
-            if list["focused_window_id"] == window {
-                return;
-            }
-            assert!(
-                Instant::now() < end,
-                "timed out waiting for window {window} to have the focus: {list}"
-            );
-            std::thread::sleep(POLL_INTERVAL);
-        }
+        poll(
+            DEADLINE,
+            &format!("window {window} to have the focus"),
+            || {
+                let list = self.conn.ok("list-windows", json!({"session": SESSION}));
+                if list["focused_window_id"] == window {
+                    Ok(())
+                } else {
+                    Err(list.to_string())
+                }
+            },
+        );
     }
 }
 
@@ -386,50 +181,6 @@ fn cat_v(bytes: &[u8]) -> String {
         }
     }
     s
-}
-
-/// `tuios paste-check` on `paste`, as for a window with or without bracketed paste.
-fn paste_check(daemon: &TestDaemon, paste: &[u8], bracketed: bool) -> Value {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let file = daemon
-        .dir()
-        .join(format!("paste-{}.bin", N.fetch_add(1, Ordering::Relaxed)));
-    std::fs::write(&file, paste).expect("write the paste file");
-    let path = file.to_str().expect("temporary paths are UTF-8");
-    let mut args = vec!["paste-check", path];
-    if bracketed {
-        args.push("--bracketed");
-    }
-    let out = daemon.cli(&args);
-    assert!(
-        out.status.success(),
-        "paste-check {paste:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "paste-check {paste:?} printed no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    })
-}
-
-/// The bytes of a paste-check `\xNN`-escaped field.
-fn unescape(s: &str) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut rest = s.as_bytes();
-    while let Some((&b, tail)) = rest.split_first() {
-        if b == b'\\' {
-            assert!(tail.len() >= 3 && tail[0] == b'x', "bad escape in {s:?}");
-            let hex = std::str::from_utf8(&tail[1..3]).expect("hex digits");
-            out.push(u8::from_str_radix(hex, 16).expect("hex digits"));
-            rest = &tail[3..];
-        } else {
-            out.push(b);
-            rest = tail;
-        }
-    }
-    out
 }
 
 /// A paste-check field as `cat -v` would show those bytes.
@@ -535,9 +286,9 @@ fn multi_line_paste_without_bracketed_paste_is_held_until_confirmed() {
         .wait_screen("the held-paste dialog", |s| held(s) && s.contains(&preview));
     let mut seen = rig.barrier(&w, "", "#1");
     // Still held after the barrier: the dialog is up and nothing but the barrier arrived.
-    assert!(held(&rig.tmux.screen()));
+    assert!(held(&rig.tmux.capture()));
     // "One line": exactly the one line paste-check computes, no line break at all.
-    rig.tmux.keys(&["o"]);
+    rig.tmux.send_keys(&["o"]);
     rig.tmux.wait_screen("the dialog to close", |s| !held(s));
     let one_line = shown(&report, "one_line");
     assert_eq!(one_line, "echo one echo two");
@@ -552,7 +303,7 @@ fn multi_line_paste_without_bracketed_paste_is_held_until_confirmed() {
     rig.tmux.wait_screen("the held-paste dialog", |s| {
         held(s) && s.contains(report["preview"].as_str().unwrap())
     });
-    rig.tmux.keys(&["Escape"]);
+    rig.tmux.send_keys(&["Escape"]);
     rig.tmux.wait_screen("the dialog to close", |s| !held(s));
     seen = rig.barrier(&w, &seen, "#3");
 
@@ -570,7 +321,7 @@ fn multi_line_paste_without_bracketed_paste_is_held_until_confirmed() {
             .wait_screen("the held-paste dialog with keep controls", |s| {
                 held(s) && s.contains(&preview) && s.contains("[k] keep controls")
             });
-        rig.tmux.keys(&[key]);
+        rig.tmux.send_keys(&[key]);
         rig.tmux.wait_screen("the dialog to close", |s| !held(s));
         let expected = shown(&report, field);
         rig.wait_received(&w, &format!("{seen}{expected}"));
@@ -609,7 +360,7 @@ fn paste_with_a_frame_introducer_is_rejected_with_a_notice() {
     rig.barrier(&nb, "", "#1");
 
     // Into the window with bracketed paste.
-    rig.tmux.keys(&["h"]);
+    rig.tmux.send_keys(&["h"]);
     rig.wait_focused(&br);
     rig.tmux.paste(payload);
     rig.tmux
@@ -629,16 +380,19 @@ fn focus_return_chord_takes_focus_back_without_the_program_seeing_it() {
     let w = rig.windows[0].clone();
     rig.terminal_mode();
     // The chord's hint is chrome only: in the dock, never in the window.
-    let screen = rig.tmux.screen();
-    assert!(dock(&screen).contains("ctrl+shift+esc"), "{screen}");
+    let screen = rig.tmux.capture();
+    assert!(
+        dock(&screen).is_some_and(|(_, d)| d.contains("ctrl+shift+esc")),
+        "{screen}"
+    );
     // Keys do reach the program in terminal mode.
-    rig.tmux.keys(&["-l", "x"]);
+    rig.tmux.send_keys(&["-l", "x"]);
     rig.wait_received(&w, "x");
 
     // The kitty CSI u form, then xterm's modifyOtherKeys form.
     let mut seen = "x".to_string();
     for (i, chord) in [&b"\x1b[27;6u"[..], b"\x1b[27;6;27~"].iter().enumerate() {
-        rig.tmux.raw(chord);
+        rig.tmux.send_hex(chord);
         rig.tmux.wait_mode("WM");
         seen = rig.barrier(&w, &seen, &format!("#{i}"));
         rig.terminal_mode();
@@ -654,11 +408,12 @@ fn programs_that_enable_focus_reporting_get_no_focus_reports() {
         return;
     };
     let (left, right) = (rig.windows[0].clone(), rig.windows[1].clone());
-    rig.tmux.ok(&["set-option", "-g", "focus-events", "on"]);
+    rig.tmux
+        .tmux_ok(&["set-option", "-g", "focus-events", "on"]);
 
     // Focus moves in the client: keys in window-management mode, the verb, a click.
     for (key, target) in [("h", &left), ("l", &right), ("n", &left), ("p", &right)] {
-        rig.tmux.keys(&[key]);
+        rig.tmux.send_keys(&[key]);
         rig.wait_focused(target);
     }
     rig.conn
@@ -666,20 +421,21 @@ fn programs_that_enable_focus_reporting_get_no_focus_reports() {
     rig.wait_focused(&left);
     // A click inside the right window's content (neither program asked for mouse reports); it
     // also enters terminal mode, which the chord leaves.
-    rig.tmux.raw(b"\x1b[<0;75;10M\x1b[<0;75;10m");
+    rig.tmux.send_hex(b"\x1b[<0;75;10M\x1b[<0;75;10m");
     rig.wait_focused(&right);
     rig.tmux.wait_mode("TERM");
-    rig.tmux.raw(b"\x1b[27;6u");
+    rig.tmux.send_hex(b"\x1b[27;6u");
     rig.tmux.wait_mode("WM");
 
     // Focus moves in the outer terminal: another tmux window and pane, and back.
-    rig.tmux.ok(&["new-window", "-d", "-t", "t:5", "sleep 600"]);
-    rig.tmux.ok(&["select-window", "-t", "t:5"]);
-    rig.tmux.ok(&["select-window", "-t", "t:0"]);
     rig.tmux
-        .ok(&["split-window", "-d", "-t", "t:0", "-l", "3", "sleep 600"]);
-    rig.tmux.ok(&["select-pane", "-t", "t:0.1"]);
-    rig.tmux.ok(&["select-pane", "-t", "t:0.0"]);
+        .tmux_ok(&["new-window", "-d", "-t", "t:5", "sleep 600"]);
+    rig.tmux.tmux_ok(&["select-window", "-t", "t:5"]);
+    rig.tmux.tmux_ok(&["select-window", "-t", "t:0"]);
+    rig.tmux
+        .tmux_ok(&["split-window", "-d", "-t", "t:0", "-l", "3", "sleep 600"]);
+    rig.tmux.tmux_ok(&["select-pane", "-t", "t:0.1"]);
+    rig.tmux.tmux_ok(&["select-pane", "-t", "t:0.0"]);
 
     // Nothing but the barriers arrived.
     rig.barrier(&left, "", "#L");
@@ -695,9 +451,9 @@ fn focus_reports_from_the_outer_terminal_are_not_passed_to_programs() {
     };
     let w = rig.windows[0].clone();
     rig.terminal_mode();
-    rig.tmux.raw(b"\x1b[I");
-    rig.tmux.raw(b"\x1b[O");
-    rig.tmux.keys(&["-l", "x"]);
+    rig.tmux.send_hex(b"\x1b[I");
+    rig.tmux.send_hex(b"\x1b[O");
+    rig.tmux.send_keys(&["-l", "x"]);
     let got = rig.wait_received_until(&w, "the typed x", |r| r.ends_with('x'));
     assert_eq!(got, "x", "focus reports reached the program");
 }
@@ -712,27 +468,21 @@ fn failed_frames_on_output_are_dropped_counted_and_noticed() {
     };
     let w = rig.windows[0].clone();
     let notices = |s: &str| s.matches("dropped a Lumen frame").count();
-    assert_eq!(rig.window_row(&w)["failed_frames"], 0);
+    assert_eq!(rig.conn.window_row(SESSION, &w)["failed_frames"], 0);
 
-    rig.conn.ok(
-        "send-text",
-        json!({"session": SESSION, "window": w, "text": "x"}),
-    );
+    rig.conn.send_text(SESSION, &w, "x");
     rig.wait_received(&w, "AB");
     let screen = rig
         .tmux
         .wait_screen("the dropped-frame notice", |s| notices(s) == 1);
     assert!(screen.contains("terminal_origin"), "{screen}");
-    assert_eq!(rig.window_row(&w)["failed_frames"], 1);
+    assert_eq!(rig.conn.window_row(SESSION, &w)["failed_frames"], 1);
 
-    rig.conn.ok(
-        "send-text",
-        json!({"session": SESSION, "window": w, "text": "y"}),
-    );
+    rig.conn.send_text(SESSION, &w, "y");
     rig.wait_received(&w, "ABCD");
     rig.tmux
         .wait_screen("a second dropped-frame notice", |s| notices(s) == 2);
-    assert_eq!(rig.window_row(&w)["failed_frames"], 2);
+    assert_eq!(rig.conn.window_row(SESSION, &w)["failed_frames"], 2);
 
     // Never rendered: no trace in the screen or the scrollback.
     let all = rig.conn.capture(SESSION, &w, json!({"source": "recent"}));
@@ -771,7 +521,7 @@ fn clicks_on_chrome_reach_no_program() {
         return;
     };
     let (nomouse, mouse) = (rig.windows[0].clone(), rig.windows[1].clone());
-    let screen = rig.tmux.screen();
+    let screen = rig.tmux.capture();
     let top = screen.lines().next().unwrap_or("");
     // The right window's frame starts at the second corner of the top row.
     let left_edge = top
@@ -783,17 +533,17 @@ fn clicks_on_chrome_reach_no_program() {
         .unwrap_or_else(|| panic!("two windows side by side expected:\n{screen}"));
     let click = |x: usize, y: usize| format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").into_bytes();
     // Title bar and left border of the window that asked for mouse reports: chrome.
-    rig.tmux.raw(&click(left_edge + 8, 1));
-    rig.tmux.raw(&click(left_edge + 1, 12));
+    rig.tmux.send_hex(&click(left_edge + 8, 1));
+    rig.tmux.send_hex(&click(left_edge + 1, 12));
     // Content of the window that did not ask: it takes the focus and gets nothing.
-    rig.tmux.raw(&click(10, 5));
+    rig.tmux.send_hex(&click(10, 5));
     rig.wait_focused(&nomouse);
     // Content of the one that asked: the first click only focuses it, the second is reported,
     // at the window's own coordinates.
     let (x, y) = (left_edge + 10, 5);
-    rig.tmux.raw(&click(x, y));
+    rig.tmux.send_hex(&click(x, y));
     rig.wait_focused(&mouse);
-    rig.tmux.raw(&click(x, y));
+    rig.tmux.send_hex(&click(x, y));
     let (cx, cy) = (x - 1 - left_edge, y - 1);
     let report = format!("^[[<0;{cx};{cy}M^[[<0;{cx};{cy}m");
     rig.wait_received(&mouse, &report);
@@ -809,7 +559,7 @@ fn keys_typed_right_after_a_paste_reach_the_program_after_it() {
     let w = rig.windows[0].clone();
     rig.terminal_mode();
     // One write from the outer terminal: a paste, then a key typed right after it.
-    rig.tmux.raw(b"\x1b[200~abc\x1b[201~Z");
+    rig.tmux.send_hex(b"\x1b[200~abc\x1b[201~Z");
     let got = rig.wait_received_until(&w, "the paste and the key", |r| r.len() >= 4);
     assert_eq!(got, "abcZ", "input reached the program out of order");
 }

@@ -4,23 +4,18 @@
 //! mid-wait; and what the supervisor does when a shell exits.
 
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tuios_integration_tests::*;
 
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
 /// Send a wait-for without reading its answer; returns the request id to match it with.
 fn start_wait(conn: &mut JsonConn, params: Value) -> String {
-    let id = format!("wait-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed));
-    conn.send_line(&json!({"id": id, "verb": "wait-for", "params": params}).to_string());
-    id
+    conn.send_request("wait-for", params)
 }
 
-/// The answer to a wait started with `start_wait`.
+/// The answer to a wait started with `start_wait`: the next line on the connection.
 fn finish_wait(conn: &mut JsonConn, id: &str) -> Value {
-    let resp = conn.read_line();
-    assert_eq!(resp["id"], id, "{resp}");
+    let (resp, events) = conn.read_response(id);
+    assert!(events.is_empty(), "events before the answer: {events:?}");
     resp
 }
 
@@ -59,17 +54,6 @@ fn assert_timeout(error: &Value, param: &str) {
             .is_some_and(|d| !d.is_empty()),
         "{error}"
     );
-}
-
-fn window_row(conn: &mut JsonConn, session: &str, window: &str) -> Value {
-    let list = conn.ok("list-windows", json!({"session": session}));
-    list["windows"]
-        .as_array()
-        .expect("windows")
-        .iter()
-        .find(|w| w["window_id"] == window)
-        .cloned()
-        .unwrap_or_else(|| panic!("window {window} not listed: {list}"))
 }
 
 #[test]
@@ -119,10 +103,7 @@ fn window_output_matches_new_and_existing_text_and_times_out() {
                "pattern": "OUT-\\d+", "timeout": 20000}),
     );
     wait_for_waiters(&mut conn, &session, 1);
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "echo OUT-$((40+2))\n"}),
-    );
+    conn.send_text(&session, &window, "echo OUT-$((40+2))\n");
     let result = matched(&finish_wait(&mut waiter, &id), "window-output");
     assert_eq!(result["pattern"], "OUT-\\d+", "{result}");
     assert_eq!(result["window"], window.as_str(), "{result}");
@@ -241,10 +222,7 @@ fn fresh_ignores_what_is_already_there() {
     let (session, window) = daemon.session_with_window("fresh");
     let mut conn = daemon.conn();
     let send = |conn: &mut JsonConn, text: &str| {
-        conn.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": text}),
-        );
+        conn.send_text(&session, &window, text);
     };
 
     // A marker on screen does not satisfy a fresh wait; the next one does.
@@ -286,10 +264,7 @@ fn fresh_ignores_old_text_below_the_cursor() {
     conn.wait_for_text(&session, &window, "OLD-1");
     assert_fresh_ignores(&daemon, &session, &window, "OLD-1");
     let resp = fresh_wait(&daemon, &session, &window, "NEW-2", 20000, |c| {
-        c.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": "\n"}),
-        );
+        c.send_text(&session, &window, "\n");
     });
     matched(&resp, "window-output");
 }
@@ -308,10 +283,7 @@ fn fresh_sees_a_line_redrawn_with_carriage_return() {
     conn.wait_for_text(&session, &window, "working 10%");
     // A correct daemon answers at once; the timeout only bounds a failing run.
     let resp = fresh_wait(&daemon, &session, &window, "DONE-7", 10000, |c| {
-        c.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": "\n"}),
-        );
+        c.send_text(&session, &window, "\n");
     });
     matched(&resp, "window-output");
 }
@@ -329,10 +301,7 @@ fn fresh_sees_output_drawn_above_the_cursor() {
     );
     conn.wait_for_text(&session, &window, "line 3");
     let resp = fresh_wait(&daemon, &session, &window, "TOP-5", 10000, |c| {
-        c.ok(
-            "send-text",
-            json!({"session": session, "window": window, "text": "\n"}),
-        );
+        c.send_text(&session, &window, "\n");
     });
     matched(&resp, "window-output");
 }
@@ -380,10 +349,7 @@ fn window_exit_reports_the_exit_code() {
         json!({"condition": "window-exit", "session": session, "window": window, "timeout": 20000}),
     );
     wait_for_waiters(&mut conn, &session, 1);
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "\n"}),
-    );
+    conn.send_text(&session, &window, "\n");
     let result = matched(&finish_wait(&mut waiter, &id), "window-exit");
     assert_eq!(result["exit_code"], 7, "{result}");
     assert!(result.get("signal").is_none(), "{result}");
@@ -396,7 +362,7 @@ fn window_exit_reports_the_exit_code() {
     );
     assert_eq!(result["exit_code"], 7, "{result}");
     assert!(began.elapsed() < Duration::from_secs(10));
-    let row = window_row(&mut conn, &session, &window);
+    let row = conn.window_row(&session, &window);
     assert_eq!(row["alive"], false, "{row}");
     assert_eq!(row["exit_code"], 7, "{row}");
 
@@ -456,7 +422,7 @@ fn window_exit_reports_the_killing_signal() {
     let result = matched(&finish_wait(&mut waiter, &id), "window-exit");
     assert_eq!(result["signal"], 9, "{result}");
     assert!(result.get("exit_code").is_none(), "{result}");
-    let row = window_row(&mut conn, &session, &window);
+    let row = conn.window_row(&session, &window);
     assert_eq!(row["alive"], false, "{row}");
     assert_eq!(row["signal"], 9, "{row}");
 }
@@ -504,10 +470,7 @@ fn a_hundred_waiters_on_one_window_all_match() {
         })
         .collect();
     wait_for_waiters(&mut conn, &session, 100);
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "echo HUNDRED-$((40+2))\n"}),
-    );
+    conn.send_text(&session, &window, "echo HUNDRED-$((40+2))\n");
     for (c, id) in &mut waiters_conns {
         matched(&finish_wait(c, id), "window-output");
     }
@@ -546,16 +509,13 @@ fn a_shell_that_exits_leaves_a_dead_window() {
     let daemon = TestDaemon::start();
     let (session, window) = daemon.session_with_window("dead");
     let mut conn = daemon.conn();
-    conn.ok(
-        "send-text",
-        json!({"session": session, "window": window, "text": "exit\n"}),
-    );
+    conn.send_text(&session, &window, "exit\n");
     let result = conn.ok(
         "wait-for",
         json!({"condition": "window-exit", "session": session, "window": window, "timeout": 20000}),
     );
     assert_eq!(result["exit_code"], 0, "{result}");
-    let row = window_row(&mut conn, &session, &window);
+    let row = conn.window_row(&session, &window);
     assert_eq!(
         row["alive"], false,
         "a shell window stays listed, dead: {row}"

@@ -5,8 +5,6 @@
 
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 use tuios_integration_tests::*;
 
 /// Verbs a headless daemon refuses with `needs_client`, whatever their parameters.
@@ -72,8 +70,7 @@ fn assert_workspace_range_error(error: &Value) {
 /// A connection subscribed to the events of `types` in `session`.
 fn subscribed(daemon: &TestDaemon, session: &str, types: &[&str]) -> JsonConn {
     let mut sub = daemon.conn();
-    let ack = sub.ok("subscribe", json!({"session": session, "types": types}));
-    assert_eq!(ack["type"], "subscribed", "{ack}");
+    sub.subscribe(json!({"session": session, "types": types}));
     sub
 }
 
@@ -120,21 +117,8 @@ fn list_verbs_lists_the_35_verbs_of_the_spec() {
 
 /// Send one request on a connection that may carry events, and return its response.
 fn call_skipping_events(conn: &mut JsonConn, verb: &str, params: Value) -> Value {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    let id = format!("ws-{}", NEXT.fetch_add(1, Ordering::Relaxed));
-    conn.send_line(&json!({"id": id, "verb": verb, "params": params}).to_string());
-    let deadline = Instant::now() + DEADLINE;
-    loop {
-        let line = conn.read_line();
-        if line.get("id") == Some(&json!(id)) {
-            return line;
-        }
-        assert!(
-            line.get("id").is_none(),
-            "a response to another request: {line}"
-        );
-        assert!(Instant::now() < deadline, "no response to {verb} in time");
-    }
+    let id = conn.send_request(verb, params);
+    conn.read_response(&id).0
 }
 
 #[test]

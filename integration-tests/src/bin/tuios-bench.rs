@@ -395,8 +395,8 @@ fn settled_rss_kib(pid: u32) -> R<u64> {
 /// utime + stime of a process (all its threads, live and exited), in milliseconds. The kernel
 /// counts in clock ticks, so the resolution is 1000 / CLK_TCK ms (10 ms on most systems).
 fn cpu_ms(pid: u32) -> R<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map_err(ctx("reading /proc stat"))?;
+    let stat =
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_err(ctx("reading /proc stat"))?;
     // The command name may hold spaces and parentheses; the fields after its last `)` are plain.
     let rest = stat
         .rsplit_once(')')
@@ -417,16 +417,55 @@ fn cpu_ms(pid: u32) -> R<f64> {
     Ok(ticks as f64 * 1000.0 / hz)
 }
 
+/// Time on CPU of every live thread of `pid`, in nanoseconds (schedstat), keyed by thread id.
+/// Exact, unlike `cpu_ms`, but a thread that exits takes its time with it.
+fn thread_cpu_ns(pid: u32) -> R<Vec<(u32, u64)>> {
+    let dir = std::fs::read_dir(format!("/proc/{pid}/task")).map_err(ctx("reading /proc task"))?;
+    let mut out = Vec::new();
+    for entry in dir.flatten() {
+        let Some(tid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|t| t.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // A thread can end between the listing and the read: it just drops out.
+        let Ok(text) = std::fs::read_to_string(entry.path().join("schedstat")) else {
+            continue;
+        };
+        if let Some(ns) = text
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            out.push((tid, ns));
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("no schedstat for pid {pid}"));
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
 /// Waits until `pid` has used no CPU time for `quiet`; returns when its CPU time last moved
-/// (`since` when it did not move at all after it).
+/// (`since` when it did not move at all after it). Thread schedstat (nanoseconds) is used
+/// when the kernel has it: clock ticks would hide a process that works a few ms at a time.
 fn cpu_quiet(pid: u32, since: Instant, quiet: Duration, limit: Duration) -> R<Instant> {
+    let sample = || -> R<Vec<(u32, u64)>> {
+        match thread_cpu_ns(pid) {
+            Ok(v) => Ok(v),
+            Err(_) => Ok(vec![(0, (cpu_ms(pid)? * 1e6) as u64)]),
+        }
+    };
     let deadline = Instant::now() + limit;
-    let mut last = cpu_ms(pid)?;
+    let mut last = sample()?;
     let mut moved = since;
     let mut checked = Instant::now();
     loop {
         std::thread::sleep(POLL);
-        let now = cpu_ms(pid)?;
+        let now = sample()?;
         let at = Instant::now();
         if now != last {
             last = now;
@@ -444,9 +483,17 @@ fn cpu_quiet(pid: u32, since: Instant, quiet: Duration, limit: Duration) -> R<In
     }
 }
 
-/// CPU time `pid` used over `span` with nothing asked of it, once work left over from setting
-/// up has stopped.
-fn idle_cpu_ms(pid: u32, span: Duration) -> R<f64> {
+/// CPU time used over a span with nothing asked of the process: utime+stime in ms, and the
+/// threads' schedstat in ms (None without schedstat), which misses what threads that ended
+/// during the span used (`ended` counts them).
+struct IdleCpu {
+    ms: f64,
+    exact_ms: Option<f64>,
+    ended: usize,
+}
+
+/// Measures `pid` over `span`, once work left over from setting up has stopped.
+fn idle_cpu(pid: u32, span: Duration) -> R<IdleCpu> {
     // A periodic timer never lets this settle; the span then simply starts after the limit.
     let _ = cpu_quiet(
         pid,
@@ -454,9 +501,24 @@ fn idle_cpu_ms(pid: u32, span: Duration) -> R<f64> {
         Duration::from_millis(500),
         Duration::from_secs(3),
     );
+    let threads0 = thread_cpu_ns(pid).ok();
     let before = cpu_ms(pid)?;
     std::thread::sleep(span);
-    Ok(cpu_ms(pid)? - before)
+    let ms = cpu_ms(pid)? - before;
+    let threads1 = thread_cpu_ns(pid).ok();
+    let (mut exact_ms, mut ended) = (None, 0);
+    if let (Some(a), Some(b)) = (threads0, threads1) {
+        let at_start = |tid: u32| a.iter().find(|t| t.0 == tid).map_or(0, |t| t.1);
+        // A thread that started during the span used all its time in it.
+        let ns: u64 = b.iter().map(|t| t.1.saturating_sub(at_start(t.0))).sum();
+        exact_ms = Some(ns as f64 / 1e6);
+        ended = a.iter().filter(|t| !b.iter().any(|u| u.0 == t.0)).count();
+    }
+    Ok(IdleCpu {
+        ms,
+        exact_ms,
+        ended,
+    })
 }
 
 /// Single quotes for /bin/sh.
@@ -1217,8 +1279,8 @@ impl Tuios {
     }
 
     /// Daemon CPU over `span` with `windows` idle shells: (agent detection on, as by default;
-    /// detection switched off for the session), in milliseconds.
-    fn idle(&self, windows: usize, span: Duration) -> R<(f64, f64)> {
+    /// detection switched off for the session).
+    fn idle(&self, windows: usize, span: Duration) -> R<(IdleCpu, IdleCpu)> {
         let mut c = self.conn()?;
         let list = |c: &mut Conn| -> R<Vec<String>> {
             let r = c.call("list-windows", json!({"session": self.session}))?;
@@ -1241,22 +1303,22 @@ impl Tuios {
         }
         let ids = list(&mut c)?;
         for id in &ids {
-            poll_until(Duration::from_secs(15), POLL, "an idle shell's prompt", || {
-                Ok(self
-                    .capture(&mut c, id)?
-                    .contains(['$', '#'])
-                    .then_some(()))
-            })?;
+            poll_until(
+                Duration::from_secs(15),
+                POLL,
+                "an idle shell's prompt",
+                || Ok(self.capture(&mut c, id)?.contains(['$', '#']).then_some(())),
+            )?;
         }
         drop(c);
-        let on = idle_cpu_ms(self.pid, span)?;
+        let on = idle_cpu(self.pid, span)?;
         let mut c = self.conn()?;
         c.call(
             "set-option",
             json!({"session": self.session, "key": "daemon.agent_autodetect", "value": "false"}),
         )?;
         drop(c);
-        let off = idle_cpu_ms(self.pid, span)?;
+        let off = idle_cpu(self.pid, span)?;
         Ok((on, off))
     }
 }
@@ -1533,8 +1595,8 @@ impl Tmux {
         Ok((out, full))
     }
 
-    /// Server CPU over `span` with `windows` idle shells (the `base` window counts), in ms.
-    fn idle(&self, windows: usize, span: Duration) -> R<f64> {
+    /// Server CPU over `span` with `windows` idle shells (the `base` window counts).
+    fn idle(&self, windows: usize, span: Duration) -> R<IdleCpu> {
         let mut panes = vec![self.run(&["display", "-p", "-t", "base", "#{pane_id}"])?];
         for _ in 1..windows {
             panes.push(self.run(&["new-window", "-d", "-t", "base:", "-P", "-F", "#{pane_id}"])?);
@@ -1547,7 +1609,7 @@ impl Tmux {
                 || Ok(self.capture(p.trim())?.contains(['$', '#']).then_some(())),
             )?;
         }
-        idle_cpu_ms(self.server_pid()?, span)
+        idle_cpu(self.server_pid()?, span)
     }
 
     fn send_keys(&self, pane: &str, keys: &[&str]) -> R<()> {
@@ -1588,9 +1650,7 @@ impl Tmux {
             .trim()
             .split_once(' ')
             .ok_or_else(|| format!("tmux new-session printed {out:?}"))?;
-        let pid = pid
-            .parse()
-            .map_err(|_| format!("tmux pane pid {pid:?}"))?;
+        let pid = pid.parse().map_err(|_| format!("tmux pane pid {pid:?}"))?;
         self.run(&["resize-window", "-t", pane, "-x", &c, "-y", &r])?;
         let size = self.pane_size(pane)?;
         if size != format!("{cols}x{rows}") {
@@ -1613,7 +1673,11 @@ const ATT_COLS: u16 = 120;
 const ATT_ROWS: u16 = 40;
 /// Typed (untimed) in front of each timed key, so that key's echo can be told apart on screen.
 const KEY_PREFIX: &str = "@@";
-const SEATS: [&str; 3] = ["tuios client in tmux", "plain tmux pane", "tmux client in tmux"];
+const SEATS: [&str; 3] = [
+    "tuios client in tmux",
+    "plain tmux pane",
+    "tmux client in tmux",
+];
 
 /// What a user looks at and types into: a tmux pane showing the tuios client, a plain tmux
 /// pane, or a tmux client attached to another tmux server.
@@ -1658,12 +1722,9 @@ impl Seat<'_> {
     /// Waits for the shell's prompt, and for `also` on the screen.
     fn ready(&self, also: impl Fn(&str) -> bool) -> R<()> {
         // Rows come with trailing blanks trimmed, and dash may ignore PS1 for root.
-        self.wait_screen(
-            Duration::from_secs(20),
-            POLL,
-            "the shell prompt",
-            |s| s.contains(['$', '#']) && also(s),
-        )
+        self.wait_screen(Duration::from_secs(20), POLL, "the shell prompt", |s| {
+            s.contains(['$', '#']) && also(s)
+        })
     }
 
     /// Types the command line (untimed, until it shows), then times Enter until the end marker
@@ -1673,12 +1734,9 @@ impl Seat<'_> {
         let mark = format!("END-{}-MARK", 1000 + run);
         let line = format!("cat {}; {typed}", sh_quote(&file.to_string_lossy()));
         self.keys(&["-l", &line])?;
-        self.wait_screen(
-            Duration::from_secs(20),
-            POLL,
-            "the typed command",
-            |s| s.contains(&typed),
-        )?;
+        self.wait_screen(Duration::from_secs(20), POLL, "the typed command", |s| {
+            s.contains(&typed)
+        })?;
         let watch0 = cpu_ms(self.watch.1)?;
         let other0 = self.other.map(|(_, p)| cpu_ms(p)).transpose()?;
         let t0 = Instant::now();
@@ -1707,12 +1765,9 @@ impl Seat<'_> {
     /// and the clock stops when `capture-pane` of the seat shows it.
     fn keystrokes(&self, n: usize) -> R<Vec<f64>> {
         self.keys(&["-l", "exec cat"])?;
-        self.wait_screen(
-            Duration::from_secs(10),
-            POLL,
-            "the typed `exec cat`",
-            |s| s.contains("exec cat"),
-        )?;
+        self.wait_screen(Duration::from_secs(10), POLL, "the typed `exec cat`", |s| {
+            s.contains("exec cat")
+        })?;
         self.keys(&["Enter"])?;
         const KEYS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
         let mut times = Vec::with_capacity(n);
@@ -1855,7 +1910,11 @@ fn attached(cfg: &Config, file: &Path, dir: &Path, notes: &mut Vec<String>) -> A
             if failed[i].is_some() {
                 continue;
             }
-            log(format_args!("(f) attached flood run {} {}", run + 1, seat.name));
+            log(format_args!(
+                "(f) attached flood run {} {}",
+                run + 1,
+                seat.name
+            ));
             match seat.flood(file, run) {
                 Ok(r) => runs[i].push(r),
                 Err(e) => failed[i] = Some(e),
@@ -1947,7 +2006,8 @@ fn ok(v: &Stat) -> Option<f64> {
 }
 
 fn stat(v: &Samples, f: impl Fn(&[f64]) -> f64) -> Stat {
-    v.as_ref().map(|r| r.as_ref().map(|s| f(s)).map_err(Clone::clone))
+    v.as_ref()
+        .map(|r| r.as_ref().map(|s| f(s)).map_err(Clone::clone))
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> String {
@@ -2201,6 +2261,14 @@ fn log(msg: impl Display) {
     eprintln!("[bench] {msg}");
 }
 
+fn exact(c: &IdleCpu) -> String {
+    match (c.exact_ms, c.ended) {
+        (None, _) => "n/a".to_string(),
+        (Some(ms), 0) => format!("{ms:.2} ms"),
+        (Some(ms), n) => format!("at least {ms:.2} ms ({n} threads ended during the span)"),
+    }
+}
+
 fn run(cfg: &Config) -> R<()> {
     let started = Instant::now();
     let ph = cfg.phases;
@@ -2319,7 +2387,10 @@ fn run(cfg: &Config) -> R<()> {
             f.lat_req[0] = Some(bare_latency(cfg.latency));
         }
         if let Some(t) = &tuios {
-            log(format_args!("(d) wait-for latency tuios: {} waits", cfg.latency));
+            log(format_args!(
+                "(d) wait-for latency tuios: {} waits",
+                cfg.latency
+            ));
             let r = t
                 .latency(cfg.latency)
                 .map_err(|e| format!("{e}\n{}", t.log_tail()));
@@ -2375,8 +2446,15 @@ fn run(cfg: &Config) -> R<()> {
             t.idle(cfg.idle_windows, span)
                 .map_err(|e| format!("{e}\n{}", t.log_tail()))
         });
-        f.idle_on[1] = Some(r.as_ref().map(|x| x.0).map_err(Clone::clone));
-        f.idle_off[1] = Some(r.map(|x| x.1));
+        if let Ok((on, off)) = &r {
+            f.notes.push(format!(
+                "idle CPU tuios from thread schedstat: detection on {}, off {}",
+                exact(on),
+                exact(off)
+            ));
+        }
+        f.idle_on[1] = Some(r.as_ref().map(|x| x.0.ms).map_err(Clone::clone));
+        f.idle_off[1] = Some(r.map(|x| x.1.ms));
     }
     if ph.idle && cfg.tmux {
         log(format_args!(
@@ -2384,6 +2462,13 @@ fn run(cfg: &Config) -> R<()> {
             cfg.idle_windows, cfg.idle_secs
         ));
         let r = Tmux::start(&dir.0, "e").and_then(|t| t.idle(cfg.idle_windows, span));
+        if let Ok(c) = &r {
+            f.notes.push(format!(
+                "idle CPU tmux server from thread schedstat: {}",
+                exact(c)
+            ));
+        }
+        let r = r.map(|c| c.ms);
         f.idle_on[2] = Some(r.clone());
         f.idle_off[2] = Some(r);
     }
@@ -2425,7 +2510,10 @@ fn run(cfg: &Config) -> R<()> {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     f.notes.push(format!(
         "load average at the end (1, 5, 15 min): {}",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     ));
     print_table(&f, flood_bytes);
     Ok(())
