@@ -72,7 +72,8 @@ pub(crate) fn style_of_pen(pen: &Pen) -> Style {
     }
 }
 
-/// Style of a cell, ignoring its underline colour and hyperlink (the protocol has neither).
+/// Style of a cell, ignoring its underline colour (the protocol has none); the hyperlink is
+/// carried beside the style, in the run.
 fn style_of_cell(cell: &Cell) -> Style {
     Style {
         fg: color(cell.fg),
@@ -88,12 +89,17 @@ pub(crate) struct RowBuilder {
 }
 
 impl RowBuilder {
-    /// The run that text of `style` goes into: the last one if it has that style.
-    fn run(&mut self, style: Style) -> &mut String {
-        if self.runs.last().is_none_or(|r| r.style != style) {
+    /// The run that text of `style` and hyperlink `link` goes into: the last one if it has both.
+    fn run(&mut self, style: Style, link: Option<&str>) -> &mut String {
+        if self
+            .runs
+            .last()
+            .is_none_or(|r| r.style != style || r.link.as_deref() != link)
+        {
             self.runs.push(Run {
                 text: String::new(),
                 style,
+                link: link.map(str::to_owned),
             });
         }
         &mut self.runs.last_mut().expect("just pushed").text
@@ -101,12 +107,12 @@ impl RowBuilder {
 
     pub fn push_str(&mut self, text: &str, style: Style) {
         if !text.is_empty() {
-            self.run(style).push_str(text);
+            self.run(style, None).push_str(text);
         }
     }
 
     /// Appends grid cells; wide-char spacer cells are skipped (the client gives a wide
-    /// character its two columns).
+    /// character its two columns). A cell's OSC 8 hyperlink goes into its run's `link`.
     pub fn push_cells(&mut self, cells: &[Cell]) {
         let mut last: Option<(&Cell, Style)> = None;
         for cell in cells {
@@ -125,7 +131,8 @@ impl RowBuilder {
                 _ => style_of_cell(cell),
             };
             last = Some((cell, style));
-            let text = self.run(style);
+            let link = cell.hyperlink();
+            let text = self.run(style, link.as_ref().map(|h| h.uri()));
             text.push(cell_char(cell));
             if let Some(zw) = cell.zerowidth() {
                 text.extend(zw.iter());
@@ -133,10 +140,11 @@ impl RowBuilder {
         }
     }
 
-    /// The row, without its trailing default-styled blanks (the client clears the rest).
+    /// The row, without its trailing default-styled, unlinked blanks (the client clears the
+    /// rest).
     pub fn finish(mut self) -> Row {
         while let Some(last) = self.runs.last_mut() {
-            if last.style != Style::default() {
+            if last.style != Style::default() || last.link.is_some() {
                 break;
             }
             let kept = last.text.trim_end_matches(' ').len();

@@ -536,7 +536,13 @@ mod rows {
         Run {
             text: text.into(),
             style: Style { fg, bg, attrs },
+            link: None,
         }
+    }
+
+    fn linked(mut r: Run, uri: &str) -> Run {
+        r.link = Some(uri.into());
+        r
     }
 
     fn plain(text: &str) -> Run {
@@ -599,7 +605,11 @@ mod rows {
         );
         assert_eq!(
             e.screen_row(0).runs,
-            vec![run("abcdef", C::Indexed(2), C::Default, 0), plain(" gh")]
+            vec![
+                run("abcd", C::Indexed(2), C::Default, 0),
+                linked(run("ef", C::Indexed(2), C::Default, 0), "http://x"),
+                plain(" gh")
+            ]
         );
         // A blank row with only default blanks has no runs at all.
         let e = fed(10, 2, b"\x1b[2;1H    ");
@@ -609,6 +619,35 @@ mod rows {
         assert_eq!(
             e.screen_row(0).runs,
             vec![plain("x"), run("  ", C::Default, C::Indexed(1), 0)]
+        );
+    }
+
+    #[test]
+    fn hyperlinks_split_runs_and_carry_the_uri() {
+        let e = fed(
+            40,
+            2,
+            "a\x1b]8;;https://example.com/\u{202E}evil\x1b\\link\x1b]8;id=2;mailto:x@y\x07m\x1b]8;;\x1b\\b\r\n\x1b]8;;https://t/\x1b\\   \x1b]8;;\x1b\\"
+                .as_bytes(),
+        );
+        assert_eq!(
+            e.screen_row(0).runs,
+            vec![
+                plain("a"),
+                linked(plain("link"), "https://example.com/\u{202E}evil"),
+                linked(plain("m"), "mailto:x@y"),
+                plain("b"),
+            ]
+        );
+        // Linked blanks are not trailing blanks: they stay clickable.
+        assert_eq!(
+            e.screen_row(1).runs,
+            vec![linked(plain("   "), "https://t/")]
+        );
+        let (_, rows) = e.rows_range(0, 1);
+        assert_eq!(
+            rows[0].runs[1].link.as_deref(),
+            Some("https://example.com/\u{202E}evil")
         );
     }
 

@@ -44,8 +44,15 @@ impl Rig {
     /// One window per `(name, script)`, in order (the last one has the focus), each started
     /// and showing `READY` before the client attaches. None when tmux is not installed.
     fn start(programs: &[(&str, &str)]) -> Option<Rig> {
+        Rig::start_with(programs, |_| {})
+    }
+
+    /// [`Rig::start`], with `setup` run on the test's environment before the client attaches
+    /// (to write the user's policy file, say).
+    fn start_with(programs: &[(&str, &str)], setup: impl FnOnce(&TestEnv)) -> Option<Rig> {
         require_tmux!(None);
         let daemon = TestDaemon::start();
+        setup(daemon.env());
         let (_, shell) = daemon.session_with_window(SESSION);
         let mut conn = daemon.conn();
         // Notices stay up for the whole test, so each new one can be counted on screen.
@@ -562,4 +569,89 @@ fn keys_typed_right_after_a_paste_reach_the_program_after_it() {
     rig.tmux.send_hex(b"\x1b[200~abc\x1b[201~Z");
     let got = rig.wait_received_until(&w, "the paste and the key", |r| r.len() >= 4);
     assert_eq!(got, "abcZ", "input reached the program out of order");
+}
+
+/// Where `needle` starts on a client screen, as a 1-based (column, row) for a mouse report.
+fn screen_pos(screen: &str, needle: &str) -> (usize, usize) {
+    screen
+        .lines()
+        .enumerate()
+        .find_map(|(y, line)| {
+            let byte = line.find(needle)?;
+            Some((line[..byte].chars().count() + 1, y + 1))
+        })
+        .unwrap_or_else(|| panic!("{needle:?} is not on the client's screen:\n{screen}"))
+}
+
+/// OSC 8 links on screen: "LINK" to an https URL with a right-to-left override in its path,
+/// "JSLINK" to a `javascript:` URL.
+const LINKS_CAT: &str = concat!(
+    r"printf '\033]8;;https://example.com/\342\200\256evil\033\\LINK\033]8;;\033\\\n';",
+    r"printf '\033]8;;javascript:alert(1)\033\\JSLINK\033]8;;\033\\\n';",
+    "stty raw -echo opost; printf READY; exec cat -v"
+);
+
+#[test]
+fn links_open_only_after_the_policy_check_and_a_confirmation() {
+    let opened = std::sync::OnceLock::<std::path::PathBuf>::new();
+    let Some(mut rig) = Rig::start_with(&[("links", LINKS_CAT)], |env| {
+        // The user's policy: the default schemes, an opener that records its argument.
+        let out = env.dir().join("opened");
+        let opener = env.dir().join("opener.sh");
+        std::fs::write(
+            &opener,
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> {}\n",
+                sh_quote(path_str(&out))
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let policy_dir = env.dir().join("config").join("tuios");
+        std::fs::create_dir_all(&policy_dir).unwrap();
+        std::fs::write(
+            policy_dir.join("policy.toml"),
+            format!("[links]\nopener = {:?}\n", path_str(&opener)),
+        )
+        .unwrap();
+        opened.set(out).unwrap();
+    }) else {
+        return;
+    };
+    let opened = opened.get().unwrap().clone();
+    let window = rig.windows[0].clone();
+    let click = |(x, y): (usize, usize)| format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").into_bytes();
+
+    // A javascript: link is refused with a notice naming the scheme; nothing runs.
+    let screen = rig.tmux.wait_for("JSLINK");
+    rig.tmux.send_hex(&click(screen_pos(&screen, "JSLINK")));
+    rig.tmux.wait_for("\"javascript:\" is not");
+    assert!(!rig.tmux.capture().contains("[o] open"));
+
+    // The https link (a click in window management mode) asks first, showing the override
+    // escaped; nothing has run yet.
+    rig.tmux.send_hex(&click(screen_pos(&screen, "LINK")));
+    let dialog = rig.tmux.wait_for("[o] open");
+    assert!(
+        dialog.contains("https://example.com/\\u{202E}evil"),
+        "{dialog}"
+    );
+    assert!(!dialog.contains('\u{202E}'));
+    assert!(!opened.exists(), "the opener ran before the answer");
+    rig.tmux.send_keys(&["o"]);
+    let got = poll(DEADLINE, "the opener to record the URL", || {
+        let got = std::fs::read_to_string(&opened).unwrap_or_default();
+        if got.ends_with('\n') {
+            Ok(got)
+        } else {
+            Err(format!("the opener recorded {got:?}"))
+        }
+    });
+    // Exactly one run, with exactly the URL as its argument: the refused link never ran.
+    assert_eq!(got, "https://example.com/\u{202E}evil\n");
+    rig.tmux
+        .wait_screen("the dialog to close", |s| !s.contains("[o] open"));
+    // The program saw none of the clicks or the answer.
+    rig.barrier(&window, "", "#L");
 }

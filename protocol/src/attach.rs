@@ -257,6 +257,10 @@ pub struct Run {
     pub text: String,
     #[serde(default)]
     pub style: Style,
+    /// The OSC 8 hyperlink target of this text, if any; runs split where it changes. Display
+    /// data only: a client activates a link only after its own policy check and confirmation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// Text attributes, as bits of `attrs`.
@@ -333,6 +337,26 @@ mod tests {
                             bg: Color::Rgb(1, 2, 3),
                             attrs: attr::BOLD,
                         },
+                        link: None,
+                    }],
+                },
+            )],
+        }));
+        round_trip(DaemonOp::Screen(ScreenUpdate {
+            window: "a".into(),
+            cols: 80,
+            rows: 24,
+            cursor_x: 0,
+            cursor_y: 0,
+            cursor_visible: true,
+            full: false,
+            lines: vec![(
+                3,
+                Row {
+                    runs: vec![Run {
+                        text: "link".into(),
+                        style: Style::default(),
+                        link: Some("https://example.com/".into()),
                     }],
                 },
             )],

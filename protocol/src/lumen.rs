@@ -3,6 +3,8 @@
 //! * [`contains_frame_introducer`] and [`FrameScanner`]: frames on PTY output are found byte by
 //!   byte, removed before the emulator sees them, and either handed over or failed; never rendered.
 //! * [`decide_paste`]: the paste pipeline, decided on the whole paste before one byte is written.
+//! * [`link_allowed`], [`escape_url_for_display`]: OSC 8 link activation policy and the
+//!   escaped URL a confirmation shows.
 //! * [`encode_key`], [`Chord`]: structured key events, their legacy and kitty encodings, and the
 //!   reserved focus-return chord.
 //!
@@ -10,6 +12,7 @@
 
 mod frame;
 mod keys;
+mod links;
 mod paste;
 
 pub use frame::{
@@ -21,6 +24,7 @@ pub use keys::{
     Modifiers, KITTY_ALL_KEYS, KITTY_ALTERNATE_KEYS, KITTY_ASSOCIATED_TEXT, KITTY_DISAMBIGUATE,
     KITTY_EVENT_TYPES,
 };
+pub use links::{escape_url_for_display, link_allowed, link_scheme};
 pub use paste::{
     decide_paste, sanitize_bracketed, visible_controls, visible_lines, HeldPaste, PasteDecision,
     BRACKETED_PASTE_END, BRACKETED_PASTE_START,

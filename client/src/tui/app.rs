@@ -19,7 +19,7 @@ use super::layout::{
     content_rect, hit, neighbour, split_handle_at, Axis, Direction, Frame, Layout, Member, Part,
     Placement, Rect, SplitHandle,
 };
-use super::settings::{Edge, Settings, ThemeCache};
+use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 
 /// How long a routed split waits for its window before answering without the id.
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
@@ -60,6 +60,35 @@ pub struct Notice {
     pub level: NoticeLevel,
     pub text: String,
     pub until: Instant,
+}
+
+/// The OSC 8 link of the cell at `col` of `row`, if any. Wide characters take two columns.
+pub fn link_at(row: &Row, col: u16) -> Option<&str> {
+    let mut x = 0usize;
+    let col = usize::from(col);
+    for run in &row.runs {
+        for c in run.text.chars() {
+            let w = super::render::char_width(c);
+            if w == 0 {
+                continue;
+            }
+            if col < x + w {
+                return run.link.as_deref();
+            }
+            x += w;
+        }
+    }
+    None
+}
+
+/// The confirmation before a link is opened or copied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkDialog {
+    /// The URL exactly as the window gave it; what open and copy use.
+    pub url: String,
+    /// The URL with every control, bidi, zero-width and format character escaped: what is shown.
+    pub shown: String,
+    pub scroll: usize,
 }
 
 /// Why the client stops.
@@ -109,6 +138,8 @@ pub enum Overlay {
     Help,
     Prompt(Prompt),
     Paste(PasteDialog),
+    /// A link a click asked to open: open, copy or cancel.
+    Link(LinkDialog),
     /// A yes/no question; `yes` runs on `y`.
     Confirm {
         text: String,
@@ -127,6 +158,8 @@ pub enum Target {
     Workspace(i64),
     Window(String),
     PasteChoice(&'static str),
+    /// An answer to the link confirmation: "open", "copy" or "" (cancel).
+    LinkChoice(&'static str),
     /// An answer to the yes/no question.
     Confirm(bool),
 }
@@ -196,6 +229,10 @@ pub struct App {
     pub out: Vec<ClientOp>,
     /// Text to put on the outer terminal's clipboard (OSC 52).
     pub clipboard: Vec<String>,
+    /// The user's link policy (scheme allowlist, opener); only the policy file sets it.
+    pub links: LinkPolicy,
+    /// Confirmed links for the run loop to hand to the opener.
+    pub open_links: Vec<String>,
     pub hits: Hits,
     pub dirty: bool,
     pub exit: Option<Exit>,
@@ -233,6 +270,8 @@ impl App {
             mouse_capture: None,
             out: Vec::new(),
             clipboard: Vec::new(),
+            links: LinkPolicy::default(),
+            open_links: Vec::new(),
             hits: Hits::default(),
             dirty: true,
             exit: None,
@@ -241,6 +280,14 @@ impl App {
             app.notice(NoticeLevel::Warning, w);
         }
         app
+    }
+
+    /// Sets the link policy read from the user's policy file; its warnings become notices.
+    pub fn set_link_policy(&mut self, policy: LinkPolicy, warnings: Vec<String>) {
+        self.links = policy;
+        for w in warnings {
+            self.notice(NoticeLevel::Warning, w);
+        }
     }
 
     // ----- geometry -------------------------------------------------------------------------
@@ -773,6 +820,25 @@ impl App {
                 }
                 _ => {}
             },
+            Overlay::Link(d) => {
+                let choice = match ev.key {
+                    KeyCode::Char('o') | KeyCode::Char('O') => Some("open"),
+                    KeyCode::Char('c') | KeyCode::Char('C') => Some("copy"),
+                    KeyCode::Escape | KeyCode::Char('n') | KeyCode::Char('q') => Some(""),
+                    KeyCode::UpArrow => {
+                        d.scroll = d.scroll.saturating_sub(1);
+                        None
+                    }
+                    KeyCode::DownArrow => {
+                        d.scroll += 1;
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(choice) = choice {
+                    self.link_choice(choice);
+                }
+            }
             Overlay::Paste(d) => {
                 let choice = match ev.key {
                     KeyCode::Char('p') | KeyCode::Char('P') => Some("send"),
@@ -817,6 +883,43 @@ impl App {
             match action {
                 Confirmed::Close(id) => self.command("CloseWindow", &[&id]),
             }
+        }
+    }
+
+    /// A click on a linked cell: refused with a notice unless the policy allows its scheme,
+    /// else the confirmation opens. Nothing is opened or copied without the user's answer.
+    fn activate_link(&mut self, url: String) {
+        if let Err(why) = protocol::lumen::link_allowed(&url, &self.links.schemes) {
+            let path = config::options::policy_file_path();
+            self.notice(
+                NoticeLevel::Warning,
+                format!(
+                    "{why}; allowed: {} (set [links] schemes in {})",
+                    self.links.schemes.join(", "),
+                    path.display()
+                ),
+            );
+            return;
+        }
+        let shown = protocol::lumen::escape_url_for_display(&url);
+        self.overlay = Overlay::Link(LinkDialog {
+            url,
+            shown,
+            scroll: 0,
+        });
+    }
+
+    fn link_choice(&mut self, choice: &str) {
+        let Overlay::Link(d) = std::mem::replace(&mut self.overlay, Overlay::None) else {
+            return;
+        };
+        match choice {
+            "open" => {
+                self.flash("opening the link");
+                self.open_links.push(d.url);
+            }
+            "copy" => self.yank(d.url),
+            _ => {}
         }
     }
 
@@ -1259,9 +1362,24 @@ impl App {
                 if self.copy.as_ref().is_some_and(|c| c.window != id) {
                     self.copy = None;
                 }
+                let wm = self.router.mode == Mode::WindowManagement;
                 self.focus(&id);
                 if self.copy.is_some() {
                     return;
+                }
+                // Ctrl+click, or any left click in window management mode, on a linked cell
+                // asks to open the link; the program does not see that click.
+                if button == 0 && (wm || normalize_mods(mods).contains(Modifiers::CTRL)) {
+                    let url = self
+                        .screens
+                        .get(&id)
+                        .and_then(|s| s.lines.get(usize::from(row)))
+                        .and_then(|r| link_at(r, col))
+                        .map(str::to_owned);
+                    if let Some(url) = url {
+                        self.activate_link(url);
+                        return;
+                    }
                 }
                 let modes = self.window(&id).map(|w| w.modes).unwrap_or_default();
                 if was_focused && modes.mouse && self.router.mode == Mode::Terminal {
@@ -1372,6 +1490,7 @@ impl App {
                 }
             }
             Target::PasteChoice(c) => self.paste_choice(c),
+            Target::LinkChoice(c) => self.link_choice(c),
             Target::Confirm(yes) => self.confirm(yes),
         }
     }

@@ -318,6 +318,7 @@ mod tests {
             runs: vec![Run {
                 text: s.to_string(),
                 style: Default::default(),
+                link: None,
             }],
         }
     }

@@ -69,6 +69,8 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
         Some(&config::options::policy_file_path()),
     );
     let mut app = App::new(keys, (cols, rows));
+    let (links, warnings) = settings::LinkPolicy::load(Some(&config::options::policy_file_path()));
+    app.set_link_policy(links, warnings);
     app.on_op(protocol::attach::DaemonOp::Attached { state });
 
     terminal
@@ -166,6 +168,11 @@ fn run_loop<T: Terminal>(
         }
         for text in std::mem::take(&mut app.clipboard) {
             set_clipboard(&text);
+        }
+        for url in std::mem::take(&mut app.open_links) {
+            if let Err(e) = open_link(&app.links.opener, &url) {
+                app.notice(protocol::attach::NoticeLevel::Error, e);
+            }
         }
 
         if app.settings.show_clock {
@@ -271,6 +278,30 @@ fn now_minute() -> String {
 fn set_clipboard(text: &str) {
     let osc = OperatingSystemCommand::SetSelection(Selection::CLIPBOARD, text.to_string());
     write_tty(&osc.to_string());
+}
+
+/// Starts the opener with the URL as its last argument: no shell, so nothing in the URL is
+/// interpreted; stdio is null so it cannot draw on or read from this terminal; its own process
+/// group so the terminal's signals do not reach it. A thread reaps it.
+fn open_link(opener: &[String], url: &str) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let (program, args) = opener
+        .split_first()
+        .ok_or_else(|| "no link opener is set".to_string())?;
+    let mut child = Command::new(program)
+        .args(args)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot start the link opener {program}: {e}"))?;
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    Ok(())
 }
 
 /// Writes a control sequence straight to the terminal device, between frames, so the screen

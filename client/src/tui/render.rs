@@ -338,7 +338,7 @@ pub fn draw(app: &App, surface: &mut Surface) -> Drawn {
     match &app.overlay {
         Overlay::None | Overlay::Prompt(_) => {}
         // Confirmations are in the tray; the cursor stays hidden while one waits.
-        Overlay::Paste(_) | Overlay::Confirm { .. } => cursor = None,
+        Overlay::Paste(_) | Overlay::Link(_) | Overlay::Confirm { .. } => cursor = None,
         // Help is no trust UI: it may cover the windows. A tiny terminal gets one line.
         Overlay::Help if area.w < 24 || area.h < 8 => {
             cursor = None;
@@ -899,6 +899,7 @@ const GUTTER: &str = "┃";
 /// ANSI colour of confirmations.
 const CONFIRM_COLOUR: u8 = 3;
 
+const LINK_INTRO: &str = "A window offers this link (control, bidi and invisible characters shown escaped). Nothing has been opened.";
 const PASTE_INTRO: &str = "This window has not turned on bracketed paste, and the text holds line breaks or control characters, so it could run commands. Nothing has been sent yet.";
 
 /// One row of the tray.
@@ -1005,6 +1006,47 @@ fn plan_dialog(app: &App, text_w: usize, max: usize) -> Vec<TrayRow> {
                 String::new()
             };
             rows.push(TrayRow::Choices { choices, note });
+            rows
+        }
+        Overlay::Link(d) => {
+            let intro = wrap_words(LINK_INTRO, text_w);
+            let url = wrap(&d.shown, text_w);
+            let fixed = intro.len() + 2;
+            if fixed + 1 > max {
+                return vec![TrayRow::Compact {
+                    title: "open link",
+                    text: format!("{} · o open · c copy · esc cancel", d.shown),
+                }];
+            }
+            let shown = url.len().min(max - fixed).max(1);
+            let scroll = d.scroll.min(url.len().saturating_sub(shown));
+            let mut rows = vec![TrayRow::Rule("open link")];
+            rows.extend(intro.into_iter().map(TrayRow::Text));
+            rows.extend(
+                url.iter()
+                    .skip(scroll)
+                    .take(shown)
+                    .cloned()
+                    .map(TrayRow::Preview),
+            );
+            let note = if url.len() > shown {
+                format!(
+                    "lines {}-{} of {} (up/down scroll)",
+                    scroll + 1,
+                    scroll + shown,
+                    url.len()
+                )
+            } else {
+                String::new()
+            };
+            rows.push(TrayRow::Choices {
+                choices: vec![
+                    ("[o] open".to_string(), Target::LinkChoice("open")),
+                    ("[c] copy".to_string(), Target::LinkChoice("copy")),
+                    ("[esc] cancel".to_string(), Target::LinkChoice("")),
+                ],
+                note,
+            });
             rows
         }
         Overlay::Confirm { text, .. } => {

@@ -2,6 +2,11 @@
 //! arrive), the client's own live changes (SetTheme and friends), and the registry defaults.
 
 use std::collections::BTreeMap;
+use std::path::Path;
+
+use figment::providers::{Format, Toml};
+use figment::Figment;
+use serde::Deserialize;
 
 use config::options::{as_bool, as_int};
 use config::themes::{parse_hex, themes_dir, Theme, ThemeRegistry};
@@ -175,6 +180,90 @@ impl Settings {
     }
 }
 
+/// Link activation policy from the user policy file (`policy.toml` `[links]`): the schemes a
+/// click may open and the program that opens them. Only the user's file sets it; no option,
+/// verb, run-command or window content reaches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkPolicy {
+    pub schemes: Vec<String>,
+    /// The opener program and its own arguments; the URL is added as one more argument.
+    pub opener: Vec<String>,
+}
+
+pub const DEFAULT_LINK_SCHEMES: [&str; 3] = ["https", "http", "mailto"];
+pub const DEFAULT_LINK_OPENER: &str = "xdg-open";
+
+impl Default for LinkPolicy {
+    fn default() -> Self {
+        LinkPolicy {
+            schemes: DEFAULT_LINK_SCHEMES.iter().map(|s| s.to_string()).collect(),
+            opener: vec![DEFAULT_LINK_OPENER.to_string()],
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct LinkPolicyFile {
+    #[serde(default)]
+    links: LinksTable,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct LinksTable {
+    schemes: Option<Vec<String>>,
+    opener: Option<String>,
+}
+
+impl LinkPolicy {
+    /// Reads `[links] schemes` and `opener` from the policy file. A missing file or key gives
+    /// the default; a bad value gives the default and a warning.
+    pub fn load(policy: Option<&Path>) -> (LinkPolicy, Vec<String>) {
+        let mut out = LinkPolicy::default();
+        let mut warnings = Vec::new();
+        let Some(path) = policy.filter(|p| p.exists()) else {
+            return (out, warnings);
+        };
+        let table = match Figment::from(Toml::file(path)).extract::<LinkPolicyFile>() {
+            Ok(f) => f.links,
+            Err(e) => {
+                warnings.push(format!(
+                    "{}: [links]: {e}; using the default link policy",
+                    path.display()
+                ));
+                return (out, warnings);
+            }
+        };
+        if let Some(schemes) = table.schemes {
+            let valid = schemes.iter().all(|s| {
+                let mut c = s.chars();
+                c.next().is_some_and(|f| f.is_ascii_alphabetic())
+                    && c.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            });
+            if valid {
+                out.schemes = schemes.iter().map(|s| s.to_ascii_lowercase()).collect();
+            } else {
+                warnings.push(format!(
+                    "{}: [links] schemes {schemes:?} holds a name that is not a URL scheme; using {}",
+                    path.display(),
+                    DEFAULT_LINK_SCHEMES.join(", ")
+                ));
+            }
+        }
+        if let Some(opener) = table.opener {
+            let words = super::app::split_words(&opener);
+            if words.first().is_some_and(|w| !w.is_empty()) {
+                out.opener = words;
+            } else {
+                warnings.push(format!(
+                    "{}: [links] opener is empty; using {DEFAULT_LINK_OPENER}",
+                    path.display()
+                ));
+            }
+        }
+        (out, warnings)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +296,41 @@ mod tests {
         assert_eq!(s.dock, Edge::Top);
         assert_eq!(s.max_fps, 30);
         assert_eq!(s.focused_color, Some([255, 0, 0]));
+    }
+
+    #[test]
+    fn link_policy_defaults_file_values_and_bad_values() {
+        let (p, w) = LinkPolicy::load(None);
+        assert_eq!(p, LinkPolicy::default());
+        assert_eq!(p.schemes, ["https", "http", "mailto"]);
+        assert_eq!(p.opener, ["xdg-open"]);
+        assert!(w.is_empty());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("policy.toml");
+        std::fs::write(
+            &path,
+            "[lumen]\nfocus_return_chord = \"ctrl+shift+escape\"\n[links]\nschemes = [\"HTTPS\", \"gemini\"]\nopener = \"/opt/open 'two words' --new\"\n",
+        )
+        .unwrap();
+        let (p, w) = LinkPolicy::load(Some(&path));
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(p.schemes, ["https", "gemini"]);
+        assert_eq!(p.opener, ["/opt/open", "two words", "--new"]);
+
+        std::fs::write(
+            &path,
+            "[links]\nschemes = [\"java script\"]\nopener = \"  \"\n",
+        )
+        .unwrap();
+        let (p, w) = LinkPolicy::load(Some(&path));
+        assert_eq!(p, LinkPolicy::default());
+        assert_eq!(w.len(), 2, "{w:?}");
+
+        std::fs::write(&path, "[links]\nschemes = \"https\"\n").unwrap();
+        let (p, w) = LinkPolicy::load(Some(&path));
+        assert_eq!(p, LinkPolicy::default());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("[links]"));
     }
 }
