@@ -22,31 +22,8 @@ pub fn escape_url_for_display(url: &str) -> String {
 }
 
 fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(
-            c as u32,
-            // Soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul fillers,
-            // Khmer inherent vowels, Mongolian selectors.
-            0xad | 0x34f | 0x61c | 0x115f | 0x1160 | 0x17b4 | 0x17b5 | 0x180b..=0x180f
-            // Zero-width space/joiners, LRM/RLM, line/paragraph separators, embeddings and
-            // overrides (U+202A-202E), word joiner, invisible operators, isolates (U+2066-2069),
-            // deprecated format characters.
-            | 0x200b..=0x200f
-            | 0x2028..=0x202e
-            | 0x2060..=0x206f
-            | 0x3164
-            // Variation selectors, BOM / zero-width no-break space, half-width filler,
-            // interlinear annotation controls.
-            | 0xfe00..=0xfe0f
-            | 0xfeff
-            | 0xffa0
-            | 0xfff9..=0xfffb
-            // Musical symbol format controls, tags, supplementary variation selectors.
-            | 0x1d173..=0x1d17a
-            | 0xe0000..=0xe007f
-            | 0xe0100..=0xe01ef
-        )
+    // The same invisible and bidi set the paste preview escapes, so both show them alike.
+    c.is_control() || (c.is_whitespace() && c != ' ') || super::paste::is_invisible(c)
 }
 
 /// The scheme of `url` (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`, ending at the

@@ -141,8 +141,9 @@ fn one_line(text: &str) -> String {
 }
 
 /// Characters that draw nothing, or reorder what is drawn around them: they could hide or
-/// disguise text in a confirmation (Trojan Source style), so previews show them as escapes.
-fn is_invisible(c: char) -> bool {
+/// disguise text in a confirmation (Trojan Source style), so previews and link confirmations
+/// show them as escapes.
+pub(super) fn is_invisible(c: char) -> bool {
     matches!(
         c as u32,
         0xad | 0x34f
