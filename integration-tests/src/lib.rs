@@ -66,7 +66,7 @@ pub fn poll<T>(timeout: Duration, what: &str, mut probe: impl FnMut() -> Result<
             }
             panic!("timed out after {timeout:?} waiting for {what}; {seen}");
         }
-        std::thread::sleep(POLL_INTERVAL);
+        std::thread::sleep(POLL_INTERVAL); // one poll step; the deadline bounds the loop
     }
 }
 
@@ -100,7 +100,7 @@ pub fn run_with_deadline(mut cmd: Command, timeout: Duration) -> Output {
                 let _ = child.wait();
                 panic!("{described} did not finish within {timeout:?}");
             }
-            None => std::thread::sleep(POLL_INTERVAL),
+            None => std::thread::sleep(POLL_INTERVAL), // one poll step inside the deadline
         }
     };
     Output {
@@ -229,7 +229,7 @@ impl TestEnv {
                     self.socket.display()
                 );
             }
-            std::thread::sleep(POLL_INTERVAL);
+            std::thread::sleep(POLL_INTERVAL); // one poll step; the deadline bounds the loop
         }
     }
 
@@ -279,7 +279,7 @@ impl DaemonProcess {
             if Instant::now() >= deadline {
                 return None;
             }
-            std::thread::sleep(POLL_INTERVAL);
+            std::thread::sleep(POLL_INTERVAL); // one poll step; the deadline bounds the loop
         }
     }
 
@@ -333,7 +333,7 @@ impl Drop for DaemonProcess {
             if let Ok(Some(_)) = child.try_wait() {
                 return;
             }
-            std::thread::sleep(POLL_INTERVAL);
+            std::thread::sleep(POLL_INTERVAL); // one poll step; the deadline bounds the loop
         }
         let _ = child.kill();
         let _ = child.wait();
