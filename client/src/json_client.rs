@@ -259,22 +259,41 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_stream_yields_every_line_after_the_ack_without_a_timeout() {
+    /// A one-connection fake daemon: reads the request line, writes `replies` one write each,
+    /// and hands the request line back through the join handle.
+    fn fake_daemon(
+        replies: &[&'static [u8]],
+    ) -> (
+        tempfile::TempDir,
+        std::path::PathBuf,
+        std::thread::JoinHandle<String>,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let sock = dir.path().join("tuios.sock");
         let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let replies = replies.to_vec();
         let server = std::thread::spawn(move || {
             let (stream, _) = listener.accept().unwrap();
             let mut reader = BufReader::new(stream.try_clone().unwrap());
             let mut line = String::new();
             reader.read_line(&mut line).unwrap();
             let mut w = stream;
-            // Ack and first event in one write: the event must survive the ack's buffering.
-            w.write_all(b"{\"id\":1,\"result\":{\"type\":\"subscribed\",\"seq\":3}}\n{\"seq\":4,\"type\":\"bell\"}\n")
-                .unwrap();
-            w.write_all(b"{\"seq\":5,\"type\":\"gap\"}").unwrap();
+            for r in replies {
+                w.write_all(r).unwrap();
+            }
+            line
         });
+        (dir, sock, server)
+    }
+
+    #[test]
+    fn a_stream_yields_every_line_after_the_ack_without_a_timeout() {
+        // Ack and first event in one write: the event must survive the ack's buffering; the last
+        // line has no newline.
+        let (_dir, sock, server) = fake_daemon(&[
+            b"{\"id\":1,\"result\":{\"type\":\"subscribed\",\"seq\":3}}\n{\"seq\":4,\"type\":\"bell\"}\n",
+            b"{\"seq\":5,\"type\":\"gap\"}",
+        ]);
         let mut client = JsonClient::connect(&sock).unwrap();
         let ack = client
             .call("subscribe", Some(&json!({"types": ["bell"]})))
@@ -306,19 +325,7 @@ mod tests {
 
     #[test]
     fn one_line_round_trip_against_a_fake_daemon() {
-        let dir = tempfile::tempdir().unwrap();
-        let sock = dir.path().join("tuios.sock");
-        let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
-        let server = std::thread::spawn(move || {
-            let (stream, _) = listener.accept().unwrap();
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            let mut w = stream;
-            w.write_all(b"{\"id\":1,\"result\":{\"type\":\"ok\"}}\n")
-                .unwrap();
-            line
-        });
+        let (_dir, sock, server) = fake_daemon(&[b"{\"id\":1,\"result\":{\"type\":\"ok\"}}\n"]);
         let mut client = JsonClient::connect(&sock).unwrap();
         let result = client
             .call("send-text", Some(&json!({"text": "hi"})))

@@ -1389,6 +1389,14 @@ impl Tmux {
         Ok(t)
     }
 
+    /// A new detached window in `session` running `argv`; returns its pane id.
+    fn new_pane(&self, session: &str, argv: &[&str]) -> R<String> {
+        let target = format!("{session}:");
+        let mut args = vec!["new-window", "-d", "-t", &target, "-P", "-F", "#{pane_id}"];
+        args.extend_from_slice(argv);
+        Ok(self.run(&args)?.trim().to_string())
+    }
+
     fn run(&self, args: &[&str]) -> R<String> {
         let out = Command::new("tmux")
             .args(["-L", &self.name, "-f", "/dev/null"])
@@ -1425,22 +1433,8 @@ impl Tmux {
         cols: u16,
         rows: u16,
     ) -> R<String> {
-        let target = format!("{session}:");
         let full = format!("read x; {script}");
-        let pane = self.run(&[
-            "new-window",
-            "-d",
-            "-t",
-            &target,
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "/bin/sh",
-            "-c",
-            &full,
-            arg0,
-        ])?;
-        let pane = pane.trim().to_string();
+        let pane = self.new_pane(session, &["/bin/sh", "-c", &full, arg0])?;
         self.run(&[
             "resize-window",
             "-t",
@@ -1489,18 +1483,7 @@ impl Tmux {
     }
 
     fn roundtrip(&self, n: usize) -> R<Vec<f64>> {
-        let pane = self.run(&[
-            "new-window",
-            "-d",
-            "-t",
-            "base:",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "/bin/sh",
-            "-i",
-        ])?;
-        let pane = pane.trim().to_string();
+        let pane = self.new_pane("base", &["/bin/sh", "-i"])?;
         self.run(&["resize-window", "-t", &pane, "-x", "80", "-y", "24"])?;
         poll_until(
             Duration::from_secs(15),
@@ -1561,19 +1544,7 @@ impl Tmux {
     /// until the row `M-N` shows. Returns (send-keys done to row seen, send-keys start to row
     /// seen), in milliseconds.
     fn latency(&self, n: usize) -> R<(Vec<f64>, Vec<f64>)> {
-        let pane = self.run(&[
-            "new-window",
-            "-d",
-            "-t",
-            "base:",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "/bin/sh",
-            "-c",
-            LATENCY_SCRIPT,
-        ])?;
-        let pane = pane.trim().to_string();
+        let pane = self.new_pane("base", &["/bin/sh", "-c", LATENCY_SCRIPT])?;
         let mut out = Vec::with_capacity(n);
         let mut full = Vec::with_capacity(n);
         for i in 0..n {
