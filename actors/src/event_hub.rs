@@ -1,12 +1,15 @@
 //! The EventHub actor: the daemon-wide event sequence and the fan-out to subscriptions.
-//! Publishers `do_send` and move on; the hub stamps `seq` and `time` on every event, listened to
-//! or not, and pushes it into each matching subscription's bounded queue without waiting.
+//! Publishers `do_send` and move on (windows coalesce their events first, so the rate is
+//! bounded per window); the hub stamps `seq` and `time` on every event, listened to or not, and
+//! offers it to each matching Subscriber without waiting: when a subscriber's mailbox is full
+//! the hub counts the drop and passes the count along with the next event it can deliver.
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix::prelude::*;
 use protocol::events::{Event, EventFilter};
 
-use crate::subscriber::EventQueue;
+use crate::subscriber::{Close, Deliver, Subscriber};
 
 /// Whose subscription it is: a client's `subscribe`, or a `wait-for` waiting on a condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,7 +22,9 @@ struct Subscription {
     id: u64,
     kind: SubscriptionKind,
     filter: EventFilter,
-    queue: Arc<EventQueue>,
+    to: Addr<Subscriber>,
+    /// Events this subscriber's full mailbox could not take since its last delivery.
+    dropped: u64,
 }
 
 #[derive(Default)]
@@ -27,6 +32,10 @@ pub struct EventHub {
     seq: u64,
     next_id: u64,
     subs: Vec<Subscription>,
+    /// Live `wait-for` calls per session (for `session-info`'s `waiters`).
+    waiters: HashMap<String, usize>,
+    /// Shutting down: new subscriptions end at once.
+    closed: bool,
 }
 
 impl Actor for EventHub {
@@ -46,11 +55,27 @@ impl Handler<Publish> for EventHub {
         event.seq = self.seq;
         event.time = unix_nanos();
         let event = Arc::new(event);
-        for sub in &self.subs {
-            if sub.filter.matches(&event) {
-                sub.queue.push(event.clone());
+        self.subs.retain_mut(|sub| {
+            if !sub.filter.matches(&event) {
+                return true;
             }
-        }
+            let msg = Deliver {
+                event: event.clone(),
+                dropped_before: sub.dropped,
+            };
+            match sub.to.try_send(msg) {
+                Ok(()) => {
+                    sub.dropped = 0;
+                    true
+                }
+                Err(SendError::Full(_)) => {
+                    sub.dropped += 1;
+                    true
+                }
+                // The subscriber stopped: forget it.
+                Err(SendError::Closed(_)) => false,
+            }
+        });
     }
 }
 
@@ -61,18 +86,23 @@ impl Handler<Publish> for EventHub {
 pub struct Subscribe {
     pub kind: SubscriptionKind,
     pub filter: EventFilter,
-    pub queue: Arc<EventQueue>,
+    pub to: Addr<Subscriber>,
 }
 
 impl Handler<Subscribe> for EventHub {
     type Result = MessageResult<Subscribe>;
     fn handle(&mut self, msg: Subscribe, _: &mut Self::Context) -> Self::Result {
         self.next_id += 1;
+        if self.closed {
+            msg.to.do_send(Close);
+            return MessageResult((self.next_id, self.seq));
+        }
         self.subs.push(Subscription {
             id: self.next_id,
             kind: msg.kind,
             filter: msg.filter,
-            queue: msg.queue,
+            to: msg.to,
+            dropped: 0,
         });
         MessageResult((self.next_id, self.seq))
     }
@@ -86,8 +116,7 @@ impl Handler<Unsubscribe> for EventHub {
     type Result = ();
     fn handle(&mut self, msg: Unsubscribe, _: &mut Self::Context) {
         if let Some(i) = self.subs.iter().position(|s| s.id == msg.0) {
-            let sub = self.subs.swap_remove(i);
-            sub.queue.close();
+            self.subs.swap_remove(i);
         }
     }
 }
@@ -101,8 +130,10 @@ impl Handler<CloseAll> for EventHub {
     type Result = ();
     fn handle(&mut self, _: CloseAll, _: &mut Self::Context) {
         for sub in self.subs.drain(..) {
-            sub.queue.close();
+            // Stopping the subscriber ends its consumer's stream.
+            sub.to.do_send(Close);
         }
+        self.closed = true;
     }
 }
 
@@ -117,6 +148,12 @@ pub struct CountSubscriptions {
 impl Handler<CountSubscriptions> for EventHub {
     type Result = usize;
     fn handle(&mut self, msg: CountSubscriptions, _: &mut Self::Context) -> usize {
+        if msg.kind == SubscriptionKind::Waiter {
+            return match &msg.session {
+                Some(s) => self.waiters.get(s).copied().unwrap_or(0),
+                None => self.waiters.values().sum(),
+            };
+        }
         self.subs
             .iter()
             .filter(|s| s.kind == msg.kind)
@@ -125,55 +162,31 @@ impl Handler<CountSubscriptions> for EventHub {
     }
 }
 
+/// A `wait-for` on a session began (`true`) or ended (`false`).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WaiterLive {
+    pub session: String,
+    pub live: bool,
+}
+
+impl Handler<WaiterLive> for EventHub {
+    type Result = ();
+    fn handle(&mut self, msg: WaiterLive, _: &mut Self::Context) {
+        if msg.live {
+            *self.waiters.entry(msg.session).or_default() += 1;
+        } else if let Some(n) = self.waiters.get_mut(&msg.session) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.waiters.remove(&msg.session);
+            }
+        }
+    }
+}
+
 pub fn unix_nanos() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
-}
-
-/// Unsubscribes when dropped, so a waiter or stream that is cancelled leaves nothing behind.
-pub struct SubscriptionGuard {
-    hub: Addr<EventHub>,
-    id: u64,
-}
-
-impl SubscriptionGuard {
-    pub async fn subscribe(
-        hub: &Addr<EventHub>,
-        kind: SubscriptionKind,
-        filter: EventFilter,
-        queue: Arc<EventQueue>,
-    ) -> Result<Self, MailboxError> {
-        Ok(Self::subscribe_at(hub, kind, filter, queue).await?.0)
-    }
-
-    /// Subscribe, also returning the last sequence number assigned before the subscription.
-    pub async fn subscribe_at(
-        hub: &Addr<EventHub>,
-        kind: SubscriptionKind,
-        filter: EventFilter,
-        queue: Arc<EventQueue>,
-    ) -> Result<(Self, u64), MailboxError> {
-        let (id, seq) = hub
-            .send(Subscribe {
-                kind,
-                filter,
-                queue,
-            })
-            .await?;
-        Ok((
-            SubscriptionGuard {
-                hub: hub.clone(),
-                id,
-            },
-            seq,
-        ))
-    }
-}
-
-impl Drop for SubscriptionGuard {
-    fn drop(&mut self) {
-        self.hub.do_send(Unsubscribe(self.id));
-    }
 }

@@ -1,6 +1,10 @@
 //! The JsonConnection actor: one per verb-protocol client. Lines are answered strictly in order,
 //! one at a time; a slow verb (a wait) blocks only its own connection. Output goes through one
 //! writer task that interleaves responses with the connection's event stream, if it has one.
+//!
+//! Bounded: the reader task holds at most `MAX_PENDING` requests read but not yet answered (their
+//! permits come back as the answers are written), so a client that pipelines behind a blocking
+//! `wait-for`, or never reads its answers, is held back by its socket, not by our memory.
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -8,46 +12,55 @@ use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::closest::closest_match;
 use protocol::envelope::{failure_line, parse_request, success_line, Request};
-use protocol::events::{EventFilter, EVENT_TYPES};
+use protocol::events::{Event, EventFilter, EVENT_TYPES};
 use protocol::params::SubscribeParams;
 use protocol::registry::{self, decode};
 use protocol::{ErrorCode, Hint, VerbError, MAX_LINE_BYTES};
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::net::unix::OwnedWriteHalf;
-use tokio::sync::mpsc;
-use tokio_util::codec::FramedRead;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
 
 use crate::codec::{LineCodec, LineError};
-use crate::event_hub::{SubscriptionGuard, SubscriptionKind};
-use crate::session;
+use crate::event_hub::SubscriptionKind;
+use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session_manager;
-use crate::subscriber::{EventQueue, DEFAULT_QUEUE};
+use crate::subscriber::{self, SubscriberGuard};
 use crate::verbs::{self, VerbEnv};
+
+/// Requests read from a connection and not yet answered.
+pub const MAX_PENDING: usize = 32;
 
 /// What the writer task is told, in the order it must happen.
 enum Outgoing {
-    Line(String),
+    /// An answer; its request's permit is released once it is written.
+    Line(String, Option<OwnedSemaphorePermit>),
     /// Start writing this stream's events (after the ack line queued before it).
-    Attach(Arc<EventQueue>),
+    Attach(mpsc::Receiver<Arc<Event>>),
     /// Stop writing events (before the unsubscribe ack queued after it).
     Detach,
 }
 
+type Pending = (BytesMut, Option<OwnedSemaphorePermit>);
+
 pub struct JsonConnection {
-    out: mpsc::UnboundedSender<Outgoing>,
+    out: mpsc::Sender<Outgoing>,
     env: VerbEnv,
-    queue: VecDeque<BytesMut>,
+    queue: VecDeque<Pending>,
     /// The request being carried out, so it can be cancelled when the client goes away.
     in_flight: Option<SpawnHandle>,
+    /// The permit of the request in flight, returned with its answer.
+    in_flight_permit: Option<OwnedSemaphorePermit>,
     /// The peer finished sending; close once every queued line is answered.
     input_done: bool,
-    stream: Option<SubscriptionGuard>,
+    stream: Option<SubscriberGuard>,
     /// Written after every queued answer, just before closing (the oversized-line error).
     final_line: Option<String>,
     /// Resolves when the writer has flushed and closed the socket.
     writer_done: Option<tokio::sync::oneshot::Receiver<()>>,
-    write_half_probe: Option<std::os::fd::RawFd>,
+    _reader: Option<ReaderGuard>,
+    /// The socket, for noticing a full hang-up while a request is in flight.
+    probe: Option<std::os::fd::RawFd>,
 }
 
 impl JsonConnection {
@@ -56,43 +69,65 @@ impl JsonConnection {
         writer: OwnedWriteHalf,
         env: VerbEnv,
     ) -> Addr<JsonConnection> {
+        // Room for every pending request's answer plus a subscribe's stream handoff.
+        let (out, rx) = mpsc::channel(2 * MAX_PENDING + 4);
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         let probe = {
             use std::os::fd::AsRawFd;
             writer.as_ref().as_raw_fd()
         };
-        let (out, rx) = mpsc::unbounded_channel();
-        let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
         JsonConnection::create(move |ctx| {
-            ctx.add_stream(FramedRead::new(reader, LineCodec::new(MAX_LINE_BYTES)));
             let addr = ctx.address();
+            let guard = reader::spawn(
+                reader,
+                LineCodec::new(MAX_LINE_BYTES),
+                MAX_PENDING,
+                addr.clone().recipient(),
+            );
             actix::spawn(async move {
-                write_loop(writer, rx).await;
+                let end = write_loop(writer, rx).await;
                 drop(done_tx);
-                addr.do_send(WriterDone);
+                addr.do_send(WriterDone(end));
             });
             JsonConnection {
                 out,
                 env,
                 queue: VecDeque::new(),
                 in_flight: None,
+                in_flight_permit: None,
                 input_done: false,
                 stream: None,
                 final_line: None,
                 writer_done: Some(done_rx),
-                write_half_probe: Some(probe),
+                _reader: Some(guard),
+                probe: Some(probe),
             }
         })
     }
 
-    fn send(&self, line: String) {
-        let _ = self.out.send(Outgoing::Line(line));
+    fn send_with(
+        &mut self,
+        line: String,
+        permit: Option<OwnedSemaphorePermit>,
+        ctx: &mut Context<Self>,
+    ) {
+        self.push(Outgoing::Line(line, permit), ctx);
+    }
+
+    fn push(&mut self, msg: Outgoing, ctx: &mut Context<Self>) {
+        // The channel has room for every answer the permits allow; full means a bug, and
+        // closing beats growing.
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.out.try_send(msg) {
+            tracing::error!("JSON connection's answer queue overflowed; closing it");
+            ctx.stop();
+        }
     }
 
     fn next(&mut self, ctx: &mut Context<Self>) {
         while self.in_flight.is_none() {
-            let Some(line) = self.queue.pop_front() else {
+            let Some((line, permit)) = self.queue.pop_front() else {
                 if let Some(last) = self.final_line.take() {
-                    self.send(last);
+                    self.send_with(last, None, ctx);
                 }
                 if self.input_done {
                     // Nothing left to answer: dropping the sender lets the writer flush and close.
@@ -107,15 +142,16 @@ impl JsonConnection {
             let req = match parse_request(&text) {
                 Ok(req) => req,
                 Err((id, err)) => {
-                    self.send(failure_line(&id, &err));
+                    self.send_with(failure_line(&id, &err), permit, ctx);
                     continue;
                 }
             };
             match req.verb.as_str() {
-                "subscribe" => self.subscribe(req, ctx),
-                "unsubscribe" => self.unsubscribe(req),
+                "subscribe" => self.subscribe(req, permit, ctx),
+                "unsubscribe" => self.unsubscribe(req, permit, ctx),
                 _ => {
                     let env = self.env.clone();
+                    self.in_flight_permit = permit;
                     let handle = ctx.spawn(
                         async move {
                             let res = verbs::dispatch(&env, &req).await;
@@ -124,10 +160,12 @@ impl JsonConnection {
                         .into_actor(self)
                         .map(|(id, res), act, ctx| {
                             act.in_flight = None;
-                            act.send(match res {
+                            let permit = act.in_flight_permit.take();
+                            let line = match res {
                                 Ok(result) => success_line(&id, &result),
                                 Err(err) => failure_line(&id, &err),
-                            });
+                            };
+                            act.send_with(line, permit, ctx);
                             act.next(ctx);
                         }),
                     );
@@ -137,9 +175,14 @@ impl JsonConnection {
         }
     }
 
-    fn subscribe(&mut self, req: Request, ctx: &mut Context<Self>) {
+    fn subscribe(
+        &mut self,
+        req: Request,
+        permit: Option<OwnedSemaphorePermit>,
+        ctx: &mut Context<Self>,
+    ) {
         if let Err(err) = registry::validate(&req) {
-            self.send(failure_line(&req.id, &err));
+            self.send_with(failure_line(&req.id, &err), permit, ctx);
             return;
         }
         if self.stream.is_some() {
@@ -150,10 +193,11 @@ impl JsonConnection {
             .with_hint(Hint::new().verb("unsubscribe").detail(
                 "One stream per connection: unsubscribe first, or open another connection for a second filter.",
             ));
-            self.send(failure_line(&req.id, &err));
+            self.send_with(failure_line(&req.id, &err), permit, ctx);
             return;
         }
         let env = self.env.clone();
+        self.in_flight_permit = permit;
         let handle = ctx.spawn(
             async move {
                 let res = start_stream(&env, &req).await;
@@ -162,13 +206,15 @@ impl JsonConnection {
             .into_actor(self)
             .map(|(id, res), act, ctx| {
                 act.in_flight = None;
+                let permit = act.in_flight_permit.take();
                 match res {
-                    Ok((guard, queue, result)) => {
+                    Ok((sub, result)) => {
+                        let (events, guard) = sub.into_parts();
                         act.stream = Some(guard);
-                        act.send(success_line(&id, &result));
-                        let _ = act.out.send(Outgoing::Attach(queue));
+                        act.send_with(success_line(&id, &result), permit, ctx);
+                        act.push(Outgoing::Attach(events), ctx);
                     }
-                    Err(err) => act.send(failure_line(&id, &err)),
+                    Err(err) => act.send_with(failure_line(&id, &err), permit, ctx),
                 }
                 act.next(ctx);
             }),
@@ -176,9 +222,14 @@ impl JsonConnection {
         self.in_flight = Some(handle);
     }
 
-    fn unsubscribe(&mut self, req: Request) {
+    fn unsubscribe(
+        &mut self,
+        req: Request,
+        permit: Option<OwnedSemaphorePermit>,
+        ctx: &mut Context<Self>,
+    ) {
         if let Err(err) = registry::validate(&req) {
-            self.send(failure_line(&req.id, &err));
+            self.send_with(failure_line(&req.id, &err), permit, ctx);
             return;
         }
         if self.stream.take().is_none() {
@@ -191,26 +242,33 @@ impl JsonConnection {
                     .verb("subscribe")
                     .detail("There is no stream to close; subscribe opens one."),
             );
-            self.send(failure_line(&req.id, &err));
+            self.send_with(failure_line(&req.id, &err), permit, ctx);
             return;
         }
-        let _ = self.out.send(Outgoing::Detach);
-        self.send(success_line(&req.id, &json!({"type": "unsubscribed"})));
+        self.push(Outgoing::Detach, ctx);
+        self.send_with(
+            success_line(&req.id, &json!({"type": "unsubscribed"})),
+            permit,
+            ctx,
+        );
     }
 
-    /// The peer stopped sending. If it hung up completely (not just half-closed), the request in
-    /// flight is abandoned so a wait does not outlive its client.
+    /// The peer stopped sending. A request in flight is still answered (the peer may have only
+    /// half-closed); if the peer hangs up completely, the request is dropped, which stops its
+    /// waiter, and the connection ends.
     fn peer_closed_reading(&mut self, ctx: &mut Context<Self>) {
         self.input_done = true;
-        if let (Some(handle), Some(fd)) = (self.in_flight, self.write_half_probe) {
+        self._reader = None;
+        if let (Some(handle), Some(fd)) = (self.in_flight, self.probe) {
             if peer_hung_up(fd) {
                 tracing::debug!("client hung up with a request in flight; cancelling it");
                 ctx.cancel_future(handle);
                 self.in_flight = None;
+                self.in_flight_permit = None;
                 self.queue.clear();
             } else {
-                // Half-closed: the answer is still wanted. Check again now and then in case the
-                // peer goes away later.
+                // Half-closed: the answer is still wanted. Look again later in case the peer
+                // goes away meanwhile.
                 ctx.run_later(std::time::Duration::from_millis(200), |act, ctx| {
                     if act.in_flight.is_some() {
                         act.peer_closed_reading(ctx);
@@ -223,22 +281,10 @@ impl JsonConnection {
     }
 }
 
-/// Whether the other end of a socket has closed completely (both directions).
-fn peer_hung_up(fd: std::os::fd::RawFd) -> bool {
-    let mut pfd = libc::pollfd {
-        fd,
-        events: libc::POLLOUT,
-        revents: 0,
-    };
-    // SAFETY: poll on one descriptor we own, without waiting.
-    let n = unsafe { libc::poll(&mut pfd, 1, 0) };
-    n > 0 && pfd.revents & (libc::POLLHUP | libc::POLLERR) != 0
-}
-
 async fn start_stream(
     env: &VerbEnv,
     req: &Request,
-) -> Result<(SubscriptionGuard, Arc<EventQueue>, Value), VerbError> {
+) -> Result<(subscriber::Subscription, Value), VerbError> {
     let p: SubscribeParams = decode(&req.params)?;
     let types = p.types.unwrap_or_default();
     for t in &types {
@@ -259,34 +305,31 @@ async fn start_stream(
     let mut window = p.window.filter(|w| !w.is_empty());
     if let (Some(name), Some(target)) = (&session, &window) {
         // Any window target is accepted when the session is named; events carry window ids.
-        let s = env
+        let (_, w) = env
             .manager
-            .send(session_manager::ResolveSession(Some(name.clone())))
-            .await
-            .map_err(|e| crate::errors::internal(e.to_string()))??;
-        let w = s
-            .addr
-            .send(session::ResolveWindow(Some(target.clone())))
+            .send(session_manager::ResolveTarget {
+                session: Some(name.clone()),
+                window: Some(target.clone()),
+            })
             .await
             .map_err(|e| crate::errors::internal(e.to_string()))??;
         window = Some(w.id);
     }
-    let capacity = p.queue.filter(|q| *q > 0).unwrap_or(DEFAULT_QUEUE as i64);
-    let queue = EventQueue::new(capacity.min(1 << 20) as usize);
     let filter = EventFilter {
         session: session.clone(),
         window: window.clone(),
         types: types.clone(),
     };
-    let (guard, seq) = SubscriptionGuard::subscribe_at(
+    let sub = subscriber::open(
         &env.services.hub,
         SubscriptionKind::Stream,
         filter,
-        queue.clone(),
+        subscriber::clamp_queue(p.queue),
     )
     .await
     .map_err(|e| crate::errors::internal(format!("could not open the event stream: {e}")))?;
-    let mut result = json!({"type": "subscribed", "seq": seq, "queue": capacity});
+    // The queue in force is reported: a request above the maximum is clamped, visibly.
+    let mut result = json!({"type": "subscribed", "seq": sub.seq, "queue": sub.capacity});
     if let Some(s) = session {
         result["session"] = json!(s);
     }
@@ -296,25 +339,35 @@ async fn start_stream(
     if !types.is_empty() {
         result["types"] = json!(types);
     }
-    Ok((guard, queue, result))
+    Ok((sub, result))
+}
+
+/// How the writer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriterEnd {
+    /// Everything was written and the socket closed.
+    Done,
+    /// The peer closed both directions (or a write failed): nobody reads the answers.
+    PeerGone,
 }
 
 /// The only writer of the socket: responses in order, events from the attached stream between
 /// them. A client that stops reading blocks this task, not the daemon: its events pile up in the
-/// bounded stream queue and turn into a `gap`.
-async fn write_loop(mut writer: OwnedWriteHalf, mut rx: mpsc::UnboundedReceiver<Outgoing>) {
-    let mut events: Option<Arc<EventQueue>> = None;
+/// subscriber's bounded queue and turn into a `gap`. While idle it also watches for the peer
+/// hanging up completely, so a wait whose client left is dropped at once.
+async fn write_loop(mut writer: OwnedWriteHalf, mut rx: mpsc::Receiver<Outgoing>) -> WriterEnd {
+    let mut events: Option<mpsc::Receiver<Arc<Event>>> = None;
     loop {
-        let line = tokio::select! {
+        let (line, permit) = tokio::select! {
             biased;
             msg = rx.recv() => match msg {
                 None => break,
-                Some(Outgoing::Line(line)) => line,
+                Some(Outgoing::Line(line, permit)) => (line, permit),
                 Some(Outgoing::Attach(q)) => { events = Some(q); continue; }
                 Some(Outgoing::Detach) => { events = None; continue; }
             },
-            ev = next_event(&events) => match ev {
-                Some(e) => serde_json::to_string(&*e).unwrap_or_default(),
+            ev = next_event(&mut events) => match ev {
+                Some(e) => (serde_json::to_string(&*e).unwrap_or_default(), None),
                 None => { events = None; continue; }
             },
         };
@@ -322,15 +375,30 @@ async fn write_loop(mut writer: OwnedWriteHalf, mut rx: mpsc::UnboundedReceiver<
         bytes.push(b'\n');
         if let Err(e) = writer.write_all(&bytes).await {
             tracing::debug!(error = %e, "JSON connection write failed");
-            return;
+            return WriterEnd::PeerGone;
         }
+        drop(permit);
     }
     let _ = writer.shutdown().await;
+    WriterEnd::Done
 }
 
-async fn next_event(events: &Option<Arc<EventQueue>>) -> Option<Arc<protocol::events::Event>> {
+/// Whether the other end of a socket has closed completely (both directions), which a
+/// half-close (the peer only finished sending) never causes.
+fn peer_hung_up(fd: std::os::fd::RawFd) -> bool {
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: poll on one descriptor we own, without waiting.
+    let n = unsafe { libc::poll(&mut pfd, 1, 0) };
+    n > 0 && pfd.revents & (libc::POLLHUP | libc::POLLERR) != 0
+}
+
+async fn next_event(events: &mut Option<mpsc::Receiver<Arc<Event>>>) -> Option<Arc<Event>> {
     match events {
-        Some(q) => q.next().await,
+        Some(q) => q.recv().await,
         None => std::future::pending().await,
     }
 }
@@ -341,24 +409,32 @@ impl Actor for JsonConnection {
 
 #[derive(Message)]
 #[rtype(result = "()")]
-struct WriterDone;
+struct WriterDone(WriterEnd);
 
 impl Handler<WriterDone> for JsonConnection {
     type Result = ();
-    fn handle(&mut self, _: WriterDone, ctx: &mut Self::Context) {
+    fn handle(&mut self, msg: WriterDone, ctx: &mut Self::Context) {
+        if msg.0 == WriterEnd::PeerGone {
+            if let Some(handle) = self.in_flight.take() {
+                tracing::debug!("client hung up with a request in flight; cancelling it");
+                // Dropping the request drops its waiter's handle, which stops the waiter.
+                ctx.cancel_future(handle);
+            }
+        }
         // The socket cannot be written any more: nothing left to do for this client.
         ctx.stop();
     }
 }
 
-impl StreamHandler<Result<BytesMut, LineError>> for JsonConnection {
-    fn handle(&mut self, item: Result<BytesMut, LineError>, ctx: &mut Self::Context) {
-        match item {
-            Ok(line) => {
-                self.queue.push_back(line);
+impl Handler<Incoming<Result<BytesMut, LineError>>> for JsonConnection {
+    type Result = ();
+    fn handle(&mut self, msg: Incoming<Result<BytesMut, LineError>>, ctx: &mut Self::Context) {
+        match msg.item {
+            Some(Ok(line)) => {
+                self.queue.push_back((line, msg.permit));
                 self.next(ctx);
             }
-            Err(LineError::TooLong(n)) => {
+            Some(Err(LineError::TooLong(n))) => {
                 let err = VerbError::new(
                     ErrorCode::InvalidRequest,
                     format!(
@@ -371,17 +447,15 @@ impl StreamHandler<Result<BytesMut, LineError>> for JsonConnection {
                 // connection closes: framing is lost, so nothing after it can be trusted.
                 self.final_line = Some(failure_line(&None, &err));
                 self.input_done = true;
+                self._reader = None;
                 self.next(ctx);
             }
-            Err(LineError::Io(e)) => {
+            Some(Err(LineError::Io(e))) => {
                 tracing::debug!(error = %e, "JSON connection read failed");
                 self.peer_closed_reading(ctx);
             }
+            None => self.peer_closed_reading(ctx),
         }
-    }
-
-    fn finished(&mut self, ctx: &mut Self::Context) {
-        self.peer_closed_reading(ctx);
     }
 }
 
@@ -395,6 +469,7 @@ impl Handler<Drain> for JsonConnection {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _: Drain, ctx: &mut Self::Context) -> Self::Result {
         self.input_done = true;
+        self._reader = None;
         self.queue.clear();
         self.next(ctx);
         let done = self.writer_done.take();

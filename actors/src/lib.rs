@@ -14,6 +14,8 @@ pub mod event_hub;
 pub mod json_connection;
 pub mod paste;
 pub mod pty;
+pub mod pty_reader;
+pub mod reader;
 pub mod screen;
 pub mod session;
 pub mod session_manager;
@@ -41,6 +43,55 @@ pub struct Services {
     pub info: Arc<DaemonInfo>,
     pub hub: Addr<event_hub::EventHub>,
     pub supervisor: Addr<supervisor::Supervisor>,
+    /// Where windows run: one arbiter (thread) per core, so N flooding windows use N cores
+    /// while the control actors on the main arbiter stay answerable.
+    pub windows: ArbiterPool,
+}
+
+/// A fixed set of arbiters handed out round-robin.
+#[derive(Clone)]
+pub struct ArbiterPool {
+    arbiters: Arc<Vec<ArbiterHandle>>,
+    next: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl ArbiterPool {
+    /// One arbiter per available core (at least one). Must be called inside a running System.
+    pub fn per_core() -> Self {
+        let n = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        Self::new(n)
+    }
+
+    pub fn new(n: usize) -> Self {
+        let arbiters = (0..n.max(1)).map(|_| Arbiter::new().handle()).collect();
+        ArbiterPool {
+            arbiters: Arc::new(arbiters),
+            next: Default::default(),
+        }
+    }
+
+    /// The arbiter for the next window.
+    pub fn pick(&self) -> ArbiterHandle {
+        let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.arbiters[i % self.arbiters.len()].clone()
+    }
+
+    pub fn len(&self) -> usize {
+        self.arbiters.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.arbiters.is_empty()
+    }
+
+    /// Stop every arbiter's thread (after the windows on them have stopped).
+    pub fn stop(&self) {
+        for a in self.arbiters.iter() {
+            a.stop();
+        }
+    }
 }
 
 /// Handle to a running actor system.
@@ -48,6 +99,7 @@ pub struct DaemonHandle {
     hub: Addr<event_hub::EventHub>,
     acceptor: Addr<acceptor::Acceptor>,
     manager: Addr<session_manager::SessionManager>,
+    windows: ArbiterPool,
 }
 
 impl DaemonHandle {
@@ -57,6 +109,7 @@ impl DaemonHandle {
         let _ = self.hub.send(event_hub::CloseAll).await;
         let _ = self.acceptor.send(acceptor::StopAccepting).await;
         let _ = self.manager.send(session_manager::Shutdown).await;
+        self.windows.stop();
     }
 }
 
@@ -67,7 +120,9 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         info: Arc::new(info),
         hub: event_hub::EventHub::default().start(),
         supervisor: supervisor::Supervisor::default().start(),
+        windows: ArbiterPool::per_core(),
     };
+    let windows = services.windows.clone();
     let manager = session_manager::SessionManager::new(services.clone()).start();
     let hub = services.hub.clone();
     let env = verbs::VerbEnv {
@@ -79,6 +134,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         hub,
         acceptor,
         manager,
+        windows,
     }
 }
 

@@ -1,11 +1,10 @@
 //! PTY plumbing for a window: spawning the child, the non-blocking reader stream (the PtyReader),
 //! the writer task, and reaping the child.
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 
-use bytes::{Bytes, BytesMut};
-use futures_util::Stream;
+use bytes::BytesMut;
 use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
 use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
@@ -14,6 +13,9 @@ use tokio::sync::{mpsc, oneshot};
 /// Bytes read per PTY read. Large reads keep a flood cheap; the actor handles one chunk at a time,
 /// so a window that cannot keep up stops reading and the child blocks on its PTY (backpressure).
 const READ_CHUNK: usize = 64 * 1024;
+
+/// Most bytes read per wake-up, and so the most unparsed output a window has in flight.
+pub const BURST: usize = 256 * 1024;
 
 /// Queued writes per window. Verb writes wait for room; emulator replies are dropped when full.
 const WRITE_QUEUE: usize = 256;
@@ -103,38 +105,23 @@ fn dup_fd(fd: RawFd) -> io::Result<OwnedFd> {
     Ok(owned)
 }
 
-/// The PtyReader: the master's output as a stream of chunks, ending at EOF or EIO (the child and
-/// every holder of the slave are gone). Also returns the raw fd for a final synchronous drain.
-pub fn reader_stream(
-    master: &dyn MasterPty,
-) -> io::Result<(impl Stream<Item = Bytes> + 'static, RawFd)> {
+/// A non-blocking dup of the master for the window's PtyReader.
+pub fn reader_fd(master: &dyn MasterPty) -> io::Result<OwnedFd> {
     let fd = master
         .as_raw_fd()
         .ok_or_else(|| io::Error::other("PTY has no descriptor"))?;
-    let owned = dup_fd(fd)?;
-    let raw = owned.as_raw_fd();
-    let rx = pipe::Receiver::from_owned_fd_unchecked(owned)?;
-    let stream = futures_util::stream::unfold(Some((rx, BytesMut::new())), |state| async move {
-        let (rx, mut buf) = state?;
-        match read_burst(&rx, &mut buf).await {
-            Ok(0) => None,
-            Ok(_) => Some((buf.split().freeze(), Some((rx, buf)))),
-            Err(e) => {
-                if e.raw_os_error() != Some(libc::EIO) {
-                    tracing::debug!(error = %e, "PTY read ended");
-                }
-                None
-            }
-        }
-    });
-    Ok((stream, raw))
+    dup_fd(fd)
+}
+
+/// A non-blocking dup of the master for the window's writer task.
+pub fn writer_fd(master: &dyn MasterPty) -> io::Result<OwnedFd> {
+    reader_fd(master)
 }
 
 /// Wait until the PTY is readable, then read everything available now, up to `BURST`. One
 /// wake-up per burst instead of per kernel chunk (a PTY hands out about 4 KiB per read) keeps
 /// the per-chunk cost of the actor, the event and the emulator call off a flood's hot path.
-async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<usize> {
-    const BURST: usize = 256 * 1024;
+pub async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<usize> {
     loop {
         rx.readable().await?;
         let mut total = 0;
@@ -173,16 +160,31 @@ async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<usize
     }
 }
 
-/// Read whatever is already buffered on a non-blocking PTY fd, without waiting.
-pub fn drain_now(fd: RawFd, mut sink: impl FnMut(&[u8])) {
-    let mut buf = vec![0u8; READ_CHUNK];
+/// Read whatever is buffered now, up to one burst, without waiting. Returns true when the
+/// output has ended (EOF or an error such as EIO).
+pub fn read_available(rx: &pipe::Receiver, buf: &mut BytesMut) -> bool {
+    let mut total = 0;
     loop {
-        // SAFETY: reading into a buffer we own, of the length we pass.
-        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-        if n <= 0 {
-            return;
+        if buf.capacity() - buf.len() < READ_CHUNK {
+            buf.reserve(READ_CHUNK);
         }
-        sink(&buf[..n as usize]);
+        let spare = buf.spare_capacity_mut();
+        // SAFETY: as in read_burst: only the kernel writes the slice before `set_len`.
+        let dst =
+            unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<u8>(), spare.len()) };
+        match rx.try_read(dst) {
+            Ok(0) => return true,
+            Ok(n) => {
+                // SAFETY: `n` bytes were just written into the spare capacity.
+                unsafe { buf.set_len(buf.len() + n) };
+                total += n;
+                if total >= BURST {
+                    return false;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return false,
+            Err(_) => return true,
+        }
     }
 }
 
@@ -192,12 +194,10 @@ pub struct WriteJob {
     pub done: Option<oneshot::Sender<io::Result<()>>>,
 }
 
-/// Start the writer task for a PTY; writes happen in queue order, off the actor.
-pub fn start_writer(master: &dyn MasterPty) -> io::Result<mpsc::Sender<WriteJob>> {
-    let fd = master
-        .as_raw_fd()
-        .ok_or_else(|| io::Error::other("PTY has no descriptor"))?;
-    let mut tx_pipe = pipe::Sender::from_owned_fd_unchecked(dup_fd(fd)?)?;
+/// Start the writer task for a PTY on the current arbiter; writes happen in queue order, off
+/// the actor. `fd` comes from [`writer_fd`].
+pub fn start_writer(fd: OwnedFd) -> io::Result<mpsc::Sender<WriteJob>> {
+    let mut tx_pipe = pipe::Sender::from_owned_fd_unchecked(fd)?;
     let (tx, mut rx) = mpsc::channel::<WriteJob>(WRITE_QUEUE);
     actix::spawn(async move {
         while let Some(job) = rx.recv().await {

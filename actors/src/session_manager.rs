@@ -24,6 +24,8 @@ pub struct SessionManager {
     sessions: Vec<SessionRecord>,
     clock: u64,
     services: Services,
+    /// `session-exists` waits: answered when a session of that name is created.
+    watches: Vec<(String, tokio::sync::oneshot::Sender<()>)>,
 }
 
 impl SessionManager {
@@ -32,6 +34,7 @@ impl SessionManager {
             sessions: Vec::new(),
             clock: 0,
             services,
+            watches: Vec::new(),
         }
     }
 
@@ -51,6 +54,29 @@ impl SessionManager {
         let mut e = Event::new(kind);
         e.session = session.to_string();
         self.services.hub.do_send(Publish(e));
+    }
+
+    fn resolve(&mut self, name: Option<&str>) -> Result<SessionRef, VerbError> {
+        let idx = match name.filter(|n| !n.is_empty()) {
+            Some(name) => self
+                .sessions
+                .iter()
+                .position(|s| s.name == name)
+                .ok_or_else(|| errors::session_not_found(name, &self.names()))?,
+            None => self
+                .sessions
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, s)| s.activity)
+                .map(|(i, _)| i)
+                .ok_or_else(errors::no_sessions)?,
+        };
+        self.touch(idx);
+        let s = &self.sessions[idx];
+        Ok(SessionRef {
+            name: s.name.clone(),
+            addr: s.addr.clone(),
+        })
     }
 
     fn free_name(&self) -> String {
@@ -80,26 +106,52 @@ pub struct ResolveSession(pub Option<String>);
 impl Handler<ResolveSession> for SessionManager {
     type Result = Result<SessionRef, VerbError>;
     fn handle(&mut self, msg: ResolveSession, _: &mut Self::Context) -> Self::Result {
-        let idx = match msg.0.as_deref().filter(|n| !n.is_empty()) {
-            Some(name) => self
-                .sessions
-                .iter()
-                .position(|s| s.name == name)
-                .ok_or_else(|| errors::session_not_found(name, &self.names()))?,
-            None => self
-                .sessions
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, s)| s.activity)
-                .map(|(i, _)| i)
-                .ok_or_else(errors::no_sessions)?,
-        };
-        self.touch(idx);
-        let s = &self.sessions[idx];
-        Ok(SessionRef {
-            name: s.name.clone(),
-            addr: s.addr.clone(),
+        self.resolve(msg.0.as_deref())
+    }
+}
+
+/// Find a session and a window in it: one message for the caller, whatever the hops.
+#[derive(Message)]
+#[rtype(result = "Result<(SessionRef, session::ResolvedWindow), VerbError>")]
+pub struct ResolveTarget {
+    pub session: Option<String>,
+    pub window: Option<String>,
+}
+
+impl Handler<ResolveTarget> for SessionManager {
+    type Result = ResponseFuture<Result<(SessionRef, session::ResolvedWindow), VerbError>>;
+    fn handle(&mut self, msg: ResolveTarget, _: &mut Self::Context) -> Self::Result {
+        let s = self.resolve(msg.session.as_deref());
+        Box::pin(async move {
+            let s = s?;
+            let w = s
+                .addr
+                .send(session::ResolveWindow(msg.window))
+                .await
+                .map_err(|e| errors::internal(format!("the session did not answer: {e}")))??;
+            Ok((s, w))
         })
+    }
+}
+
+/// Answer `reply` once a session named `name` exists (at once if it does now).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WatchSession {
+    pub name: String,
+    pub reply: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Handler<WatchSession> for SessionManager {
+    type Result = ();
+    fn handle(&mut self, msg: WatchSession, _: &mut Self::Context) {
+        if self.sessions.iter().any(|s| s.name == msg.name) {
+            let _ = msg.reply.send(());
+            return;
+        }
+        // Waits whose client left are dropped here, so the list stays as long as the live ones.
+        self.watches.retain(|(_, tx)| !tx.is_closed());
+        self.watches.push((msg.name, msg.reply));
     }
 }
 
@@ -142,6 +194,9 @@ impl Handler<CreateSession> for SessionManager {
         self.touch(idx);
         tracing::info!(session = %name, "session created");
         self.publish("session-created", &name);
+        for (_, tx) in extract(&mut self.watches, |(n, _)| *n == name) {
+            let _ = tx.send(());
+        }
         if !msg.with_window {
             return Box::pin(fut::ready(Ok((name, None))));
         }
@@ -246,9 +301,17 @@ pub struct Shutdown;
 impl Handler<Shutdown> for SessionManager {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _: Shutdown, _: &mut Self::Context) -> Self::Result {
+        self.watches.clear();
         let all: Vec<Addr<Session>> = self.sessions.drain(..).map(|s| s.addr).collect();
         Box::pin(async move {
             join_all(all.iter().map(|s| s.send(session::Terminate))).await;
         })
     }
+}
+
+/// Remove and return the items matching `pred`, keeping the order of the rest.
+fn extract<T>(items: &mut Vec<T>, pred: impl Fn(&T) -> bool) -> Vec<T> {
+    let (hit, keep) = std::mem::take(items).into_iter().partition(pred);
+    *items = keep;
+    hit
 }

@@ -1,6 +1,7 @@
-//! The Supervisor actor: reaps every child the daemon started and tells its window how it ended.
-//! One SIGCHLD stream serves all windows: no thread or timer per child, and an exit reaches its
-//! window as soon as the signal is delivered.
+//! The Supervisor actor: reaps the children the daemon started for windows, by pid, and tells
+//! each window how its program ended. One SIGCHLD stream serves all windows: no thread or timer
+//! per child, and an exit reaches its window as soon as the signal is delivered. It never calls
+//! `waitpid(-1)`, so children started by anything else in the process keep their statuses.
 use std::collections::HashMap;
 
 use actix::prelude::*;
@@ -16,39 +17,42 @@ pub struct ChildExited(pub ExitInfo);
 #[derive(Default)]
 pub struct Supervisor {
     watched: HashMap<i32, Recipient<ChildExited>>,
-    /// Children reaped before anyone asked to watch them (the exit raced the registration).
-    early: HashMap<i32, ExitInfo>,
+}
+
+/// Reap `pid` if it has ended, without waiting. `None` while it runs (or is not our child).
+fn try_reap(pid: i32) -> Option<ExitInfo> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: waitpid on one pid with WNOHANG and a valid status pointer.
+    let got = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+    if got != pid {
+        return None;
+    }
+    if libc::WIFEXITED(status) {
+        Some(ExitInfo {
+            code: Some(libc::WEXITSTATUS(status)),
+            signal: None,
+        })
+    } else if libc::WIFSIGNALED(status) {
+        Some(ExitInfo {
+            code: None,
+            signal: Some(libc::WTERMSIG(status)),
+        })
+    } else {
+        None
+    }
 }
 
 impl Supervisor {
+    /// Reap every watched child that has ended. A child that exits before it is watched stays a
+    /// zombie until `Watch` reaps it, so no exit can be missed.
     fn reap(&mut self) {
-        loop {
-            let mut status: libc::c_int = 0;
-            // SAFETY: waitpid with WNOHANG and a valid status pointer.
-            let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-            if pid <= 0 {
-                return;
+        self.watched.retain(|&pid, window| match try_reap(pid) {
+            Some(info) => {
+                window.do_send(ChildExited(info));
+                false
             }
-            let info = if libc::WIFEXITED(status) {
-                ExitInfo {
-                    code: Some(libc::WEXITSTATUS(status)),
-                    signal: None,
-                }
-            } else if libc::WIFSIGNALED(status) {
-                ExitInfo {
-                    code: None,
-                    signal: Some(libc::WTERMSIG(status)),
-                }
-            } else {
-                continue;
-            };
-            match self.watched.remove(&pid) {
-                Some(window) => window.do_send(ChildExited(info)),
-                None => {
-                    self.early.insert(pid, info);
-                }
-            }
-        }
+            None => true,
+        });
     }
 }
 
@@ -84,9 +88,8 @@ pub struct Watch {
 impl Handler<Watch> for Supervisor {
     type Result = ();
     fn handle(&mut self, msg: Watch, _: &mut Self::Context) {
-        // A SIGCHLD may be pending but not yet handled; reap first so the early table is current.
-        self.reap();
-        match self.early.remove(&msg.pid) {
+        // It may have ended already (its SIGCHLD came before the watch).
+        match try_reap(msg.pid) {
             Some(info) => msg.window.do_send(ChildExited(info)),
             None => {
                 self.watched.insert(msg.pid, msg.window);

@@ -1,21 +1,33 @@
 //! The Window actor: one PTY, its child, and the server-side emulator of its screen. Every change
-//! to a window's screen happens here.
-use std::os::fd::RawFd;
-use std::time::Duration;
+//! to a window's screen happens here. Windows run on the arbiter pool (one thread per core);
+//! their PtyReader and writer task live on the same arbiter.
+//!
+//! What a window tells others is coalesced here before it leaves: output, bell, mode and title
+//! events and the session notices go out at most once per `EVENT_INTERVAL` (the first at once),
+//! so a program that prints, retitles or toggles modes in a tight loop costs the hub, the
+//! session and every subscriber a bounded rate of messages.
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 use bytes::Bytes;
-use emulator::Emulator;
+use emulator::{Emulator, Mode};
 use portable_pty::MasterPty;
 use protocol::VerbError;
-use tokio::sync::{mpsc, oneshot};
+use regex::Regex;
+use tokio::sync::{mpsc, oneshot, Notify};
 
 use crate::errors;
 use crate::event_hub::{EventHub, Publish};
 use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
+use crate::pty_reader::{Drained, Output, OutputEnded, PtyReader, StopReading};
 use crate::screen::{self, Viewer};
 use crate::supervisor::{ChildExited, Supervisor, Watch};
 use protocol::events::Event;
+
+/// Least time between two batches of a window's events and notices.
+const EVENT_INTERVAL: Duration = Duration::from_millis(20);
 
 /// Frames a window may send back to back before the frame rate applies.
 const FRAME_BURST: f64 = 3.0;
@@ -23,8 +35,8 @@ const FRAME_BURST: f64 = 3.0;
 /// How long a closed window's program gets to leave after SIGHUP before it is killed.
 const HANGUP_GRACE: Duration = Duration::from_secs(2);
 
-/// Notices a window sends to its session. Both are rare: a title is pushed at most once per
-/// chunk of output, and only when it changed; an exit happens once.
+/// Notices a window sends to its session: at most one batch per `EVENT_INTERVAL`, and an exit
+/// once.
 #[derive(Message)]
 #[rtype(result = "()")]
 pub enum WindowNotice {
@@ -67,13 +79,17 @@ pub struct Window {
     emulator: Emulator,
     master: Box<dyn MasterPty + Send>,
     input: Option<mpsc::Sender<WriteJob>>,
-    reader_fd: Option<RawFd>,
+    reader: Option<Addr<PtyReader>>,
+    /// Asks the reader for what is buffered now (the program was reaped).
+    drain: Arc<Notify>,
     pid: i32,
     /// Set when the child has been reaped and its last output is in the emulator.
     exited: Option<ExitInfo>,
-    /// The child was reaped, but the reader stream had not ended yet.
+    /// The child was reaped, but the reader had not delivered its last output yet.
     reaped: Option<ExitInfo>,
     stream_done: bool,
+    /// The reader delivered what was buffered after the child was reaped.
+    drained: bool,
     last_title: Option<String>,
     /// Told when the child has been reaped (daemon shutdown waits on this).
     reap_waiters: Vec<oneshot::Sender<()>>,
@@ -91,10 +107,66 @@ pub struct Window {
     last_modes: protocol::attach::WindowModes,
     /// OSC 9;4 progress and output notices for the session's agent tiers.
     agent: crate::agent::PaneProbe,
+    /// Events and notices gathered since the last batch.
+    pending: PendingEvents,
+    /// When the last batch went out, and whether the next one is scheduled.
+    events_at: Option<Instant>,
+    events_scheduled: bool,
+    /// Mode states as last published in mode-changed events.
+    published_modes: BTreeMap<&'static str, bool>,
+    /// `wait-for` conditions checked here, where the data is.
+    output_watches: Vec<OutputWatch>,
+    exit_watches: Vec<oneshot::Sender<Option<ExitInfo>>>,
+    idle_watches: Vec<IdleWatch>,
+    idle_timer: Option<SpawnHandle>,
+    last_output: Instant,
+}
+
+/// What happened since the last batch of events.
+#[derive(Default)]
+struct PendingEvents {
+    output_bytes: u64,
+    bells: u32,
+    /// Latest state of each mode switched since the last batch.
+    modes: BTreeMap<&'static str, bool>,
+    title: bool,
+    /// The last failed Lumen frame's reason, when any failed since the last batch.
+    frame_failed: Option<&'static str>,
+}
+
+impl PendingEvents {
+    fn is_empty(&self) -> bool {
+        self.output_bytes == 0
+            && self.bells == 0
+            && self.modes.is_empty()
+            && !self.title
+            && self.frame_failed.is_none()
+    }
+}
+
+/// A `window-output` wait: a pattern checked against rows not yet scanned, as output arrives.
+struct OutputWatch {
+    pattern: Regex,
+    scan: ScanSince,
+    reply: oneshot::Sender<String>,
+}
+
+/// A `window-idle` wait: answered once no output came for `idle`.
+struct IdleWatch {
+    idle: Duration,
+    /// Quiet is counted from the wait's start, not from output before it.
+    since: Instant,
+    reply: oneshot::Sender<()>,
+}
+
+impl IdleWatch {
+    fn due(&self, last_output: Instant) -> Instant {
+        last_output.max(self.since) + self.idle
+    }
 }
 
 impl Window {
-    /// Start the actor for a freshly spawned PTY.
+    /// Start the actor for a freshly spawned PTY on `arbiter`.
     pub fn start(
         id: String,
         spawned: SpawnedPty,
@@ -102,14 +174,24 @@ impl Window {
         rows: u16,
         scrollback: usize,
         links: WindowLinks,
+        arbiter: &ArbiterHandle,
     ) -> std::io::Result<Addr<Window>> {
         let SpawnedPty { master, child, pid } = spawned;
         // The supervisor reaps by pid; the handle itself is not needed.
         drop(child);
-        let (stream, reader_fd) = pty::reader_stream(master.as_ref())?;
-        let input = pty::start_writer(master.as_ref())?;
-        Ok(Window::create(move |ctx| {
-            ctx.add_stream(stream);
+        let reader_fd = pty::reader_fd(master.as_ref())?;
+        let writer_fd = pty::writer_fd(master.as_ref())?;
+        // Everything that registers with a reactor is made inside the arbiter it runs on.
+        Ok(Window::start_in_arbiter(arbiter, move |ctx| {
+            let input = match pty::start_writer(writer_fd) {
+                Ok(input) => Some(input),
+                Err(e) => {
+                    tracing::error!(window = %id, error = %e, "cannot write to the new PTY");
+                    None
+                }
+            };
+            let drain = Arc::new(Notify::new());
+            let reader = PtyReader::start(reader_fd, ctx.address(), drain.clone());
             links.supervisor.do_send(Watch {
                 pid,
                 window: ctx.address().recipient(),
@@ -119,12 +201,14 @@ impl Window {
                 links,
                 emulator: Emulator::new(cols, rows, scrollback),
                 master,
-                input: Some(input),
-                reader_fd: Some(reader_fd),
+                input,
+                reader: Some(reader),
+                drain,
                 pid,
                 exited: None,
                 reaped: None,
                 stream_done: false,
+                drained: false,
                 last_title: None,
                 reap_waiters: Vec::new(),
                 frames: protocol::lumen::FrameScanner::new(),
@@ -133,9 +217,18 @@ impl Window {
                 viewers: Vec::new(),
                 flush_scheduled: false,
                 frame_budget: FRAME_BURST,
-                budget_at: std::time::Instant::now(),
+                budget_at: Instant::now(),
                 last_modes: Default::default(),
                 agent: Default::default(),
+                pending: Default::default(),
+                events_at: None,
+                events_scheduled: false,
+                published_modes: BTreeMap::new(),
+                output_watches: Vec::new(),
+                exit_watches: Vec::new(),
+                idle_watches: Vec::new(),
+                idle_timer: None,
+                last_output: Instant::now(),
             }
         }))
     }
@@ -204,11 +297,7 @@ impl Window {
             detail = failure.detail,
             "dropped a failed Lumen frame from program output"
         );
-        self.links.notices.do_send(WindowNotice::FrameFailed {
-            window_id: self.id.clone(),
-            reason: failure.reason.as_str(),
-            total: self.failed_frames,
-        });
+        self.pending.frame_failed = Some(failure.reason.as_str());
     }
 
     /// After output: report changed input modes and schedule a frame for the viewers.
@@ -225,6 +314,67 @@ impl Window {
                 act.after_output(ctx);
             });
         }
+        self.check_output_watches();
+        self.schedule_events(ctx);
+        self.schedule_flush(ctx);
+    }
+
+    /// Send the gathered events now if the last batch is old enough, else schedule them.
+    fn schedule_events(&mut self, ctx: &mut Context<Self>) {
+        if self.events_scheduled || self.pending.is_empty() {
+            return;
+        }
+        let now = Instant::now();
+        match self.events_at {
+            Some(at) if now.duration_since(at) < EVENT_INTERVAL => {
+                self.events_scheduled = true;
+                ctx.run_later(EVENT_INTERVAL - now.duration_since(at), |act, ctx| {
+                    act.events_scheduled = false;
+                    act.schedule_events(ctx);
+                });
+            }
+            _ => self.send_events(),
+        }
+    }
+
+    /// One batch: output, then title, bell and mode events in that order, then the session's
+    /// notices. Every event a batch stands for has happened by the time it is published.
+    fn send_events(&mut self) {
+        self.events_at = Some(Instant::now());
+        let pending = std::mem::take(&mut self.pending);
+        if pending.output_bytes > 0 {
+            let mut output = self.event("output");
+            output.bytes = pending.output_bytes;
+            self.publish(output);
+        }
+        if pending.title {
+            let title = self.emulator.title().map(str::to_owned);
+            if title != self.last_title {
+                self.last_title = title.clone();
+                let mut e = self.event("window-retitled");
+                e.title = Some(title.clone().unwrap_or_default());
+                self.publish(e);
+                self.links.notices.do_send(WindowNotice::Title {
+                    window_id: self.id.clone(),
+                    title,
+                });
+            }
+        }
+        // A batch stands for at most a few bells: a bell storm is noise, not information.
+        for _ in 0..pending.bells.min(4) {
+            let e = self.event("bell");
+            self.publish(e);
+        }
+        for (mode, enabled) in pending.modes {
+            let was = self.published_modes.get(mode).copied().unwrap_or(false);
+            if was != enabled {
+                self.published_modes.insert(mode, enabled);
+                let mut e = self.event("mode-changed");
+                e.mode = mode.to_string();
+                e.enabled = Some(enabled);
+                self.publish(e);
+            }
+        }
         let modes = self.emulator.window_modes();
         if modes != self.last_modes {
             self.last_modes = modes;
@@ -233,7 +383,60 @@ impl Window {
                 modes,
             });
         }
-        self.schedule_flush(ctx);
+        if let Some(reason) = pending.frame_failed {
+            self.links.notices.do_send(WindowNotice::FrameFailed {
+                window_id: self.id.clone(),
+                reason,
+                total: self.failed_frames,
+            });
+        }
+    }
+
+    /// Answer the `window-output` waits whose pattern now matches; forget those whose waiter
+    /// is gone.
+    fn check_output_watches(&mut self) {
+        if self.output_watches.is_empty() {
+            return;
+        }
+        let watches = std::mem::take(&mut self.output_watches);
+        for mut w in watches {
+            if w.reply.is_closed() {
+                continue;
+            }
+            let (text, next) = scan(&self.emulator, &w.scan);
+            w.scan = next;
+            match w.pattern.find(&text) {
+                Some(m) => {
+                    let _ = w.reply.send(m.as_str().to_string());
+                }
+                None => self.output_watches.push(w),
+            }
+        }
+    }
+
+    /// (Re)arm the timer for the earliest `window-idle` wait.
+    fn arm_idle_timer(&mut self, ctx: &mut Context<Self>) {
+        if let Some(h) = self.idle_timer.take() {
+            ctx.cancel_future(h);
+        }
+        self.idle_watches.retain(|w| !w.reply.is_closed());
+        let last = self.last_output;
+        let Some(due) = self.idle_watches.iter().map(|w| w.due(last)).min() else {
+            return;
+        };
+        let wait = due.saturating_duration_since(Instant::now());
+        self.idle_timer = Some(ctx.run_later(wait, |act, ctx| {
+            act.idle_timer = None;
+            let now = Instant::now();
+            for w in std::mem::take(&mut act.idle_watches) {
+                if w.due(act.last_output) <= now {
+                    let _ = w.reply.send(());
+                } else {
+                    act.idle_watches.push(w);
+                }
+            }
+            act.arm_idle_timer(ctx);
+        }));
     }
 
     fn schedule_flush(&mut self, ctx: &mut Context<Self>) {
@@ -290,9 +493,8 @@ impl Window {
         let bytes: &[u8] = &scanned.passthrough;
         self.emulator.feed(bytes);
         self.agent.on_output(&self.links.agent, bytes);
-        let mut output = self.event("output");
-        output.bytes = raw.len() as u64;
-        self.publish(output);
+        self.last_output = Instant::now();
+        self.pending.output_bytes += raw.len() as u64;
         let effects = self.emulator.take_effects();
         if !effects.pty_replies.is_empty() {
             if let Some(input) = &self.input {
@@ -304,60 +506,43 @@ impl Window {
                 });
             }
         }
-        if effects.title_changed {
-            let title = self.emulator.title().map(str::to_owned);
-            if title != self.last_title {
-                self.last_title = title.clone();
-                let mut e = self.event("window-retitled");
-                e.title = Some(title.clone().unwrap_or_default());
-                self.publish(e);
-                self.links.notices.do_send(WindowNotice::Title {
-                    window_id: self.id.clone(),
-                    title,
-                });
-            }
-        }
-        // One event per bell, bounded by what one chunk can hold.
-        for _ in 0..effects.bells.min(64) {
-            let e = self.event("bell");
-            self.publish(e);
-        }
+        self.pending.title |= effects.title_changed;
+        self.pending.bells = self.pending.bells.saturating_add(effects.bells);
         for (mode, enabled) in effects.mode_changes {
-            let mut e = self.event("mode-changed");
-            e.mode = mode.as_str().to_string();
-            e.enabled = Some(enabled);
-            self.publish(e);
+            self.pending.modes.insert(mode_name(mode), enabled);
         }
     }
 
-    /// Finish the exit once both the child is reaped and its output is fully read.
+    /// Finish the exit once both the child is reaped and its output is read: to the end, or as
+    /// far as was buffered when it was reaped (a background process may hold the PTY open).
     fn settle_exit(&mut self) {
         if self.exited.is_some() {
             return;
         }
         let Some(exit) = self.reaped else { return };
-        if !self.stream_done {
-            // A background process may still hold the PTY open: take what is buffered now and
-            // report the exit without waiting for it.
-            if let Some(fd) = self.reader_fd {
-                let mut chunks = Vec::new();
-                pty::drain_now(fd, |b| chunks.push(b.to_vec()));
-                for c in chunks {
-                    self.feed(&c);
-                }
-            }
+        if !self.stream_done && !self.drained {
+            return;
         }
         self.exited = Some(exit);
         self.input = None;
+        // The last output's events come before the exit.
+        self.send_events();
         let mut e = self.event("window-exit");
         e.exit_code = exit.code;
         e.signal = exit.signal;
         self.publish(e);
+        for w in self.exit_watches.drain(..) {
+            let _ = w.send(Some(exit));
+        }
         self.links.notices.do_send(WindowNotice::Exited {
             window_id: self.id.clone(),
             exit,
         });
     }
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    mode.as_str()
 }
 
 impl Actor for Window {
@@ -366,6 +551,9 @@ impl Actor for Window {
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
+        }
+        if let Some(reader) = self.reader.take() {
+            reader.do_send(StopReading);
         }
         Running::Stop
     }
@@ -383,15 +571,29 @@ fn hang_up(pid: i32) {
     });
 }
 
-impl StreamHandler<Bytes> for Window {
-    fn handle(&mut self, chunk: Bytes, ctx: &mut Self::Context) {
-        self.feed(&chunk);
+impl Handler<Output> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: Output, ctx: &mut Self::Context) {
+        self.feed(&msg.0);
         self.after_output(ctx);
     }
+}
 
-    fn finished(&mut self, ctx: &mut Self::Context) {
-        // Unlike the default, stay alive: a window outlives its program until it is closed.
+impl Handler<OutputEnded> for Window {
+    type Result = ();
+    fn handle(&mut self, _: OutputEnded, ctx: &mut Self::Context) {
+        // A window outlives its program until it is closed.
         self.stream_done = true;
+        self.reader = None;
+        self.settle_exit();
+        self.schedule_flush(ctx);
+    }
+}
+
+impl Handler<Drained> for Window {
+    type Result = ();
+    fn handle(&mut self, _: Drained, ctx: &mut Self::Context) {
+        self.drained = true;
         self.settle_exit();
         self.schedule_flush(ctx);
     }
@@ -404,7 +606,13 @@ impl Handler<ChildExited> for Window {
         for w in self.reap_waiters.drain(..) {
             let _ = w.send(());
         }
-        self.settle_exit();
+        if self.stream_done || self.reader.is_none() {
+            self.settle_exit();
+        } else {
+            // Output read before the exit is still on its way: the reader delivers what is
+            // buffered now, then `Drained` settles the exit.
+            self.drain.notify_one();
+        }
         self.schedule_flush(ctx);
     }
 }
@@ -556,69 +764,122 @@ impl ScanSince {
     }
 }
 
-/// Record the screen as it is now, so a "fresh" wait matches only what changes from here on.
-#[derive(Message)]
-#[rtype(result = "ScanSince")]
-pub struct Baseline(pub ScanSince);
-
-impl Handler<Baseline> for Window {
-    type Result = MessageResult<Baseline>;
-    fn handle(&mut self, msg: Baseline, _: &mut Self::Context) -> Self::Result {
-        let first = self.emulator.rows_pushed();
-        let rows: Vec<String> = self
-            .emulator
-            .capture_from(first, false)
-            .split('\n')
-            .map(str::to_owned)
-            .collect();
-        MessageResult(ScanSince {
-            from_row: Some(first),
-            baseline: Some(std::sync::Arc::new((first, rows))),
-            ..msg.0
-        })
+/// The screen as it is now, so a "fresh" wait matches only what changes from here on.
+fn baseline(emulator: &Emulator, scan: ScanSince) -> ScanSince {
+    let first = emulator.rows_pushed();
+    let rows: Vec<String> = emulator
+        .capture_from(first, false)
+        .split('\n')
+        .map(str::to_owned)
+        .collect();
+    ScanSince {
+        from_row: Some(first),
+        baseline: Some(Arc::new((first, rows))),
+        ..scan
     }
 }
 
 /// Text not yet scanned (plus a small overlap), and where the next scan starts.
-#[derive(Message)]
-#[rtype(result = "(String, ScanSince)")]
-pub struct Scan(pub ScanSince);
+fn scan(emulator: &Emulator, scan: &ScanSince) -> (String, ScanSince) {
+    let pushed = emulator.rows_pushed();
+    let mut from = scan.from_row.unwrap_or(0).max(emulator.first_row());
+    if scan.visible_only {
+        from = from.max(pushed);
+    }
+    let mut text = emulator.capture_from(from, false);
+    if let Some(base) = &scan.baseline {
+        // Keep only rows that differ from what they showed when the wait began.
+        let (first, rows) = (base.0, &base.1);
+        text = text
+            .split('\n')
+            .enumerate()
+            .filter(|(i, line)| {
+                let n = from + *i as u64;
+                n < first || rows.get((n - first) as usize).is_none_or(|old| old != line)
+            })
+            .map(|(_, line)| line)
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    let mut next_from = pushed.saturating_sub(SCAN_OVERLAP);
+    if let Some(base) = &scan.baseline {
+        next_from = next_from.max(base.0);
+    }
+    (
+        text,
+        ScanSince {
+            from_row: Some(next_from),
+            ..scan.clone()
+        },
+    )
+}
 
-impl Handler<Scan> for Window {
-    type Result = MessageResult<Scan>;
-    fn handle(&mut self, msg: Scan, _: &mut Self::Context) -> Self::Result {
-        let scan = msg.0;
-        let pushed = self.emulator.rows_pushed();
-        let mut from = scan.from_row.unwrap_or(0).max(self.emulator.first_row());
-        if scan.visible_only {
-            from = from.max(pushed);
+/// Watch for output matching `pattern` (a `window-output` wait). `reply` gets the matched text;
+/// it is dropped unanswered if the window closes first. A waiter that goes away simply drops
+/// its receiver, and the watch is forgotten at the next check.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WatchOutput {
+    pub pattern: Regex,
+    pub visible_only: bool,
+    /// Match only what is written after the wait began.
+    pub fresh: bool,
+    pub reply: oneshot::Sender<String>,
+}
+
+impl Handler<WatchOutput> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: WatchOutput, _: &mut Self::Context) {
+        let mut since = ScanSince::start(msg.visible_only);
+        if msg.fresh {
+            // The baseline is the screen now: only what is written from here can match.
+            since = baseline(&self.emulator, since);
         }
-        let mut text = self.emulator.capture_from(from, false);
-        if let Some(base) = &scan.baseline {
-            // Keep only rows that differ from what they showed when the wait began.
-            let (first, rows) = (base.0, &base.1);
-            text = text
-                .split('\n')
-                .enumerate()
-                .filter(|(i, line)| {
-                    let n = from + *i as u64;
-                    n < first || rows.get((n - first) as usize).is_none_or(|old| old != line)
-                })
-                .map(|(_, line)| line)
-                .collect::<Vec<_>>()
-                .join("\n");
+        self.output_watches.retain(|w| !w.reply.is_closed());
+        self.output_watches.push(OutputWatch {
+            pattern: msg.pattern,
+            scan: since,
+            reply: msg.reply,
+        });
+        self.check_output_watches();
+    }
+}
+
+/// Watch for the program's exit (a `window-exit` wait): answered at once when it has exited.
+/// `None` never comes from a live window; a dropped sender means the window closed.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WatchExit(pub oneshot::Sender<Option<ExitInfo>>);
+
+impl Handler<WatchExit> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: WatchExit, _: &mut Self::Context) {
+        if let Some(exit) = self.exited {
+            let _ = msg.0.send(Some(exit));
+            return;
         }
-        let mut next_from = pushed.saturating_sub(SCAN_OVERLAP);
-        if let Some(base) = &scan.baseline {
-            next_from = next_from.max(base.0);
-        }
-        MessageResult((
-            text,
-            ScanSince {
-                from_row: Some(next_from),
-                ..scan
-            },
-        ))
+        self.exit_watches.retain(|w| !w.is_closed());
+        self.exit_watches.push(msg.0);
+    }
+}
+
+/// Watch for `idle` without output (a `window-idle` wait).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WatchIdle {
+    pub idle: Duration,
+    pub reply: oneshot::Sender<()>,
+}
+
+impl Handler<WatchIdle> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: WatchIdle, ctx: &mut Self::Context) {
+        self.idle_watches.push(IdleWatch {
+            idle: msg.idle,
+            since: Instant::now(),
+            reply: msg.reply,
+        });
+        self.arm_idle_timer(ctx);
     }
 }
 

@@ -1,6 +1,5 @@
 //! The agent verbs (set-agent-state, get-agent-state, explain-agent-detect,
 //! explain-agent-screen) and the `agent-state` condition of wait-for.
-use std::sync::Arc;
 
 use protocol::agent::{parse_source_param, parse_state_param, parse_until, until_text};
 use protocol::closest::{closest_match, echo_name};
@@ -16,12 +15,11 @@ use super::manifest::{self, Registry};
 use super::screen::{tail_lines, DEFAULT_TAIL_LINES};
 use super::{proc, settings};
 use crate::errors;
-use crate::event_hub::{SubscriptionGuard, SubscriptionKind};
+use crate::event_hub::SubscriptionKind;
 use crate::session::{
     AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState,
 };
 use crate::session_manager::{ResolveSession, SessionRef};
-use crate::subscriber::EventQueue;
 use crate::verbs::VerbEnv;
 use crate::window;
 
@@ -245,8 +243,7 @@ pub async fn wait_agent_state(
         ),
         None => None,
     };
-    let queue: Arc<EventQueue> = EventQueue::new(crate::subscriber::DEFAULT_QUEUE);
-    let _guard = SubscriptionGuard::subscribe(
+    let mut queue = crate::subscriber::open(
         &env.services.hub,
         SubscriptionKind::Waiter,
         EventFilter {
@@ -254,7 +251,7 @@ pub async fn wait_agent_state(
             window: pinned.clone(),
             types: vec!["agent-state".into(), "window-closed".into()],
         },
-        queue.clone(),
+        crate::subscriber::DEFAULT_QUEUE,
     )
     .await
     .map_err(|e| errors::internal(format!("could not watch for events: {e}")))?;

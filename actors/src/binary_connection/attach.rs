@@ -40,8 +40,10 @@ impl BinaryConnection {
             }
             ClientOp::Input { window, data } => {
                 let target = self.viewed(&window);
+                let permit = self.hold();
                 ctx.spawn(
                     async move {
+                        let _permit = permit;
                         let w = window_addr(target, &s, &window).await?;
                         w.send(window::WriteInput(data))
                             .await
@@ -69,8 +71,10 @@ impl BinaryConnection {
             }
             ClientOp::WindowSize { window, cols, rows } => {
                 let target = self.viewed(&window);
+                let permit = self.hold();
                 ctx.spawn(
                     async move {
+                        let _permit = permit;
                         let w = window_addr(target, &s, &window).await?;
                         let (cols, rows) = (cols.max(1), rows.max(1));
                         w.send(window::Resize { cols, rows })
@@ -95,14 +99,18 @@ impl BinaryConnection {
             ClientOp::View { windows } => self.set_view(s, windows, ctx),
             ClientOp::Command { name, args } => {
                 let env = self.env.clone();
+                let permit = self.hold();
                 ctx.spawn(
-                    async move { crate::verbs::run_command_for_client(&env, &s.name, name, args).await }
-                        .into_actor(self)
-                        .map(|res, act, _| {
-                            if let Err(e) = res {
-                                act.notice(NoticeLevel::Error, &e.message);
-                            }
-                        }),
+                    async move {
+                        let _permit = permit;
+                        crate::verbs::run_command_for_client(&env, &s.name, name, args).await
+                    }
+                    .into_actor(self)
+                    .map(|res, act, _| {
+                        if let Err(e) = res {
+                            act.notice(NoticeLevel::Error, &e.message);
+                        }
+                    }),
                 );
             }
             ClientOp::Layout { layout } => s.addr.do_send(session::SetLayout(layout)),
@@ -112,8 +120,10 @@ impl BinaryConnection {
                 count,
             } => {
                 let target = self.viewed(&window);
+                let permit = self.hold();
                 ctx.spawn(
                     async move {
+                        let _permit = permit;
                         let w = window_addr(target, &s, &window).await?;
                         let (first, rows, more) = w
                             .send(window::ScrollbackRows { before, count })
@@ -257,8 +267,10 @@ impl BinaryConnection {
         }
         let sink = self.screens.clone();
         let fps = att.fps;
+        let permit = self.hold();
         ctx.spawn(
             async move {
+                let _permit = permit;
                 let mut found = Vec::new();
                 for id in new {
                     if let Ok(w) = resolve(&s, &id).await {
@@ -310,8 +322,10 @@ impl BinaryConnection {
         ctx: &mut Context<Self>,
     ) {
         let target = self.viewed(&window);
+        let permit = self.hold();
         ctx.spawn(
             async move {
+                let _permit = permit;
                 let w = window_addr(target, &s, &window).await?;
                 let outcome = w
                     .send(window::Paste { data, choice })

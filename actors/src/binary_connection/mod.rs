@@ -1,5 +1,15 @@
 //! The BinaryConnection actor: one per binary-protocol client (`tuios new`, `tuios kill-server`,
-//! and later `tuios attach`). Frames are handled in order.
+//! `tuios attach`). Frames are handled in order.
+//!
+//! Bounded: the reader task holds at most `MAX_PENDING_FRAMES` frames whose work is unfinished;
+//! control frames for the peer are capped in count and bytes (a peer that stops reading is
+//! disconnected, never buffered without limit); session state is coalesced (only the latest
+//! view waits to be written); screen frames have their own small queue that windows skip when
+//! it is full.
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
 use actix::prelude::*;
 use bytes::{Bytes, BytesMut};
 use protocol::attach::DaemonOp;
@@ -9,10 +19,10 @@ use protocol::binary::{
 };
 use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::net::unix::OwnedWriteHalf;
-use tokio::sync::mpsc;
-use tokio_util::codec::FramedRead;
+use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
 use crate::codec::{FrameCodec, FrameCodecError};
+use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session::ToClient;
 use crate::session_manager::{self, SessionManager, SessionRef};
 use crate::verbs::{self, VerbEnv};
@@ -22,14 +32,36 @@ mod attach;
 
 /// Frames of screen updates queued per client before the client counts as behind.
 const SCREEN_QUEUE: usize = 64;
+/// Control frames (replies, notices) queued for a peer; a peer this far behind is dropped.
+pub const CONTROL_QUEUE: usize = 512;
+/// Bytes of control frames queued for a peer before it is dropped (copy-mode scrollback
+/// replies are the large ones).
+pub const CONTROL_BYTES: usize = 32 << 20;
+/// Frames read whose work is not finished yet; beyond it the connection stops reading.
+pub const MAX_PENDING_FRAMES: usize = 64;
+/// How long a new binary peer has to complete its first frame.
+pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
 
 pub struct BinaryConnection {
-    /// Control frames (replies, state, notices) for the writer task, in order.
-    out: mpsc::UnboundedSender<Bytes>,
+    /// Control frames (replies, notices) for the writer task, in order.
+    out: mpsc::Sender<Bytes>,
+    /// Bytes in `out` not yet written.
+    out_bytes: Arc<AtomicUsize>,
+    /// The latest session state not yet written: a newer one replaces it (coalesced).
+    state: watch::Sender<Option<Bytes>>,
     /// Screen frames, bounded: windows skip a frame rather than queue without limit.
     screens: mpsc::Sender<Bytes>,
     env: VerbEnv,
     attached: Option<Attached>,
+    /// The permit of the frame being handled; work that outlives the handler takes it along.
+    held: Option<OwnedSemaphorePermit>,
+    /// A complete frame has arrived (the handshake deadline no longer applies).
+    greeted: bool,
+    closing: bool,
+    /// Tells the writer to give up on a peer that does not read (instead of flushing to it).
+    abort_writer: Option<tokio::sync::oneshot::Sender<()>>,
+    me: actix::WeakAddr<BinaryConnection>,
+    _reader: Option<ReaderGuard>,
 }
 
 /// The session this connection is attached to, and what it shows.
@@ -43,28 +75,90 @@ struct Attached {
 
 impl BinaryConnection {
     pub fn start<R: AsyncRead + Unpin + 'static>(reader: R, writer: OwnedWriteHalf, env: VerbEnv) {
-        let (out, out_rx) = mpsc::unbounded_channel();
+        let (out, out_rx) = mpsc::channel(CONTROL_QUEUE);
         let (screens, screens_rx) = mpsc::channel(SCREEN_QUEUE);
+        let (state, state_rx) = watch::channel(None);
+        let out_bytes = Arc::new(AtomicUsize::new(0));
+        let (abort_writer, abort) = tokio::sync::oneshot::channel();
         BinaryConnection::create(move |ctx| {
-            ctx.add_stream(FramedRead::new(reader, FrameCodec));
             let addr = ctx.address();
+            let guard = reader::spawn(
+                reader,
+                FrameCodec,
+                MAX_PENDING_FRAMES,
+                addr.clone().recipient(),
+            );
+            let written = out_bytes.clone();
             actix::spawn(async move {
-                write_loop(writer, out_rx, screens_rx).await;
+                let queues = WriterQueues {
+                    out: out_rx,
+                    out_bytes: written,
+                    state: state_rx,
+                    screens: screens_rx,
+                };
+                write_loop(writer, queues, abort).await;
                 addr.do_send(WriterDone);
+            });
+            ctx.run_later(HANDSHAKE_DEADLINE, |act, ctx| {
+                if !act.greeted {
+                    tracing::warn!("binary peer sent no complete frame in time; closing");
+                    act.close(ctx);
+                }
             });
             BinaryConnection {
                 out,
+                out_bytes,
+                state,
                 screens,
                 env,
                 attached: None,
+                held: None,
+                greeted: false,
+                closing: false,
+                abort_writer: Some(abort_writer),
+                me: ctx.address().downgrade(),
+                _reader: Some(guard),
             }
         });
     }
 
     fn send(&mut self, msg: &DaemonMessage) {
+        if self.closing {
+            return;
+        }
         let mut buf = BytesMut::new();
         msg.encode(&mut buf);
-        let _ = self.out.send(buf.freeze());
+        let len = buf.len();
+        let queued = self.out_bytes.fetch_add(len, Ordering::Relaxed) + len;
+        let full = queued > CONTROL_BYTES || self.out.try_send(buf.freeze()).is_err();
+        if full {
+            // The peer stopped reading (or is gone): drop it rather than grow for it.
+            tracing::warn!(
+                queued,
+                "binary peer is not reading its frames; disconnecting it"
+            );
+            self.closing = true;
+            self.leave_session();
+            self._reader = None;
+            if let Some(abort) = self.abort_writer.take() {
+                let _ = abort.send(());
+            }
+            if let Some(me) = self.me.upgrade() {
+                me.do_send(Close);
+            }
+        }
+    }
+
+    /// The latest session state for the peer; an unwritten older one is replaced.
+    fn send_state(&mut self, msg: &DaemonMessage) {
+        let mut buf = BytesMut::new();
+        msg.encode(&mut buf);
+        self.state.send_replace(Some(buf.freeze()));
+    }
+
+    /// Take the current frame's permit along into work that outlives the handler.
+    fn hold(&mut self) -> Option<OwnedSemaphorePermit> {
+        self.held.take()
     }
 
     fn error(&mut self, code: BinaryErrorCode, message: impl Into<String>) {
@@ -81,27 +175,81 @@ impl BinaryConnection {
     }
 }
 
-/// The only writer of the socket. Control frames go first; screen frames fill the gaps.
+/// What the writer takes frames from.
+struct WriterQueues {
+    out: mpsc::Receiver<Bytes>,
+    out_bytes: Arc<AtomicUsize>,
+    state: watch::Receiver<Option<Bytes>>,
+    screens: mpsc::Receiver<Bytes>,
+}
+
+/// The only writer of the socket. Control frames go first, then the latest session state, and
+/// screen frames fill the gaps. `abort` fires when the peer is dropped for not reading: then
+/// nothing more is written, not even what is queued.
 async fn write_loop(
     mut writer: OwnedWriteHalf,
-    mut out: mpsc::UnboundedReceiver<Bytes>,
-    mut screens: mpsc::Receiver<Bytes>,
+    mut q: WriterQueues,
+    mut abort: tokio::sync::oneshot::Receiver<()>,
 ) {
+    let mut state_open = true;
+    let mut abort_armed = true;
     loop {
         let frame = tokio::select! {
             biased;
-            f = out.recv() => match f {
-                Some(f) => f,
+            a = &mut abort, if abort_armed => {
+                if a.is_ok() {
+                    return;
+                }
+                abort_armed = false;
+                continue;
+            }
+            f = q.out.recv() => match f {
+                Some(f) => {
+                    q.out_bytes.fetch_sub(f.len(), Ordering::Relaxed);
+                    f
+                }
                 None => break,
             },
-            Some(f) = screens.recv() => f,
+            changed = q.state.changed(), if state_open => {
+                if changed.is_err() {
+                    state_open = false;
+                    continue;
+                }
+                match q.state.borrow_and_update().clone() {
+                    Some(f) => f,
+                    None => continue,
+                }
+            }
+            Some(f) = q.screens.recv() => f,
         };
-        if let Err(e) = writer.write_all(&frame).await {
+        let written = tokio::select! {
+            r = writer.write_all(&frame) => r,
+            a = &mut abort, if abort_armed => {
+                if a.is_ok() {
+                    return;
+                }
+                abort_armed = false;
+                writer.write_all(&frame).await
+            }
+        };
+        if let Err(e) = written {
             tracing::debug!(error = %e, "binary connection write failed");
             return;
         }
     }
     let _ = writer.shutdown().await;
+}
+
+/// Close the connection (sent to itself when the peer fell too far behind).
+#[derive(Message)]
+#[rtype(result = "()")]
+struct Close;
+
+impl Handler<Close> for BinaryConnection {
+    type Result = ();
+    fn handle(&mut self, _: Close, ctx: &mut Self::Context) {
+        self.close(ctx);
+    }
 }
 
 #[derive(Message)]
@@ -122,6 +270,8 @@ impl Handler<ToClient> for BinaryConnection {
         let ended = matches!(msg.0, DaemonOp::SessionEnded { .. });
         if let DaemonOp::State { state } = &msg.0 {
             self.sync_views(state, ctx);
+            self.send_state(&DaemonMessage::Op(msg.0));
+            return;
         }
         self.send(&DaemonMessage::Op(msg.0));
         if ended {
@@ -155,8 +305,25 @@ async fn summaries(manager: &Addr<SessionManager>) -> Vec<SessionSummary> {
         .collect()
 }
 
-impl StreamHandler<Result<(u8, Bytes), FrameCodecError>> for BinaryConnection {
-    fn handle(&mut self, item: Result<(u8, Bytes), FrameCodecError>, ctx: &mut Self::Context) {
+impl Handler<Incoming<Result<(u8, Bytes), FrameCodecError>>> for BinaryConnection {
+    type Result = ();
+    fn handle(
+        &mut self,
+        msg: Incoming<Result<(u8, Bytes), FrameCodecError>>,
+        ctx: &mut Self::Context,
+    ) {
+        if self.closing {
+            self.close(ctx);
+            return;
+        }
+        let Some(item) = msg.item else {
+            // The peer is done sending: stopping drops our senders, so the writer flushes what
+            // is queued and then closes.
+            self.close(ctx);
+            return;
+        };
+        self.greeted = true;
+        self.held = msg.permit;
         let (kind, payload) = match item {
             Ok(frame) => frame,
             Err(FrameCodecError::Frame(e)) => {
@@ -268,11 +435,5 @@ impl StreamHandler<Result<(u8, Bytes), FrameCodecError>> for BinaryConnection {
                 }
             }
         }
-    }
-
-    fn finished(&mut self, ctx: &mut Self::Context) {
-        // The peer is done sending: stopping drops our senders, so the writer flushes what is
-        // queued and then closes.
-        self.close(ctx);
     }
 }

@@ -47,6 +47,11 @@ struct WindowEntry {
     modes: protocol::attach::WindowModes,
     /// Lumen frames from the program that failed and were dropped.
     failed_frames: u64,
+    /// Failed frames not yet told to clients, the last reason, and when clients were last told.
+    frames_unnoticed: u64,
+    frame_notice: Option<&'static str>,
+    frame_notice_at: Option<std::time::Instant>,
+    frame_notice_scheduled: bool,
     agent: crate::agent::WindowAgent,
 }
 
@@ -389,9 +394,50 @@ impl Actor for Session {
     }
 }
 
+/// Least time between two notices to clients about one window's failed frames.
+const FRAME_NOTICE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Session {
+    /// Tell clients about a window's failed frames: at once, then at most once per interval
+    /// with the count since the last notice.
+    fn frame_notice(&mut self, window_id: String, ctx: &mut Context<Self>) {
+        let Some(i) = self.index_of(&window_id) else {
+            return;
+        };
+        let w = &mut self.windows[i];
+        let Some(reason) = w.frame_notice else { return };
+        let now = std::time::Instant::now();
+        if let Some(at) = w.frame_notice_at {
+            let since = now.duration_since(at);
+            if since < FRAME_NOTICE_INTERVAL {
+                if !w.frame_notice_scheduled {
+                    w.frame_notice_scheduled = true;
+                    ctx.run_later(FRAME_NOTICE_INTERVAL - since, move |act, ctx| {
+                        if let Some(i) = act.index_of(&window_id) {
+                            act.windows[i].frame_notice_scheduled = false;
+                        }
+                        act.frame_notice(window_id, ctx);
+                    });
+                }
+                return;
+            }
+        }
+        let count = std::mem::take(&mut w.frames_unnoticed);
+        w.frame_notice = None;
+        w.frame_notice_at = Some(now);
+        let name = w.display_name().to_string();
+        let text = if count > 1 {
+            format!("dropped {count} Lumen frames from {name}; the last: {reason}")
+        } else {
+            format!("dropped a Lumen frame from {name}: {reason}")
+        };
+        self.notify_clients(protocol::attach::NoticeLevel::Warning, &text);
+    }
+}
+
 impl Handler<WindowNotice> for Session {
     type Result = ();
-    fn handle(&mut self, msg: WindowNotice, _: &mut Self::Context) {
+    fn handle(&mut self, msg: WindowNotice, ctx: &mut Self::Context) {
         match msg {
             WindowNotice::Title { window_id, title } => {
                 if let Some(i) = self.index_of(&window_id) {
@@ -406,12 +452,11 @@ impl Handler<WindowNotice> for Session {
                 total,
             } => {
                 if let Some(i) = self.index_of(&window_id) {
+                    let before = self.windows[i].failed_frames;
                     self.windows[i].failed_frames = total;
-                    let name = self.windows[i].display_name().to_string();
-                    self.notify_clients(
-                        protocol::attach::NoticeLevel::Warning,
-                        &format!("dropped a Lumen frame from {name}: {reason}"),
-                    );
+                    self.windows[i].frame_notice = Some(reason);
+                    self.windows[i].frames_unnoticed += total.saturating_sub(before);
+                    self.frame_notice(window_id, ctx);
                 }
             }
             WindowNotice::Exited { window_id, exit } => {
@@ -450,18 +495,16 @@ pub struct NewWindowSpec {
 pub struct NewWindow(pub NewWindowSpec);
 
 impl Handler<NewWindow> for Session {
-    type Result = Result<Value, VerbError>;
-    fn handle(&mut self, msg: NewWindow, ctx: &mut Self::Context) -> Self::Result {
+    type Result = ResponseActFuture<Self, Result<Value, VerbError>>;
+    fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
         let spec = msg.0;
-        let workspace = if spec.workspace == 0 {
-            self.current_workspace
-        } else {
-            spec.workspace
-        };
-        workspaces::check_workspace(workspace)?;
-        let before = self.snapshot();
+        let requested_ws = spec.workspace;
+        if requested_ws != 0 {
+            if let Err(e) = workspaces::check_workspace(requested_ws) {
+                return Box::pin(fut::ready(Err(e)));
+            }
+        }
         let id = uuid::Uuid::new_v4().to_string();
-        let pty_id = uuid::Uuid::new_v4().to_string();
         let (cols, rows) = (self.width, self.height);
         // Session options first, then the daemon's configuration, then the environment.
         let shell = self
@@ -472,12 +515,6 @@ impl Handler<NewWindow> for Session {
             .or_else(|| self.services.info.default_shell.clone())
             .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
             .unwrap_or_else(|| "/bin/sh".to_string());
-        let scrollback = self
-            .options
-            .get("appearance.scrollback_lines")
-            .and_then(|v| config::options::as_int(v))
-            .map(|n| n.max(0) as usize)
-            .unwrap_or(self.services.info.scrollback_lines);
         let socket = self
             .services
             .info
@@ -500,24 +537,70 @@ impl Handler<NewWindow> for Session {
                 ("COLORTERM".into(), "truecolor".into()),
             ],
         };
-        let spawned = pty::spawn(&spawn_spec).map_err(|reason| {
-            if spec.command.is_empty() {
-                errors::internal(format!("could not start the shell {}: {reason}", spawn_spec.shell))
-            } else {
-                VerbError::new(
-                    ErrorCode::InvalidParams,
-                    format!(
-                        "cannot run {}: {reason}",
-                        echo_name(&spec.command[0])
-                    ),
-                )
-                .with_hint(Hint::new().param("command").detail(
-                    "command is an argv executed directly, without a shell; its first element must be an executable program.",
-                ))
-            }
-        })?;
+        // openpty, fork and exec block: they run on the blocking pool, never on this thread.
+        let spawning = tokio::task::spawn_blocking(move || {
+            let res = pty::spawn(&spawn_spec);
+            (spawn_spec, res)
+        });
+        Box::pin(
+            async move { spawning.await }
+                .into_actor(self)
+                .map(move |joined, act, ctx| {
+                    let (spawn_spec, spawned) = joined.map_err(|e| {
+                        errors::internal(format!("starting the window's program failed: {e}"))
+                    })?;
+                    let spawned = spawned.map_err(|reason| spawn_error(&spawn_spec, reason))?;
+                    act.add_window(id, spec, spawned, (cols, rows), ctx)
+                }),
+        )
+    }
+}
+
+/// Why a window's program could not start, as the client should hear it.
+fn spawn_error(spec: &SpawnSpec, reason: String) -> VerbError {
+    if spec.command.is_empty() {
+        errors::internal(format!(
+            "could not start the shell {}: {reason}",
+            spec.shell
+        ))
+    } else {
+        VerbError::new(
+            ErrorCode::InvalidParams,
+            format!("cannot run {}: {reason}", echo_name(&spec.command[0])),
+        )
+        .with_hint(Hint::new().param("command").detail(
+            "command is an argv executed directly, without a shell; its first element must be an executable program.",
+        ))
+    }
+}
+
+impl Session {
+    /// Enter a freshly spawned window in the table (its PTY has the session size it was
+    /// spawned with) and start its actor on the window arbiters.
+    fn add_window(
+        &mut self,
+        id: String,
+        spec: NewWindowSpec,
+        spawned: pty::SpawnedPty,
+        (cols, rows): (u16, u16),
+        ctx: &mut Context<Self>,
+    ) -> Result<Value, VerbError> {
+        let workspace = if spec.workspace == 0 {
+            self.current_workspace
+        } else {
+            spec.workspace
+        };
+        let before = self.snapshot();
+        let pty_id = uuid::Uuid::new_v4().to_string();
+        let scrollback = self
+            .options
+            .get("appearance.scrollback_lines")
+            .and_then(|v| config::options::as_int(v))
+            .map(|n| n.max(0) as usize)
+            .unwrap_or(self.services.info.scrollback_lines);
         let agent_link =
             crate::agent::PaneLink::new(ctx.address().recipient(), id.clone(), spawned.pid);
+        let pid = spawned.pid;
         let addr = Window::start(
             id.clone(),
             spawned,
@@ -532,8 +615,12 @@ impl Handler<NewWindow> for Session {
                 supervisor: self.services.supervisor.clone(),
                 agent: agent_link.clone(),
             },
+            &self.services.windows.pick(),
         )
-        .map_err(|e| errors::internal(format!("could not attach to the new PTY: {e}")))?;
+        .map_err(|e| {
+            pty::signal_child(pid, libc::SIGKILL);
+            errors::internal(format!("could not attach to the new PTY: {e}"))
+        })?;
         let stored_title = spec
             .name
             .clone()
@@ -554,6 +641,10 @@ impl Handler<NewWindow> for Session {
             exited: None,
             modes: Default::default(),
             failed_frames: 0,
+            frames_unnoticed: 0,
+            frame_notice: None,
+            frame_notice_at: None,
+            frame_notice_scheduled: false,
             agent: crate::agent::WindowAgent::new(agent_link),
         });
         self.workspace_focus.insert(workspace, id.clone());
