@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tuios import find_binary
+from tuios import DaemonStartFailed, PrivateDaemon, find_binary
 
 FAILING = r"""
 def test_shows_its_screen(tuios_session):
@@ -118,3 +118,33 @@ def test_tuios_bin_option_names_the_binary(
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--tuios-bin={binary}")
     result.assert_outcomes(passed=1)
+
+
+def test_a_daemon_that_exits_at_start_is_reported_with_its_log(
+    tmp_path: "os.PathLike[str]",
+) -> None:
+    fake = os.path.join(str(tmp_path), "tuios")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'cannot start: no reason' >&2\nexit 3\n")
+    os.chmod(fake, 0o755)
+    daemon = PrivateDaemon(fake)
+    with pytest.raises(DaemonStartFailed) as info:
+        daemon.start()
+    assert info.value.code == "daemon_start_failed"
+    assert "exited with status 3" in info.value.message
+    assert "cannot start: no reason" in info.value.message
+    assert daemon.process is None and daemon.directory is None
+
+
+def test_a_daemon_that_never_reports_ready_is_stopped(tmp_path: "os.PathLike[str]") -> None:
+    fake = os.path.join(str(tmp_path), "tuios")
+    with open(fake, "w") as f:
+        f.write('#!/bin/sh\necho "$$" > "$0.pid"\nexec sleep 600\n')
+    os.chmod(fake, 0o755)
+    daemon = PrivateDaemon(fake, start_timeout=0.5)
+    with pytest.raises(DaemonStartFailed, match="did not report ready"):
+        daemon.start()
+    with open(fake + ".pid") as f:
+        pid = int(f.read())
+    assert _gone(pid)
+    assert daemon.process is None and daemon.directory is None

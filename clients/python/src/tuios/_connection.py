@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import socket
 import stat
 import struct
+import time
 from typing import Any, Dict, Mapping, Optional
 
 from .errors import (
@@ -108,8 +110,13 @@ def _hint(detail: str) -> Hint:
 
 
 def _start_hint(path: str) -> Hint:
-    command = f"tuios --socket {path} new -d NAME"
-    detail = "start one, or point TUIOS_SOCKET at a running daemon"
+    # As the CLI does: --socket only when the default lookup would pick another socket.
+    flag = "" if path == default_socket_path() else f" --socket {shlex.quote(path)}"
+    command = f"tuios{flag} new -d NAME"
+    detail = (
+        f"create a session, which starts the daemon, or run it in the foreground with "
+        f"tuios{flag} daemon; or point TUIOS_SOCKET at a running daemon"
+    )
     return Hint(command=command, detail=detail, raw={"command": command, "detail": detail})
 
 
@@ -141,8 +148,6 @@ class LineConnection:
                 f"cannot connect to the tuios daemon on {path}: {e.strerror or e}",
                 code="connect_failed",
             ) from None
-        # Checked before a single byte is sent: a socket in our directory could still be held
-        # by a process of another user (say, one started by root in our runtime directory).
         try:
             check_peer(sock, path, os.geteuid())
         except BaseException:
@@ -154,9 +159,6 @@ class LineConnection:
     @property
     def closed(self) -> bool:
         return self._sock is None
-
-    def fileno(self) -> int:
-        return self._require().fileno()
 
     def _require(self) -> socket.socket:
         if self._sock is None:
@@ -178,9 +180,6 @@ class LineConnection:
                 ) from None
             raise
 
-    def has_buffered_line(self) -> bool:
-        return b"\n" in self._buf
-
     def read(self, timeout: Optional[float]) -> Optional[Dict[str, Any]]:
         """The next line as an object; ``None`` once the daemon closed the connection.
 
@@ -188,25 +187,35 @@ class LineConnection:
         before a timeout is kept for the next call, so a timeout never loses data.
         """
         sock = self._require()
-        sock.settimeout(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        scanned = 0  # bytes of the buffer known to hold no newline
         while True:
-            nl = self._buf.find(b"\n")
+            nl = self._buf.find(b"\n", scanned)
             if nl >= 0:
                 raw = bytes(self._buf[:nl])
                 del self._buf[: nl + 1]
+                scanned = 0
                 if not raw.strip():
                     continue
                 return _decode(raw, self.path)
-            if len(self._buf) > MAX_LINE_BYTES:
+            scanned = len(self._buf)
+            if scanned > MAX_LINE_BYTES:
                 self.close()
                 raise BadResponse(
                     f"the daemon on {self.path} sent a line of over {MAX_LINE_BYTES} bytes"
                 )
             try:
+                if deadline is not None:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise socket.timeout()
+                    sock.settimeout(remaining)
+                else:
+                    sock.settimeout(None)
                 chunk = sock.recv(1 << 16)
             except socket.timeout:
                 raise NoAnswer(
-                    f"the tuios daemon on {self.path} sent nothing within {timeout:g} s"
+                    f"the tuios daemon on {self.path} did not answer within {timeout:g} s"
                 ) from None
             except ConnectionResetError:
                 chunk = b""

@@ -17,7 +17,8 @@ from .errors import BinaryNotFound, DaemonStartFailed, Hint, TuiosError
 
 #: Variables a private daemon does not pass on to its windows: another multiplexer's, and our
 #: own from an enclosing tuios session (a test must not talk to the user's daemon).
-SCRUBBED_PREFIXES = ("TUIOS_", "TMUX", "NOTIFY_SOCKET", "STY", "ZELLIJ")
+SCRUBBED_PREFIXES = ("TUIOS_", "TMUX", "ZELLIJ")
+SCRUBBED_NAMES = ("NOTIFY_SOCKET", "STY")
 
 
 def find_binary(explicit: Optional[str] = None) -> str:
@@ -99,7 +100,11 @@ class PrivateDaemon:
     def environment(self) -> Dict[str, str]:
         """The environment the daemon (and so every window) starts with."""
         assert self.directory is not None
-        env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED_PREFIXES)}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(SCRUBBED_PREFIXES) and k not in SCRUBBED_NAMES
+        }
         env.update(
             SHELL=self.shell,
             TUIOS_SOCKET=self.socket_path,
