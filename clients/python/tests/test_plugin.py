@@ -148,3 +148,25 @@ def test_a_daemon_that_never_reports_ready_is_stopped(tmp_path: "os.PathLike[str
         pid = int(f.read())
     assert _gone(pid)
     assert daemon.process is None and daemon.directory is None
+
+
+DAEMON_DIES = r"""
+def test_loses_its_daemon(tuios_session):
+    tuios_session.daemon.process.kill()
+    tuios_session.daemon.process.wait()
+    assert False, "deliberate failure after the daemon died"
+"""
+
+
+def test_failure_report_says_when_the_daemon_died(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_inner=DAEMON_DIES)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*tuios capture: session test_loses_its_daemon*",
+            "(capture failed: no tuios daemon is running on *[no_daemon]*",
+            "*tuios daemon log (the daemon exited)*",
+            "*tuios daemon ready*",
+        ]
+    )

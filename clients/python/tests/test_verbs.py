@@ -22,10 +22,6 @@ REGENERATE = (
     "regenerate with: TUIOS_BIN=target/debug/tuios python3 clients/python/tools/gen_verbs.py"
 )
 
-#: Verbs written by hand in Client (their shape differs from a plain call) that a daemon may
-#: not offer yet; the method then refuses with UnsupportedVerb (tested below).
-HANDWRITTEN_AHEAD_OF_DAEMON = {"run"}
-
 
 @pytest.fixture
 def listing(tuios_daemon: tuios.PrivateDaemon) -> Dict[str, Any]:
@@ -109,6 +105,7 @@ def test_unknown_error_code_still_carries_its_code() -> None:
 
 
 def test_run_uses_the_run_verb_or_refuses_clearly(tuios_session: TuiosSession) -> None:
+    """Client.run is written ahead of the daemon's run verb: it refuses on a daemon without it."""
     client = tuios_session.client
     if not client.supports("run"):
         before = tuios_session.capture()

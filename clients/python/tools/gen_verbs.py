@@ -42,7 +42,10 @@ annotation, method_name, param_name = _schema.annotation, _schema.method_name, _
 TARGET = os.path.join(SRC, "tuios", "_verbs.py")
 #: Verbs whose method Client writes by hand, because it returns something other than the
 #: result object; they are still listed in VERB_METHODS.
-HANDWRITTEN = {"subscribe": "returns a Subscription reading a connection of its own"}
+HANDWRITTEN = {
+    "subscribe": "returns a Subscription reading a connection of its own",
+    "run": "refuses with UnsupportedVerb on a daemon without the verb",
+}
 WIDTH = 96
 
 

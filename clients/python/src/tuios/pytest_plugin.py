@@ -25,7 +25,7 @@ import pytest
 
 from .client import Client
 from .daemon import PrivateDaemon
-from .errors import TuiosError
+from .errors import Timeout, TuiosError
 from .events import Subscription
 
 #: Default wait in the session helpers, in milliseconds.
@@ -119,6 +119,20 @@ class TuiosSession:
             timeout=timeout,
         )
 
+    def wait_for_prompt(
+        self, window: Optional[str] = None, *, timeout: int = DEFAULT_WAIT_MS
+    ) -> None:
+        """Block until the window's shell has printed something, its prompt: text typed before
+        that is echoed by the terminal ahead of the prompt, and output then starts mid-line.
+        The fixture does this before the test starts."""
+        try:
+            self.wait_for_output(r"\S", window, timeout=timeout, source="visible")
+        except Timeout as e:
+            raise Timeout(
+                f"the shell of session {self.name} printed no prompt within {timeout} ms",
+                hint=e.hint,
+            ) from e
+
     def capture(
         self, window: Optional[str] = None, *, source: str = "visible", lines: Optional[int] = None
     ) -> str:
@@ -199,6 +213,7 @@ def tuios_session(request: Any, tuios_daemon: PrivateDaemon) -> Iterator[TuiosSe
     try:
         session = TuiosSession(tuios_daemon, client, name)
         _sessions(request.node).append(session)
+        session.wait_for_prompt()
         yield session
     finally:
         client.close()
