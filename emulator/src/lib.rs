@@ -254,14 +254,12 @@ impl Emulator {
 
     /// Feeds PTY output. Effects accumulate until `take_effects`.
     pub fn feed(&mut self, bytes: &[u8]) {
-        let partial_top = partial_top(self.state.region, self.term.screen_lines());
         let mut sink = Sink {
             term: &mut self.term,
             store: &mut self.store,
             history: self.history,
             state: &mut self.state,
             credit: 0,
-            partial_top,
         };
         let parser = &mut self.parser;
         // OSC strings are held back here, so the parser never buffers more than the cap.
@@ -575,12 +573,6 @@ fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
     }
 }
 
-/// Whether scrolling the region would, in alacritty, move rows into the history although
-/// the region is not the whole screen (it starts at the top but ends above the bottom).
-fn partial_top(region: Region, rows: usize) -> bool {
-    region.top == 0 && region.bottom < rows
-}
-
 fn swap_rows(grid: &mut Grid<Cell>, a: usize, b: usize) {
     let (a, b) = (Line(a as i32), Line(b as i32));
     // An empty row does not allocate.
@@ -589,8 +581,8 @@ fn swap_rows(grid: &mut Grid<Cell>, a: usize, b: usize) {
     grid[a] = row_b;
 }
 
-/// Scrolls screen rows `top..bottom` up by `n` without touching the history: what xterm and
-/// tmux do for any scroll that is not of the whole screen. New rows get the pen's background.
+/// Scrolls screen rows `top..bottom` up by `n` without touching the history (DL). New rows
+/// get the pen's background.
 fn scroll_rows_up(grid: &mut Grid<Cell>, top: usize, bottom: usize, n: usize) {
     let n = n.min(bottom.saturating_sub(top));
     if n == 0 {
@@ -739,9 +731,6 @@ struct Sink<'a> {
     /// instead of a look into the grid. Zero forces a real check; anything that scrolls
     /// several rows or switches grids resets it.
     credit: usize,
-    /// `partial_top(region)`: scrolls at the region's bottom must bypass alacritty's, which
-    /// would put rows into the history. Kept as a flag so the per-character check is a load.
-    partial_top: bool,
 }
 
 impl Sink<'_> {
@@ -771,58 +760,6 @@ impl Sink<'_> {
 
     fn set_region(&mut self, region: Region) {
         self.state.region = region;
-        self.partial_top = partial_top(region, self.term.screen_lines());
-    }
-
-    /// Whether a line feed now would scroll a region that starts at the top but is not the
-    /// whole screen.
-    #[inline]
-    fn at_partial_bottom(&self) -> bool {
-        self.partial_top
-            && self.term.grid().cursor.point.line.0 + 1 == self.state.region.bottom as i32
-    }
-
-    /// Scrolls the region one row up, as a line feed at its bottom does, without history.
-    fn scroll_region_one(&mut self) {
-        let bottom = self.state.region.bottom;
-        scroll_rows_up(self.term.grid_mut(), 0, bottom, 1);
-    }
-
-    /// Wraps like alacritty's `wrapline` when that would scroll a partial region.
-    fn wrap_in_region(&mut self) {
-        let grid = self.term.grid_mut();
-        let point = grid.cursor.point;
-        grid[point.line][point.column].flags.insert(Flags::WRAPLINE);
-        self.scroll_region_one();
-        let cursor = &mut self.term.grid_mut().cursor;
-        cursor.point.column = Column(0);
-        cursor.input_needs_wrap = false;
-    }
-
-    /// Before a printable character at the bottom of a partial region: does the wrap that
-    /// alacritty's `input` would do through its history-feeding scroll.
-    #[cold]
-    fn input_in_partial_region(&mut self, c: char) {
-        use unicode_width::UnicodeWidthChar as _;
-        if !self.at_partial_bottom() || !self.term.mode().contains(TermMode::LINE_WRAP) {
-            return;
-        }
-        let width = c.width().unwrap_or(0);
-        if width == 0 {
-            return;
-        }
-        let cols = self.term.columns();
-        let grid = self.term.grid_mut();
-        if grid.cursor.input_needs_wrap {
-            self.wrap_in_region();
-        } else if width == 2 && grid.cursor.point.column.0 + 1 >= cols {
-            // A wide character that does not fit: a leading spacer, then the wrap.
-            let point = grid.cursor.point;
-            let mut spacer = Cell::from(grid.cursor.template.bg);
-            spacer.flags.insert(Flags::LEADING_WIDE_CHAR_SPACER);
-            grid[point.line][point.column] = spacer;
-            self.wrap_in_region();
-        }
     }
 
     /// Moves the cursor to screen row `line` (absolute, whatever the origin mode).
@@ -918,9 +855,6 @@ macro_rules! forward {
 impl Handler for Sink<'_> {
     #[inline]
     fn input(&mut self, c: char) {
-        if self.partial_top {
-            self.input_in_partial_region(c);
-        }
         // A wrapping character scrolls at most one row.
         self.make_room_for_one();
         Handler::input(&mut *self.term, c)
@@ -928,48 +862,24 @@ impl Handler for Sink<'_> {
 
     #[inline]
     fn put_tab(&mut self, count: u16) {
-        if self.partial_top
-            && self.term.grid().cursor.input_needs_wrap
-            && self.term.mode().contains(TermMode::LINE_WRAP)
-            && self.at_partial_bottom()
-        {
-            // A tab after the last column wraps, and nothing else.
-            self.wrap_in_region();
-            return;
-        }
         self.make_room_for_one();
         Handler::put_tab(&mut *self.term, count)
     }
 
     #[inline]
     fn linefeed(&mut self) {
-        if self.at_partial_bottom() {
-            self.scroll_region_one();
-            return;
-        }
         self.make_room_for_one();
         Handler::linefeed(&mut *self.term)
     }
 
     #[inline]
     fn newline(&mut self) {
-        if self.at_partial_bottom() {
-            self.scroll_region_one();
-            if self.term.mode().contains(TermMode::LINE_FEED_NEW_LINE) {
-                Handler::carriage_return(&mut *self.term);
-            }
-            return;
-        }
         self.make_room_for_one();
         Handler::newline(&mut *self.term)
     }
 
     fn scroll_up(&mut self, rows: usize) {
-        if self.partial_top {
-            let bottom = self.state.region.bottom;
-            scroll_rows_up(self.term.grid_mut(), 0, bottom, rows);
-            return;
-        }
+        // A region that starts at the top feeds the scrollback, as in xterm and tmux.
         // alacritty scrolls at most the scroll region's height.
         self.make_room(rows.min(self.term.screen_lines()));
         Handler::scroll_up(&mut *self.term, rows)
@@ -1088,9 +998,22 @@ impl Handler for Sink<'_> {
                 self.drain();
                 self.store.clear();
             }
+            ClearMode::Above if self.term.grid().cursor.point.line == 1 => {
+                // alacritty clears the rows above only when there are two or more.
+                Handler::clear_screen(&mut *self.term, mode);
+                self.term.grid_mut().reset_region(..Line(1));
+                return;
+            }
             _ => {}
         }
         Handler::clear_screen(&mut *self.term, mode)
+    }
+
+    fn decaln(&mut self) {
+        Handler::decaln(&mut *self.term);
+        // xterm and the VT510 also reset the margins and home the cursor.
+        self.set_region(Region::full(self.term.screen_lines()));
+        Handler::set_scrolling_region(&mut *self.term, 1, None);
     }
 
     fn reset_state(&mut self) {
@@ -1192,7 +1115,6 @@ impl Handler for Sink<'_> {
         fn reset_color(&mut self, index: usize);
         fn clipboard_store(&mut self, clipboard: u8, base64: &[u8]);
         fn clipboard_load(&mut self, clipboard: u8, terminator: &str);
-        fn decaln(&mut self);
         fn push_title(&mut self);
         fn pop_title(&mut self);
         fn text_area_size_pixels(&mut self);

@@ -10,12 +10,12 @@
 use std::collections::VecDeque;
 
 use alacritty_terminal::term::cell::{Cell, Flags, Hyperlink};
-use unicode_width::UnicodeWidthChar;
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
+use unicode_width::UnicodeWidthChar;
 
 use crate::render::{
-    self, cell_char, flags_of_attrs, is_default_bg, is_default_fg, is_plain_blank, push_char, same_style, Link,
-    Pen, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS,
+    self, cell_char, flags_of_attrs, is_default_bg, is_default_fg, is_plain_blank, push_char,
+    same_style, Link, Pen, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS,
 };
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,

@@ -745,7 +745,6 @@ mod rows {
     }
 }
 
-
 // Fidelity fixes (issue 16). Each feeds the byte stream a program writes and compares the
 // plain and styled capture with what xterm shows.
 
@@ -793,16 +792,14 @@ fn dl_at_the_top_does_not_feed_the_scrollback() {
     assert_eq!(e.capture(true, false), "b\nc\n");
     let e = fed(10, 3, b"a\r\nb\r\nc\x1b[H\x1b[5M");
     assert_eq!(e.capture(true, false), "\n\n");
-    // Nor does scrolling a region that starts at the top but leaves a status line below.
+    // A region that starts at the top does, as in xterm and tmux (a status line below it).
     let mut bytes = b"\x1b[3;1Hstatus\x1b[1;2r\x1b[1;1H".to_vec();
     bytes.extend_from_slice(&numbered(5));
     let e = fed(10, 3, &bytes);
-    assert_eq!(e.scrollback_len(), 0);
-    assert_eq!(e.capture(true, false), "line 4\n\nstatus");
-    // A full-width line wrapping at the region's bottom neither.
-    let e = fed(4, 3, b"\x1b[3;1Hst\x1b[1;2r\x1b[2;1Habcdefgh\x1b[2S");
-    assert_eq!(e.scrollback_len(), 0);
-    assert_eq!(e.capture(true, false), "\n\nst");
+    assert_eq!(
+        e.capture(true, false),
+        "line 0\nline 1\nline 2\nline 3\nline 4\n\nstatus"
+    );
     // Scrolling the whole screen still does.
     let e = fed(10, 3, &numbered(5));
     assert_eq!(e.scrollback_len(), 3);
@@ -908,6 +905,21 @@ fn growing_the_window_brings_scrollback_back() {
 }
 
 #[test]
+fn ed1_on_the_second_row_clears_the_first() {
+    let e = fed(10, 3, b"ab\r\ncd\r\nef\x1b[2;2H\x1b[1J");
+    assert_eq!(e.capture(false, false), "\n\nef");
+}
+
+#[test]
+fn decaln_homes_the_cursor_and_resets_margins() {
+    let mut e = fed(4, 3, b"\x1b[2;3r\x1b[3;3H\x1b#8X");
+    assert_eq!(e.capture(false, false), "XEEE\nEEEE\nEEEE");
+    // Line feeds at the bottom scroll the whole screen again: X goes too.
+    e.feed(b"\x1b[3;1H\n\nY");
+    assert_eq!(e.capture(false, false), "EEEE\n\nY");
+}
+
+#[test]
 fn app_cursor_accessor_follows_decckm() {
     let mut e = emu(10, 2);
     assert!(!e.app_cursor());
@@ -962,7 +974,10 @@ fn long_osc_strings_are_dropped_and_the_window_keeps_working() {
     }
     e.feed(b"\x1b\\still here");
     assert_eq!(e.capture(false, false), "still here");
-    assert_eq!(e.capture(false, true), format!("still here{}", " ".repeat(10)));
+    assert_eq!(
+        e.capture(false, true),
+        format!("still here{}", " ".repeat(10))
+    );
 }
 
 #[test]
