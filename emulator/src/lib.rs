@@ -14,6 +14,7 @@
 //! it holds. To avoid that cost, the grids are rebuilt with exactly the capacity they need at
 //! creation and after each resize, and the history never holds more than that capacity.
 
+mod osc;
 mod render;
 mod rows;
 mod store;
@@ -23,9 +24,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use alacritty_terminal::event::{Event, EventListener};
-use alacritty_terminal::grid::{Dimensions, Grid, GridCell};
-use alacritty_terminal::index::Line;
-use alacritty_terminal::term::cell::Cell;
+use alacritty_terminal::grid::{Cursor, Dimensions, Grid, GridCell, Row};
+use alacritty_terminal::index::{Column, Line};
+use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::term::{Config, Osc52, Term, TermMode};
 use alacritty_terminal::vte::ansi::{
     self, Attr, CharsetIndex, ClearMode, Color, CursorShape, CursorStyle, Handler, Hyperlink,
@@ -34,7 +35,15 @@ use alacritty_terminal::vte::ansi::{
     Timeout,
 };
 
+use crate::osc::OscGuard;
 use crate::store::Store;
+
+pub use crate::osc::MAX_OSC_BYTES;
+
+/// Longest window title kept, in bytes (OSC 0/2). Longer titles are cut at a character
+/// boundary: a title travels in every session-state frame and `list-windows` line, so a
+/// program must not be able to make those frames huge.
+pub const MAX_TITLE_BYTES: usize = 4096;
 
 /// Smallest history alacritty keeps between drains. It is also never below the screen
 /// height, the most rows one action can scroll at once.
@@ -175,10 +184,31 @@ impl Dimensions for Size {
     }
 }
 
+/// The scrolling region (DECSTBM) as screen rows `top..bottom`. alacritty keeps its own
+/// copy private; this one follows the same rules and is reset in the same places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Region {
+    top: usize,
+    bottom: usize,
+}
+
+impl Region {
+    fn full(rows: usize) -> Region {
+        Region {
+            top: 0,
+            bottom: rows,
+        }
+    }
+}
+
 struct State {
     listener: Listener,
     effects: Effects,
     title: Option<String>,
+    region: Region,
+    /// While the alternate screen is active: the primary screen's saved cursor (DECSC), to put
+    /// back on leaving. alacritty's screen swap overwrites it, which is right for `?1049` only.
+    primary_saved: Option<Cursor<Cell>>,
 }
 
 /// A terminal emulator with a compact scrollback. `Send`, not `Sync`.
@@ -189,6 +219,7 @@ pub struct Emulator {
     /// Rows alacritty's history may hold between drains.
     history: usize,
     state: State,
+    osc: OscGuard,
 }
 
 impl Emulator {
@@ -214,7 +245,10 @@ impl Emulator {
                 listener,
                 effects: Effects::default(),
                 title: None,
+                region: Region::full(rows),
+                primary_saved: None,
             },
+            osc: OscGuard::default(),
         }
     }
 
@@ -227,7 +261,10 @@ impl Emulator {
             state: &mut self.state,
             credit: 0,
         };
-        self.parser.advance(&mut sink, bytes);
+        let parser = &mut self.parser;
+        // OSC strings are held back here, so the parser never buffers more than the cap.
+        self.osc
+            .feed(bytes, |segment| parser.advance(&mut sink, segment));
         sink.drain();
         flush_events(&self.term, &mut self.state);
     }
@@ -236,8 +273,12 @@ impl Emulator {
         mem::take(&mut self.state.effects)
     }
 
-    /// Resizes the screen; alacritty reflows the primary screen. Rows the reflow pushes off
-    /// the top go to the scrollback; rows already in the scrollback keep their old width.
+    /// Resizes the screen. No line is lost either way: the primary screen reflows to the new
+    /// width (alacritty's reflow; rows already in the scrollback keep the width they had), a
+    /// shrink pushes the rows above the cursor into the scrollback, and a grow brings the
+    /// newest scrollback rows back into view above the screen's content, as tmux does, so
+    /// shrinking then growing back shows the same screen. The alternate screen is cut or
+    /// padded, never reflowed, and takes nothing from the scrollback.
     pub fn resize(&mut self, cols: u16, rows: u16) {
         let cols = usize::from(cols.max(2));
         let rows = usize::from(rows.max(1));
@@ -253,16 +294,60 @@ impl Emulator {
 
         // The primary screen is active now, with an empty history.
         self.term.grid_mut().update_history(RESIZE_HISTORY);
+        let (old_cols, old_rows) = (self.term.columns(), self.term.screen_lines());
+        let mut pulled = 0;
+        if rows > old_rows {
+            // Height first, at the old width: with an empty history alacritty adds blank rows
+            // at the bottom, which the rows pulled back from the store then push down.
+            self.term.resize(Size {
+                cols: old_cols,
+                rows,
+            });
+            drain_history(&mut self.term, &mut self.store);
+            pulled = self.pull_back(rows - old_rows);
+        }
         self.term.resize(Size { cols, rows });
         drain_history(&mut self.term, &mut self.store);
         self.history = history_cap(rows);
         rebuild_active_grid(&mut self.term, self.history);
+        // alacritty resets the scrolling region on resize.
+        self.state.region = Region::full(rows);
+        if let Some(saved) = self.state.primary_saved.as_mut() {
+            saved.point.line += pulled;
+            saved.point.line = Line(saved.point.line.0.min(rows as i32 - 1));
+            saved.point.column = Column(saved.point.column.0.min(cols - 1));
+        }
 
         match saved_alt {
             Some((alt, kitty)) => self.reenter_alt(alt, kitty),
             None => self.rebuild_inactive_alt(),
         }
         flush_events(&self.term, &mut self.state);
+    }
+
+    /// Moves up to `rows` of the newest scrollback rows back to the top of the (primary,
+    /// active) screen, whose bottom `rows` rows must be blank; returns how many moved.
+    fn pull_back(&mut self, rows: usize) -> usize {
+        let k = rows.min(self.store.len());
+        if k == 0 {
+            return 0;
+        }
+        let grid = self.term.grid_mut();
+        let (lines, cols) = (grid.screen_lines(), grid.columns());
+        for i in (k..lines).rev() {
+            swap_rows(grid, i, i - k);
+        }
+        for i in (0..k).rev() {
+            let cells = self.store.pop_newest(cols);
+            let row = &mut grid[Line(i as i32)];
+            for (c, cell) in cells.into_iter().enumerate() {
+                row[Column(c)] = cell;
+            }
+        }
+        let last = Line(lines as i32 - 1);
+        grid.cursor.point.line = (grid.cursor.point.line + k).min(last);
+        grid.saved_cursor.point.line = (grid.saved_cursor.point.line + k).min(last);
+        k
     }
 
     /// Switches to the primary screen without touching the alternate screen's content,
@@ -326,6 +411,12 @@ impl Emulator {
         Modes::of(*self.term.mode())
     }
 
+    /// Whether the program set application cursor keys (DECCKM, `CSI ? 1 h`): cursor keys
+    /// (Up/Down/Right/Left/Home/End) must then be sent as `SS3 A`... instead of `CSI A`...
+    pub fn app_cursor(&self) -> bool {
+        self.term.mode().contains(TermMode::APP_CURSOR)
+    }
+
     /// The kitty keyboard protocol flags the program pushed (`CSI > flags u`), 0 when none.
     pub fn kitty_keyboard_flags(&self) -> u8 {
         ((*self.term.mode() & TermMode::KITTY_KEYBOARD_PROTOCOL).bits() >> 18) as u8
@@ -341,7 +432,8 @@ impl Emulator {
         (self.store.len() + self.pending_rows()).min(self.store.capacity())
     }
 
-    /// Total rows ever pushed into scrollback; never decreases.
+    /// Total rows pushed into scrollback. It only goes down when growing the window brings
+    /// rows back into view (`resize`); rows keep their numbers either way.
     pub fn rows_pushed(&self) -> u64 {
         self.store.pushed() + self.pending_rows() as u64
     }
@@ -478,6 +570,30 @@ fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
         render::render_cells_styled(out, cells);
     } else {
         render::render_cells_plain(out, cells);
+    }
+}
+
+fn swap_rows(grid: &mut Grid<Cell>, a: usize, b: usize) {
+    let (a, b) = (Line(a as i32), Line(b as i32));
+    // An empty row does not allocate.
+    let row_a = mem::replace(&mut grid[a], Row::from_vec(Vec::new(), 0));
+    let row_b = mem::replace(&mut grid[b], row_a);
+    grid[a] = row_b;
+}
+
+/// Scrolls screen rows `top..bottom` up by `n` without touching the history (DL). New rows
+/// get the pen's background.
+fn scroll_rows_up(grid: &mut Grid<Cell>, top: usize, bottom: usize, n: usize) {
+    let n = n.min(bottom.saturating_sub(top));
+    if n == 0 {
+        return;
+    }
+    for i in top..bottom - n {
+        swap_rows(grid, i, i + n);
+    }
+    let template = grid.cursor.template.clone();
+    for i in bottom - n..bottom {
+        grid[Line(i as i32)].reset(&template);
     }
 }
 
@@ -642,6 +758,76 @@ impl Sink<'_> {
         drain_history(self.term, self.store);
     }
 
+    fn set_region(&mut self, region: Region) {
+        self.state.region = region;
+    }
+
+    /// Moves the cursor to screen row `line` (absolute, whatever the origin mode).
+    fn set_cursor_line(&mut self, line: usize, col: Option<usize>) {
+        let cursor = &mut self.term.grid_mut().cursor;
+        cursor.point.line = Line(line as i32);
+        if let Some(col) = col {
+            cursor.point.column = Column(col);
+        }
+        cursor.input_needs_wrap = false;
+    }
+
+    /// CUU target: stops at the top margin when the cursor is inside the region, else at
+    /// the top of the screen (xterm, VT510).
+    fn row_up(&self, n: usize) -> usize {
+        let line = self.term.grid().cursor.point.line.0.max(0) as usize;
+        let floor = if line >= self.state.region.top {
+            self.state.region.top
+        } else {
+            0
+        };
+        line.saturating_sub(n).max(floor)
+    }
+
+    /// CUD target: stops at the bottom margin when the cursor is inside the region (or
+    /// above it), else at the bottom of the screen.
+    fn row_down(&self, n: usize) -> usize {
+        let line = self.term.grid().cursor.point.line.0.max(0) as usize;
+        let ceil = if line < self.state.region.bottom {
+            self.state.region.bottom - 1
+        } else {
+            self.term.screen_lines() - 1
+        };
+        line.saturating_add(n).min(ceil)
+    }
+
+    /// Switches to the alternate screen for `?47`/`?1047`/`?1049`; alacritty only knows 1049.
+    fn enter_alt(&mut self, mode: u16) {
+        if self.term.mode().contains(TermMode::ALT_SCREEN) {
+            return;
+        }
+        // Rows scrolled so far belong to the primary screen's history.
+        self.drain();
+        let saved = self.term.grid().saved_cursor.clone();
+        let cursor = self.term.grid().cursor.clone();
+        self.tracking_modes(|term| term.swap_alt());
+        // 1049 saves the cursor as DECSC does (which is what the swap did to the primary's
+        // saved cursor); 47 and 1047 leave the saved cursor alone.
+        self.state.primary_saved = Some(if mode == 1049 { cursor } else { saved });
+    }
+
+    /// Leaves the alternate screen. `?1049` puts the cursor back where it was on entry;
+    /// `?47`/`?1047` keep it where the program left it (and its pen), as xterm does.
+    fn leave_alt(&mut self, mode: u16) {
+        if !self.term.mode().contains(TermMode::ALT_SCREEN) {
+            return;
+        }
+        let alt_cursor = self.term.grid().cursor.clone();
+        self.tracking_modes(|term| term.swap_alt());
+        let grid = self.term.grid_mut();
+        if mode != 1049 {
+            grid.cursor = alt_cursor;
+        }
+        if let Some(saved) = self.state.primary_saved.take() {
+            grid.saved_cursor = saved;
+        }
+    }
+
     /// Runs `f` and records the mode switches it made.
     fn tracking_modes(&mut self, f: impl FnOnce(&mut Term<Listener>)) {
         // The active grid may change (alternate screen): count its room afresh.
@@ -693,15 +879,106 @@ impl Handler for Sink<'_> {
     }
 
     fn scroll_up(&mut self, rows: usize) {
+        // A region that starts at the top feeds the scrollback, as in xterm and tmux.
         // alacritty scrolls at most the scroll region's height.
         self.make_room(rows.min(self.term.screen_lines()));
         Handler::scroll_up(&mut *self.term, rows)
     }
 
     fn delete_lines(&mut self, rows: usize) {
-        // At the top of a region that starts on the first row, deleted rows go to history.
-        self.make_room(rows.min(self.term.screen_lines()));
-        Handler::delete_lines(&mut *self.term, rows)
+        // DL never feeds the scrollback (xterm, tmux); alacritty's does at the screen's top.
+        let line = self.term.grid().cursor.point.line.0.max(0) as usize;
+        let Region { top, bottom } = self.state.region;
+        if (top..bottom).contains(&line) {
+            scroll_rows_up(self.term.grid_mut(), line, bottom, rows.max(1));
+        }
+    }
+
+    fn delete_chars(&mut self, count: usize) {
+        // alacritty clears from `columns - count`, left of the cursor when count is large.
+        let grid = self.term.grid_mut();
+        let cols = grid.columns();
+        let point = grid.cursor.point;
+        let col = point.column.0.min(cols - 1);
+        let n = count.max(1).min(cols - col);
+        let bg = grid.cursor.template.bg;
+        let row = &mut grid[point.line][..];
+        row[col..].rotate_left(n);
+        for cell in &mut row[cols - n..] {
+            *cell = bg.into();
+        }
+    }
+
+    fn move_up(&mut self, rows: usize) {
+        // alacritty's goes through `goto`, which adds the origin-mode margin a second time
+        // and ignores the margins otherwise.
+        let line = self.row_up(rows);
+        self.set_cursor_line(line, None)
+    }
+
+    fn move_down(&mut self, rows: usize) {
+        let line = self.row_down(rows);
+        self.set_cursor_line(line, None)
+    }
+
+    fn move_up_and_cr(&mut self, rows: usize) {
+        let line = self.row_up(rows);
+        self.set_cursor_line(line, Some(0))
+    }
+
+    fn move_down_and_cr(&mut self, rows: usize) {
+        let line = self.row_down(rows);
+        self.set_cursor_line(line, Some(0))
+    }
+
+    fn goto_col(&mut self, col: usize) {
+        // CHA/HPA keep the row; alacritty's `goto` would add the origin margin to it.
+        let last = self.term.columns() - 1;
+        let cursor = &mut self.term.grid_mut().cursor;
+        cursor.point.column = Column(col.min(last));
+        cursor.input_needs_wrap = false;
+    }
+
+    fn set_scrolling_region(&mut self, top: usize, bottom: Option<usize>) {
+        // The same rules as alacritty's, which keeps its region private.
+        let rows = self.term.screen_lines();
+        let end = bottom.unwrap_or(rows);
+        if top < end {
+            self.set_region(Region {
+                top: top.saturating_sub(1).min(rows),
+                bottom: end.min(rows),
+            });
+        }
+        Handler::set_scrolling_region(&mut *self.term, top, bottom)
+    }
+
+    fn terminal_attribute(&mut self, attr: Attr) {
+        let template = &mut self.term.grid_mut().cursor.template;
+        match attr {
+            // alacritty drops blink; it is kept for capture (a flag bit alacritty leaves free).
+            Attr::BlinkSlow | Attr::BlinkFast => template.flags.insert(render::BLINK),
+            Attr::CancelBlink => template.flags.remove(render::BLINK),
+            // vte reads SGR 21 as "bold off"; ECMA-48, xterm and tmux: double underline.
+            Attr::CancelBold => {
+                template.flags.remove(Flags::ALL_UNDERLINES);
+                template.flags.insert(Flags::DOUBLE_UNDERLINE);
+            }
+            _ => Handler::terminal_attribute(&mut *self.term, attr),
+        }
+    }
+
+    fn set_title(&mut self, title: Option<String>) {
+        let title = title.map(|mut t| {
+            if t.len() > MAX_TITLE_BYTES {
+                let mut end = MAX_TITLE_BYTES;
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                t.truncate(end);
+            }
+            t
+        });
+        Handler::set_title(&mut *self.term, title)
     }
 
     fn clear_screen(&mut self, mode: ClearMode) {
@@ -721,30 +998,66 @@ impl Handler for Sink<'_> {
                 self.drain();
                 self.store.clear();
             }
+            ClearMode::Above if self.term.grid().cursor.point.line == 1 => {
+                // alacritty clears the rows above only when there are two or more.
+                Handler::clear_screen(&mut *self.term, mode);
+                self.term.grid_mut().reset_region(..Line(1));
+                return;
+            }
             _ => {}
         }
         Handler::clear_screen(&mut *self.term, mode)
+    }
+
+    fn decaln(&mut self) {
+        Handler::decaln(&mut *self.term);
+        // xterm and the VT510 also reset the margins and home the cursor.
+        self.set_region(Region::full(self.term.screen_lines()));
+        Handler::set_scrolling_region(&mut *self.term, 1, None);
     }
 
     fn reset_state(&mut self) {
         // alacritty empties its history on RIS; the scrollback keeps it.
         self.drain();
         self.tracking_modes(Handler::reset_state);
+        self.state.primary_saved = None;
+        self.set_region(Region::full(self.term.screen_lines()));
     }
 
     fn set_private_mode(&mut self, mode: PrivateMode) {
         match mode {
             // Focus reporting stays off (DESIGN: Lumen input rules).
             PrivateMode::Named(NamedPrivateMode::ReportFocusInOut) => return,
-            // Rows scrolled so far belong to the primary screen's history.
-            PrivateMode::Named(NamedPrivateMode::SwapScreenAndSetRestoreCursor) => self.drain(),
+            PrivateMode::Named(NamedPrivateMode::SwapScreenAndSetRestoreCursor) => {
+                return self.enter_alt(1049)
+            }
+            PrivateMode::Unknown(m @ (47 | 1047)) => return self.enter_alt(m),
+            // DECCOLM resets the region (alacritty does, inside).
+            PrivateMode::Named(NamedPrivateMode::ColumnMode) => {
+                self.set_region(Region::full(self.term.screen_lines()))
+            }
             _ => {}
         }
         self.tracking_modes(|term| Handler::set_private_mode(term, mode));
     }
 
     fn unset_private_mode(&mut self, mode: PrivateMode) {
+        match mode {
+            PrivateMode::Named(NamedPrivateMode::SwapScreenAndSetRestoreCursor) => {
+                return self.leave_alt(1049)
+            }
+            PrivateMode::Unknown(m @ (47 | 1047)) => return self.leave_alt(m),
+            PrivateMode::Named(NamedPrivateMode::ColumnMode) => {
+                self.set_region(Region::full(self.term.screen_lines()))
+            }
+            _ => {}
+        }
         self.tracking_modes(|term| Handler::unset_private_mode(term, mode));
+        if mode == PrivateMode::Named(NamedPrivateMode::Origin) {
+            // Resetting DECOM homes the cursor too (xterm, VT510); alacritty only does so
+            // when setting it.
+            Handler::goto(&mut *self.term, 0, 0);
+        }
     }
 
     fn report_private_mode(&mut self, mode: PrivateMode) {
@@ -765,21 +1078,15 @@ impl Handler for Sink<'_> {
     }
 
     forward! {
-        fn set_title(&mut self, title: Option<String>);
         fn set_cursor_style(&mut self, style: Option<CursorStyle>);
         fn set_cursor_shape(&mut self, shape: CursorShape);
         fn goto(&mut self, line: i32, col: usize);
         fn goto_line(&mut self, line: i32);
-        fn goto_col(&mut self, col: usize);
         fn insert_blank(&mut self, count: usize);
-        fn move_up(&mut self, rows: usize);
-        fn move_down(&mut self, rows: usize);
         fn identify_terminal(&mut self, intermediate: Option<char>);
         fn device_status(&mut self, arg: usize);
         fn move_forward(&mut self, cols: usize);
         fn move_backward(&mut self, cols: usize);
-        fn move_down_and_cr(&mut self, rows: usize);
-        fn move_up_and_cr(&mut self, rows: usize);
         fn backspace(&mut self);
         fn carriage_return(&mut self);
         fn bell(&mut self);
@@ -788,7 +1095,6 @@ impl Handler for Sink<'_> {
         fn scroll_down(&mut self, rows: usize);
         fn insert_blank_lines(&mut self, rows: usize);
         fn erase_chars(&mut self, count: usize);
-        fn delete_chars(&mut self, count: usize);
         fn move_backward_tabs(&mut self, count: u16);
         fn move_forward_tabs(&mut self, count: u16);
         fn save_cursor_position(&mut self);
@@ -797,11 +1103,9 @@ impl Handler for Sink<'_> {
         fn clear_tabs(&mut self, mode: TabulationClearMode);
         fn set_tabs(&mut self, interval: u16);
         fn reverse_index(&mut self);
-        fn terminal_attribute(&mut self, attr: Attr);
         fn set_mode(&mut self, mode: ansi::Mode);
         fn unset_mode(&mut self, mode: ansi::Mode);
         fn report_mode(&mut self, mode: ansi::Mode);
-        fn set_scrolling_region(&mut self, top: usize, bottom: Option<usize>);
         fn set_keypad_application_mode(&mut self);
         fn unset_keypad_application_mode(&mut self);
         fn set_active_charset(&mut self, index: CharsetIndex);
@@ -811,7 +1115,6 @@ impl Handler for Sink<'_> {
         fn reset_color(&mut self, index: usize);
         fn clipboard_store(&mut self, clipboard: u8, base64: &[u8]);
         fn clipboard_load(&mut self, clipboard: u8, terminator: &str);
-        fn decaln(&mut self);
         fn push_title(&mut self);
         fn pop_title(&mut self);
         fn text_area_size_pixels(&mut self);

@@ -19,6 +19,11 @@ pub(crate) const A_DOUBLE_UNDERLINE: u16 = 1 << 7;
 pub(crate) const A_UNDERCURL: u16 = 1 << 8;
 pub(crate) const A_DOTTED_UNDERLINE: u16 = 1 << 9;
 pub(crate) const A_DASHED_UNDERLINE: u16 = 1 << 10;
+pub(crate) const A_BLINK: u16 = 1 << 11;
+
+/// Blink (SGR 5/6), in the one bit alacritty's cell flags leave unused: alacritty parses
+/// blink but drops it, and a capture must show what the program asked for.
+pub(crate) const BLINK: Flags = Flags::from_bits_retain(1 << 15);
 
 /// Cell flags that change how a cell looks (as opposed to wrap / wide-char bookkeeping).
 pub(crate) const STYLE_FLAGS: Flags = Flags::INVERSE
@@ -27,7 +32,8 @@ pub(crate) const STYLE_FLAGS: Flags = Flags::INVERSE
     .union(Flags::DIM)
     .union(Flags::HIDDEN)
     .union(Flags::STRIKEOUT)
-    .union(Flags::ALL_UNDERLINES);
+    .union(Flags::ALL_UNDERLINES)
+    .union(BLINK);
 
 pub(crate) const DEFAULT_FG: Color = Color::Named(NamedColor::Foreground);
 pub(crate) const DEFAULT_BG: Color = Color::Named(NamedColor::Background);
@@ -81,12 +87,40 @@ pub(crate) fn attrs_of(flags: Flags) -> u16 {
         (Flags::UNDERCURL, A_UNDERCURL),
         (Flags::DOTTED_UNDERLINE, A_DOTTED_UNDERLINE),
         (Flags::DASHED_UNDERLINE, A_DASHED_UNDERLINE),
+        (BLINK, A_BLINK),
     ] {
         if flags.contains(flag) {
             a |= bit;
         }
     }
     a
+}
+
+/// Cell flags for compact attribute bits (the inverse of `attrs_of`).
+pub(crate) fn flags_of_attrs(a: u16) -> Flags {
+    let mut flags = Flags::empty();
+    if a == 0 {
+        return flags;
+    }
+    for (flag, bit) in [
+        (Flags::BOLD, A_BOLD),
+        (Flags::DIM, A_DIM),
+        (Flags::ITALIC, A_ITALIC),
+        (Flags::UNDERLINE, A_UNDERLINE),
+        (Flags::INVERSE, A_INVERSE),
+        (Flags::HIDDEN, A_HIDDEN),
+        (Flags::STRIKEOUT, A_STRIKE),
+        (Flags::DOUBLE_UNDERLINE, A_DOUBLE_UNDERLINE),
+        (Flags::UNDERCURL, A_UNDERCURL),
+        (Flags::DOTTED_UNDERLINE, A_DOTTED_UNDERLINE),
+        (Flags::DASHED_UNDERLINE, A_DASHED_UNDERLINE),
+        (BLINK, A_BLINK),
+    ] {
+        if a & bit != 0 {
+            flags.insert(flag);
+        }
+    }
+    flags
 }
 
 /// A hyperlink as (id, uri); the id is empty when the program gave none.
@@ -232,7 +266,7 @@ fn sep(params: &mut String) {
     }
 }
 
-const ATTR_CODES: [(u16, &str); 11] = [
+const ATTR_CODES: [(u16, &str); 12] = [
     (A_BOLD, "1"),
     (A_DIM, "2"),
     (A_ITALIC, "3"),
@@ -241,6 +275,7 @@ const ATTR_CODES: [(u16, &str); 11] = [
     (A_UNDERCURL, "4:3"),
     (A_DOTTED_UNDERLINE, "4:4"),
     (A_DASHED_UNDERLINE, "4:5"),
+    (A_BLINK, "5"),
     (A_INVERSE, "7"),
     (A_HIDDEN, "8"),
     (A_STRIKE, "9"),

@@ -9,12 +9,13 @@
 
 use std::collections::VecDeque;
 
-use alacritty_terminal::term::cell::{Cell, Flags};
+use alacritty_terminal::term::cell::{Cell, Flags, Hyperlink};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
+use unicode_width::UnicodeWidthChar;
 
 use crate::render::{
-    self, cell_char, is_default_bg, is_default_fg, is_plain_blank, push_char, same_style, Link,
-    Pen, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS,
+    self, cell_char, flags_of_attrs, is_default_bg, is_default_fg, is_plain_blank, push_char,
+    same_style, Link, Pen, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS,
 };
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,
@@ -276,6 +277,56 @@ impl Store {
         pen != Pen::DEFAULT || link.is_some()
     }
 
+    /// Removes the newest row and returns it as exactly `width` cells (cut, or padded with
+    /// blanks), with its styles, links and wrap flag: a resize brings it back into view.
+    /// Blank cells when the store is empty.
+    pub fn pop_newest(&mut self, width: usize) -> Vec<Cell> {
+        let mut cells = Vec::with_capacity(width + 1);
+        let Some(last) = self.rows.len().checked_sub(1) else {
+            cells.resize(width, Cell::default());
+            return cells;
+        };
+        let view = self.row(last);
+        let wrapped = view.wrapped;
+        view.decode_cells(&mut cells);
+        let meta = self.rows.pop_back().expect("not empty");
+        self.pushed -= 1;
+        // The newest row's bytes are the last ones written: give them back.
+        let len = meta.len & LEN_MASK;
+        if len != 0 && meta.block == self.current_block() && !self.blocks.is_empty() {
+            if len == LEN_WHOLE {
+                self.blocks.pop_back();
+            } else if let Some(block) = self.blocks.back_mut() {
+                if block.len() == meta.off as usize + len as usize {
+                    block.truncate(meta.off as usize);
+                }
+            }
+        }
+        while self
+            .widths
+            .back()
+            .is_some_and(|&(first, _)| first >= self.pushed)
+        {
+            self.widths.pop_back();
+        }
+        if cells.len() > width {
+            cells.truncate(width);
+            // A wide character cut in half by a narrower screen becomes a blank.
+            if let Some(cell) = cells.last_mut() {
+                if cell.flags.contains(Flags::WIDE_CHAR) {
+                    *cell = Cell::default();
+                }
+            }
+        }
+        cells.resize(width, Cell::default());
+        if wrapped {
+            if let Some(cell) = cells.last_mut() {
+                cell.flags.insert(Flags::WRAPLINE);
+            }
+        }
+        cells
+    }
+
     /// The `i`-th row, oldest first.
     pub fn row(&self, i: usize) -> RowView<'_> {
         let meta = self.rows[i];
@@ -350,6 +401,28 @@ impl RowView<'_> {
         }
     }
 
+    /// Appends the row's cells (trailing blanks trimmed as stored): the inverse of `push`.
+    pub fn decode_cells(&self, out: &mut Vec<Cell>) {
+        let (_, runs, text) = self.parts();
+        let text = Self::text_str(text);
+        if runs.is_empty() {
+            push_cells(out, text, &Pen::DEFAULT, None);
+            return;
+        }
+        let mut rpos = 0;
+        let mut tpos = 0;
+        while rpos < runs.len() {
+            let n = get_varint(runs, &mut rpos) as usize;
+            let (pen, link) = get_style(runs, &mut rpos);
+            // One link object per run, so its cells compare equal when captured again.
+            let link =
+                link.map(|(id, uri)| Hyperlink::new((!id.is_empty()).then_some(id), uri.into()));
+            let end = (tpos + n).min(text.len());
+            push_cells(out, text.get(tpos..end).unwrap_or(""), &pen, link.as_ref());
+            tpos = end;
+        }
+    }
+
     /// Styled text padded with default blanks to the row's width.
     pub fn render_styled(&self, out: &mut String) {
         let (cells, runs, text) = self.parts();
@@ -380,6 +453,46 @@ impl RowView<'_> {
         render::write_sgr(out, &pen, &Pen::DEFAULT);
         for _ in cells..self.width {
             out.push(' ');
+        }
+    }
+}
+
+/// Appends the cells showing `text` in `pen`, as alacritty would have written them: a wide
+/// character takes a spacer cell after it, a zero-width one joins the previous cell.
+fn push_cells(out: &mut Vec<Cell>, text: &str, pen: &Pen, link: Option<&Hyperlink>) {
+    let flags = flags_of_attrs(pen.attrs);
+    let styled = |c: char, flags: Flags| {
+        let mut cell = Cell {
+            c,
+            fg: pen.fg,
+            bg: pen.bg,
+            flags,
+            ..Cell::default()
+        };
+        if pen.underline.is_some() {
+            cell.set_underline_color(pen.underline);
+        }
+        if link.is_some() {
+            cell.set_hyperlink(link.cloned());
+        }
+        cell
+    };
+    for c in text.chars() {
+        if !render::starts_cell(c) {
+            let base = out
+                .iter_mut()
+                .rev()
+                .find(|cell| !cell.flags.contains(Flags::WIDE_CHAR_SPACER));
+            if let Some(cell) = base {
+                cell.push_zerowidth(c);
+            }
+            continue;
+        }
+        if c.width() == Some(2) {
+            out.push(styled(c, flags | Flags::WIDE_CHAR));
+            out.push(styled(' ', flags | Flags::WIDE_CHAR_SPACER));
+        } else {
+            out.push(styled(c, flags));
         }
     }
 }

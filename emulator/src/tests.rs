@@ -176,11 +176,12 @@ fn clear_screen_pushes_rows_and_ed3_clears_them() {
 }
 
 #[test]
-fn delete_lines_at_top_goes_to_scrollback() {
+fn delete_lines_at_top_leaves_the_scrollback_alone() {
+    // xterm and tmux: DL deletes; only scrolling the whole screen feeds the scrollback.
     let mut e = emu(20, 3);
     e.feed(b"one\r\ntwo\r\nthree\x1b[H\x1b[2M");
     assert_eq!(e.capture(false, false), "three\n\n");
-    assert_eq!(e.capture(true, false), "one\ntwo\nthree\n\n");
+    assert_eq!(e.capture(true, false), "three\n\n");
 }
 
 #[test]
@@ -405,7 +406,9 @@ fn store_bytes_for_10k_coloured_lines() {
 }
 
 /// Random but reproducible terminal output: text, colours, wide chars, wraps, cursor moves,
-/// erases, scroll regions, `CSI n S`, `CSI n M`, `CSI 2 J` and alt-screen excursions.
+/// erases, scroll regions, `CSI n S`, `CSI n L`, `CSI 2 J` and alt-screen excursions. It
+/// leaves out what tuios does differently from alacritty on purpose (DL, DCH past the end,
+/// regions that start at the top but are not the whole screen).
 fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
     let mut state = seed;
     let mut next = move |n: u64| {
@@ -433,13 +436,13 @@ fn mixed_output(seed: u64, len: usize) -> Vec<u8> {
             11 => out.extend_from_slice("漢字テスト😀 ".as_bytes()),
             12 => out.extend_from_slice(format!("\x1b[{};{}H", next(30), next(90)).as_bytes()),
             13 => out.extend_from_slice(format!("\x1b[{}S", next(40)).as_bytes()),
-            14 => out.extend_from_slice(format!("\x1b[H\x1b[{}M", next(30)).as_bytes()),
+            14 => out.extend_from_slice(format!("\x1b[H\x1b[{}L", next(30)).as_bytes()),
             15 => out.extend_from_slice(b"\x1b[2J"),
-            16 => out.extend_from_slice(format!("\x1b[{}K\x1b[{}P", next(3), next(5)).as_bytes()),
+            16 => out.extend_from_slice(format!("\x1b[{}K\x1b[{}X", next(3), next(5)).as_bytes()),
             17 => out.extend_from_slice(
                 format!(
                     "\x1b[{};{}r\x1b[{}S\x1b[r",
-                    1 + next(5),
+                    2 + next(5),
                     10 + next(15),
                     next(9)
                 )
@@ -740,4 +743,249 @@ mod rows {
             assert!(e.window_modes().mouse);
         }
     }
+}
+
+// Fidelity fixes (issue 16). Each feeds the byte stream a program writes and compares the
+// plain and styled capture with what xterm shows.
+
+#[test]
+fn dch_with_a_large_count_keeps_cells_left_of_the_cursor() {
+    let e = fed(10, 1, b"0123456789\x1b[1;6H\x1b[99P");
+    assert_eq!(e.capture(false, false), "01234");
+    assert_eq!(e.cursor(), (5, 0));
+    // Cells shifted in take the pen's background; the rest of the row moves left.
+    let e = fed(10, 1, b"0123456789\x1b[1;3H\x1b[44m\x1b[2P\x1b[m");
+    assert_eq!(e.capture(false, false), "01456789");
+    assert_eq!(e.capture(false, true), "01456789\x1b[44m  \x1b[m");
+}
+
+#[test]
+fn cuu_and_cud_stop_at_the_margins() {
+    // Region rows 3..6 (1-based). From inside it, CUU/CUD stop at the margins.
+    let e = fed(10, 8, b"\x1b[3;6r\x1b[5;1H\x1b[10AU\x1b[10BD");
+    assert_eq!(e.capture(false, false), "\n\nU\n\n\n D\n\n");
+    // From above the region CUD stops at the bottom margin; from below, CUU at the top one.
+    let e = fed(10, 8, b"\x1b[3;6r\x1b[1;1H\x1b[20Ba\x1b[8;3H\x1b[20Ab");
+    assert_eq!(e.capture(false, false), "\n\n  b\n\n\na\n\n");
+    // Outside the region, CUD goes to the screen's bottom.
+    let e = fed(10, 8, b"\x1b[3;6r\x1b[7;1H\x1b[20Bz");
+    assert_eq!(e.cursor(), (1, 7));
+    // CNL/CPL too, with the column going to 0.
+    let e = fed(10, 8, b"\x1b[3;6r\x1b[4;5H\x1b[9Fp\x1b[9Eq");
+    assert_eq!(e.capture(false, false), "\n\np\n\n\nq\n\n");
+}
+
+#[test]
+fn relative_moves_in_origin_mode_add_the_margin_once() {
+    // DECOM: CUP is relative to the top margin; CUU/CUD/CHA must not add it again.
+    let e = fed(10, 8, b"\x1b[3;6r\x1b[?6h\x1b[2;1HX\x1b[AY\x1b[2BZ\x1b[5GW");
+    assert_eq!(e.capture(false, false), "\n\n Y\nX\n  Z W\n\n\n");
+    // Resetting DECOM homes the cursor to the screen's top-left.
+    let e = fed(10, 8, b"\x1b[3;6r\x1b[?6h\x1b[2;2H\x1b[?6lH");
+    assert_eq!(e.capture(false, false), "H\n\n\n\n\n\n\n");
+}
+
+#[test]
+fn dl_at_the_top_does_not_feed_the_scrollback() {
+    let e = fed(10, 3, b"a\r\nb\r\nc\x1b[H\x1b[M");
+    assert_eq!(e.scrollback_len(), 0);
+    assert_eq!(e.capture(true, false), "b\nc\n");
+    let e = fed(10, 3, b"a\r\nb\r\nc\x1b[H\x1b[5M");
+    assert_eq!(e.capture(true, false), "\n\n");
+    // A region that starts at the top does, as in xterm and tmux (a status line below it).
+    let mut bytes = b"\x1b[3;1Hstatus\x1b[1;2r\x1b[1;1H".to_vec();
+    bytes.extend_from_slice(&numbered(5));
+    let e = fed(10, 3, &bytes);
+    assert_eq!(
+        e.capture(true, false),
+        "line 0\nline 1\nline 2\nline 3\nline 4\n\nstatus"
+    );
+    // Scrolling the whole screen still does.
+    let e = fed(10, 3, &numbered(5));
+    assert_eq!(e.scrollback_len(), 3);
+}
+
+#[test]
+fn rep_repeats_the_last_printed_character() {
+    let e = fed(10, 1, b"ab\x1b[2b\x1b[3b");
+    assert_eq!(e.capture(false, false), "abbbbbb");
+    // A control sequence between keeps it (xterm: only printing sets it).
+    let e = fed(10, 1, b"x\x1b[1b\x1b[31m\x1b[2b");
+    assert_eq!(e.capture(false, false), "xxxx");
+    assert_eq!(e.capture(false, true), "xx\x1b[31mxx\x1b[m      ");
+}
+
+#[test]
+fn blink_and_double_underline_in_styled_capture() {
+    let mut e = emu(12, 2);
+    e.feed(b"\x1b[5mB\x1b[25mn \x1b[6mF\x1b[m \x1b[1;21mD\x1b[24mb\x1b[m");
+    let styled = e.capture(false, true);
+    assert_eq!(
+        lines(&styled)[0],
+        "\x1b[5mB\x1b[mn \x1b[5mF\x1b[m \x1b[1;4:2mD\x1b[0;1mb\x1b[m     "
+    );
+    assert_eq!(e.capture(false, false), "Bn F Db\n");
+    // Both survive the trip through the scrollback store.
+    e.feed(b"\r\n\r\n");
+    assert!(
+        e.capture(true, true)
+            .starts_with("\x1b[5mB\x1b[mn \x1b[5mF\x1b[m \x1b[1;4:2mD\x1b[0;1mb\x1b[m"),
+        "{:?}",
+        e.capture(true, true)
+    );
+}
+
+#[test]
+fn alternate_screen_47_and_1047() {
+    for mode in ["47", "1047"] {
+        let mut e = emu(10, 2);
+        e.feed(b"main");
+        e.take_effects();
+        e.feed(format!("\x1b[?{mode}h").as_bytes());
+        assert!(e.modes().alt_screen, "?{mode}");
+        e.feed(b"\x1b[2;1Halt");
+        assert_eq!(e.capture(false, false), "\nalt");
+        e.feed(format!("\x1b[?{mode}l").as_bytes());
+        assert!(!e.modes().alt_screen);
+        assert_eq!(e.capture(false, false), "main\n");
+        // The cursor stays where the program left it (no restore, unlike 1049).
+        assert_eq!(e.cursor(), (3, 1), "?{mode}");
+        assert_eq!(
+            e.take_effects().mode_changes,
+            vec![(Mode::AltScreen, true), (Mode::AltScreen, false)]
+        );
+    }
+    // 47/1047 leave the saved cursor (DECSC) alone; 1049 restores the cursor.
+    let e = fed(
+        10,
+        4,
+        b"\x1b[2;3H\x1b7\x1b[1;1H\x1b[?1047h\x1b[4;4H\x1b[?1047l\x1b8",
+    );
+    assert_eq!(e.cursor(), (2, 1));
+    let e = fed(10, 4, b"\x1b[2;3H\x1b[?1049h\x1b[4;4Hx\x1b[?1049l");
+    assert_eq!(e.cursor(), (2, 1));
+    // Nothing drawn on the alternate screen reaches the scrollback.
+    let mut bytes = b"\x1b[?47h".to_vec();
+    bytes.extend_from_slice(&numbered(10));
+    bytes.extend_from_slice(b"\x1b[?47l");
+    let e = fed(10, 3, &bytes);
+    assert_eq!(e.scrollback_len(), 0);
+}
+
+#[test]
+fn growing_the_window_brings_scrollback_back() {
+    let mut e = emu(10, 3);
+    e.feed(b"l1\r\nl2\r\n\x1b[31ml3\x1b[m\r\n\xe5\xad\x97w\r\nl5");
+    assert_eq!(e.scrollback_len(), 2);
+    e.resize(10, 5);
+    assert_eq!(e.scrollback_len(), 0);
+    assert_eq!(e.capture(true, false), "l1\nl2\nl3\n字w\nl5");
+    assert_eq!(e.cursor(), (2, 4));
+    // Shrinking pushes the rows above the cursor back; growing again restores the screen.
+    e.resize(10, 2);
+    assert_eq!(e.capture(false, false), "字w\nl5");
+    assert_eq!(e.cursor(), (2, 1));
+    e.resize(10, 5);
+    assert_eq!(e.capture(false, false), "l1\nl2\nl3\n字w\nl5");
+    assert!(lines(&e.capture(false, true))[2].starts_with("\x1b[31ml3\x1b[m"));
+    assert_eq!(e.cursor(), (2, 4));
+    // More growth than history: the rest are blank rows at the bottom.
+    e.resize(10, 7);
+    assert_eq!(e.capture(true, false), "l1\nl2\nl3\n字w\nl5\n\n");
+    // Rows keep their numbers.
+    assert_eq!(e.rows_pushed(), 0);
+    // Growing while a full-screen program runs keeps the primary screen's rows for later.
+    let mut e = emu(10, 3);
+    e.feed(b"l1\r\nl2\r\nl3\r\nl4\x1b[?1049h\x1b[Hfull");
+    e.resize(10, 4);
+    assert_eq!(e.capture(false, false), "full\n\n\n");
+    e.feed(b"\x1b[?1049l");
+    assert_eq!(e.capture(true, false), "l1\nl2\nl3\nl4");
+    assert_eq!(e.cursor(), (2, 3));
+}
+
+#[test]
+fn ed1_on_the_second_row_clears_the_first() {
+    let e = fed(10, 3, b"ab\r\ncd\r\nef\x1b[2;2H\x1b[1J");
+    assert_eq!(e.capture(false, false), "\n\nef");
+}
+
+#[test]
+fn decaln_homes_the_cursor_and_resets_margins() {
+    let mut e = fed(4, 3, b"\x1b[2;3r\x1b[3;3H\x1b#8X");
+    assert_eq!(e.capture(false, false), "XEEE\nEEEE\nEEEE");
+    // Line feeds at the bottom scroll the whole screen again: X goes too.
+    e.feed(b"\x1b[3;1H\n\nY");
+    assert_eq!(e.capture(false, false), "EEEE\n\nY");
+}
+
+#[test]
+fn app_cursor_accessor_follows_decckm() {
+    let mut e = emu(10, 2);
+    assert!(!e.app_cursor());
+    e.feed(b"\x1b[?1h");
+    assert!(e.app_cursor());
+    assert!(e.window_modes().app_cursor);
+    e.feed(b"\x1b[?1l");
+    assert!(!e.app_cursor());
+}
+
+#[test]
+fn long_osc_strings_are_dropped_and_the_window_keeps_working() {
+    // Under the cap: fed whole, even split between chunks at any point.
+    let osc = b"\x1b]0;a title\x07after";
+    for cut in 0..osc.len() {
+        let mut e = emu(20, 1);
+        e.feed(&osc[..cut]);
+        e.feed(&osc[cut..]);
+        assert_eq!(e.title(), Some("a title"), "cut at {cut}");
+        assert_eq!(e.capture(false, false), "after");
+    }
+    // Over the cap: dropped whole (a cut-off title or link would be made up), then normal.
+    for terminator in [&b"\x07"[..], b"\x1b\\"] {
+        let mut e = emu(20, 1);
+        e.feed(b"\x1b]0;");
+        let chunk = vec![b'x'; 4096];
+        for _ in 0..(MAX_OSC_BYTES / 4096 + 2) {
+            e.feed(&chunk);
+        }
+        e.feed(terminator);
+        e.feed(b"ok\x1b]2;next\x07");
+        assert_eq!(e.capture(false, false), "ok");
+        assert_eq!(e.title(), Some("next"));
+        assert_eq!(e.take_effects().bells, 0);
+    }
+    // Control characters between ESC and ']' keep the parser in its escape state; the
+    // guard must see that OSC start too.
+    let mut e = emu(20, 2);
+    e.feed(b"\x1b\x01\x80]0;");
+    e.feed(&vec![b'y'; MAX_OSC_BYTES + 10]);
+    assert!(e.osc.held_capacity() <= MAX_OSC_BYTES + 4096);
+    e.feed(b"\x07fine");
+    assert_eq!(e.capture(false, false), "fine\n");
+    assert_eq!(e.title(), None);
+    // 100 MiB of an unterminated OSC: the guard never holds more than the cap.
+    let mut e = emu(20, 1);
+    e.feed(b"\x1b]8;;http://");
+    let chunk = vec![b'z'; 1 << 20];
+    for _ in 0..100 {
+        e.feed(&chunk);
+        assert!(e.osc.held_capacity() <= MAX_OSC_BYTES + 4096);
+    }
+    e.feed(b"\x1b\\still here");
+    assert_eq!(e.capture(false, false), "still here");
+    assert_eq!(
+        e.capture(false, true),
+        format!("still here{}", " ".repeat(10))
+    );
+}
+
+#[test]
+fn titles_are_capped() {
+    let mut e = emu(20, 1);
+    let long = "é".repeat(MAX_TITLE_BYTES);
+    e.feed(format!("\x1b]2;{long}\x07").as_bytes());
+    let title = e.title().expect("title set");
+    assert!(title.len() <= MAX_TITLE_BYTES && title.len() > MAX_TITLE_BYTES - 4);
+    assert!(long.starts_with(title));
 }

@@ -43,8 +43,30 @@ impl fmt::Display for KeyError {
 
 impl std::error::Error for KeyError {}
 
+/// Terminal modes that change what a key sends, as the window's emulator reports them.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct KeyModes {
+    /// DECCKM (`CSI ? 1 h`): unmodified cursor keys and Home/End send `SS3 x` instead of
+    /// `CSI x`, as xterm does; less, vim and readline-based programs expect it once set.
+    pub app_cursor: bool,
+}
+
 /// Bytes of a named key, given the token in lower case.
-fn named(lower: &str) -> Option<&'static [u8]> {
+fn named(lower: &str, modes: KeyModes) -> Option<&'static [u8]> {
+    if modes.app_cursor {
+        let ss3: &'static [u8] = match lower {
+            "up" => b"\x1bOA",
+            "down" => b"\x1bOB",
+            "right" => b"\x1bOC",
+            "left" => b"\x1bOD",
+            "home" => b"\x1bOH",
+            "end" => b"\x1bOF",
+            _ => b"",
+        };
+        if !ss3.is_empty() {
+            return Some(ss3);
+        }
+    }
     Some(match lower {
         "enter" | "return" => b"\r",
         "space" => b" ",
@@ -113,7 +135,7 @@ fn ctrl_byte(token: &str, rest: &str) -> Result<u8, KeyError> {
     }
 }
 
-fn token_bytes(token: &str, out: &mut Vec<u8>) -> Result<(), KeyError> {
+fn token_bytes(token: &str, modes: KeyModes, out: &mut Vec<u8>) -> Result<(), KeyError> {
     // Case-sensitive on purpose: a lower-case "prefix" is an ordinary word to type.
     if token == "PREFIX" || token == "$PREFIX" {
         return Err(KeyError::new(
@@ -122,7 +144,7 @@ fn token_bytes(token: &str, out: &mut Vec<u8>) -> Result<(), KeyError> {
         ));
     }
     let lower = token.to_ascii_lowercase();
-    if let Some(bytes) = named(&lower) {
+    if let Some(bytes) = named(&lower, modes) {
         out.extend_from_slice(bytes);
         return Ok(());
     }
@@ -138,7 +160,7 @@ fn token_bytes(token: &str, out: &mut Vec<u8>) -> Result<(), KeyError> {
             ));
         }
         out.push(0x1b);
-        if let Some(bytes) = named(&rest.to_ascii_lowercase()) {
+        if let Some(bytes) = named(&rest.to_ascii_lowercase(), modes) {
             out.extend_from_slice(bytes);
         } else if let Some(ctrl_rest) = strip_prefix_ci(rest, "ctrl+") {
             out.push(ctrl_byte(token, ctrl_rest)?);
@@ -158,6 +180,17 @@ fn token_bytes(token: &str, out: &mut Vec<u8>) -> Result<(), KeyError> {
 /// string is split on whitespace and each token is translated; a string with no tokens is an
 /// error.
 pub fn keys_to_bytes(keys: &str, literal: bool, raw: bool) -> Result<Vec<u8>, KeyError> {
+    keys_to_bytes_in(keys, literal, raw, KeyModes::default())
+}
+
+/// `keys_to_bytes` for a window in `modes` (application cursor keys change what the cursor
+/// keys send).
+pub fn keys_to_bytes_in(
+    keys: &str,
+    literal: bool,
+    raw: bool,
+    modes: KeyModes,
+) -> Result<Vec<u8>, KeyError> {
     if literal || raw {
         return Ok(keys.as_bytes().to_vec());
     }
@@ -168,7 +201,7 @@ pub fn keys_to_bytes(keys: &str, literal: bool, raw: bool) -> Result<Vec<u8>, Ke
         .filter(|t| !t.is_empty())
     {
         any = true;
-        token_bytes(token, &mut out)?;
+        token_bytes(token, modes, &mut out)?;
     }
     if !any {
         return Err(KeyError::new(
@@ -186,6 +219,26 @@ mod tests {
 
     fn k(keys: &str) -> Vec<u8> {
         keys_to_bytes(keys, false, false).unwrap_or_else(|e| panic!("{keys}: {e}"))
+    }
+
+    #[test]
+    fn application_cursor_keys_send_ss3() {
+        let app = KeyModes { app_cursor: true };
+        let k = |keys| keys_to_bytes_in(keys, false, false, app).unwrap();
+        assert_eq!(k("Up Down Right Left"), b"\x1bOA\x1bOB\x1bOC\x1bOD");
+        assert_eq!(k("Home,End"), b"\x1bOH\x1bOF");
+        // Keys DECCKM does not cover are unchanged.
+        assert_eq!(k("PageUp Enter"), b"\x1b[5~\r");
+        assert_eq!(k("alt+Up"), b"\x1b\x1bOA");
+        // Literal text is never translated.
+        assert_eq!(
+            keys_to_bytes_in("Up", true, false, app).unwrap(),
+            b"Up".to_vec()
+        );
+        assert_eq!(
+            keys_to_bytes_in("Up", false, false, KeyModes::default()).unwrap(),
+            b"\x1b[A"
+        );
     }
 
     #[test]
