@@ -238,6 +238,17 @@ proptest! {
     }
 
     #[test]
+    fn chord_matching_on_terminal_input_never_panics(input in hostile_bytes(60)) {
+        // Every byte the outer terminal sends is matched against the focus-return chord.
+        for macos in [false, true] {
+            let chord = lumen::default_focus_return_chord(macos);
+            if let Some((used, _)) = chord.match_input(&input) {
+                prop_assert!(used <= input.len());
+            }
+        }
+    }
+
+    #[test]
     fn lumen_scanner_never_panics(chunks in prop::collection::vec(hostile_bytes(200), 0..6), header in "[a-z=,]{0,40}", payload in "[A-Za-z0-9_-]{0,40}") {
         let t0 = Instant::now();
         let mut scanner = FrameScanner::new();
