@@ -234,6 +234,39 @@ fn a_huge_title_is_cut_and_the_window_keeps_working() {
     assert_session_works(&daemon, &session, &window, "still-here-3");
 }
 
+/// Peak resident memory of a process, in KiB (VmHWM).
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in proc status")
+}
+
+#[test]
+fn a_huge_unterminated_osc_leaves_memory_bounded() {
+    let daemon = private_daemon();
+    let (session, window) = daemon.session_with_window("work");
+    let before = peak_rss_kib(daemon.pid());
+    let mut conn = daemon.conn();
+    // 64 MiB inside one OSC before its terminator. Without a cap the emulator buffers all of
+    // it (about 400 MB at peak, measured); with the 1 MiB cap the peak grows by a few MB.
+    conn.send_text(
+        &session,
+        &window,
+        "printf '\\033]2;'; head -c 67108864 /dev/zero | tr '\\0' t; printf '\\007'; echo osc-$((6*7))\n",
+    );
+    conn.wait_for_line(&session, &window, "osc-42");
+    let grown = peak_rss_kib(daemon.pid()).saturating_sub(before);
+    assert!(
+        grown < 100 * 1024,
+        "a 64 MiB OSC grew the daemon's peak memory by {} MiB",
+        grown / 1024
+    );
+    assert_session_works(&daemon, &session, &window, "still-here-4");
+}
+
 #[test]
 fn invalid_utf8_in_a_request_is_refused_naming_the_field() {
     let daemon = private_daemon();
