@@ -18,6 +18,8 @@ const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// Make sure a daemon answers on `socket`, starting one in the background if needed.
 /// Returns whether this call started it.
 pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
+    // Before probing or starting anything: a planted socket is refused, not "found running".
+    crate::socket_check::check_socket_dir(socket)?;
     if matches!(daemon::probe(socket), daemon::Probe::Running) {
         return Ok(false);
     }

@@ -64,8 +64,16 @@ impl Failure {
             Failure::Verb(e) => (e.message.clone(), hint_lines(e.hint.as_ref())),
             Failure::Other { message, hints } => (message.clone(), hints.clone()),
         };
-        let mut out = vec![format!("error: {message}")];
-        out.extend(hints.into_iter().map(|h| format!("hint: {h}")));
+        // Messages and hints may quote names and titles a program or another client chose.
+        let mut out = vec![format!(
+            "error: {}",
+            crate::output::escape_controls(&message)
+        )];
+        out.extend(
+            hints
+                .into_iter()
+                .map(|h| format!("hint: {}", crate::output::escape_controls(&h))),
+        );
         out
     }
 

@@ -25,8 +25,18 @@ pub struct JsonClient {
     writer: UnixStream,
 }
 
-/// Connect to the daemon's socket, turning "nothing there" into [`Failure::NoDaemon`].
+/// Connect to the daemon's socket, turning "nothing there" into [`Failure::NoDaemon`]. Every
+/// client connection goes through here, so nothing is sent before the socket's directory and
+/// the listening process have been checked (see `socket_check`).
 pub fn connect_socket(socket: &Path) -> Result<UnixStream, Failure> {
+    // Connecting sends nothing; with no daemon there, "no daemon" is the more useful answer.
+    let stream = connect_unchecked(socket)?;
+    crate::socket_check::check_socket_dir(socket)?;
+    crate::socket_check::check_peer(&stream, socket)?;
+    Ok(stream)
+}
+
+fn connect_unchecked(socket: &Path) -> Result<UnixStream, Failure> {
     UnixStream::connect(socket).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused => {
             Failure::NoDaemon(socket.to_path_buf())
@@ -269,6 +279,12 @@ mod tests {
         std::thread::JoinHandle<String>,
     ) {
         let dir = tempfile::tempdir().unwrap();
+        // The client only talks to a socket in a directory closed to others.
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .unwrap();
         let sock = dir.path().join("tuios.sock");
         let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
         let replies = replies.to_vec();

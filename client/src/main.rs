@@ -8,6 +8,7 @@ mod json_client;
 mod output;
 mod params;
 mod paste_check;
+mod socket_check;
 mod tui;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -85,19 +86,26 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             if a.json {
                 print_json(&Value::Array(sessions))
             } else {
+                let sessions: Vec<Value> = sessions.iter().map(output::escape_value).collect();
                 emit(&output::sessions_table(&sessions))
             }
         }
         Command::KillSession(a) => {
             call(&socket, &params::kill_session(&a.session))?;
-            emit(&format!("killed session {}\n", a.session))
+            emit(&format!(
+                "killed session {}\n",
+                output::escape_controls(&a.session)
+            ))
         }
         Command::ListVerbs(a) => {
             let result = call(&socket, &params::list_verbs(a.verb.as_deref()))?;
             if a.json {
                 print_json(&result)
             } else {
-                emit(&output::verb_list(&result, a.verb.is_some()))
+                emit(&output::verb_list(
+                    &output::escape_value(&result),
+                    a.verb.is_some(),
+                ))
             }
         }
         Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
@@ -112,11 +120,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             })
         }
         Command::CapturePane(a) => {
+            // The pane's content is what was asked for, styling included: printed as captured,
+            // never through the escaping of the other human output.
             let tty = io::stdout().is_terminal();
-            verb_command(&socket, &params::capture_pane(&a), a.target.json, |r| {
-                let content = r.get("content").and_then(Value::as_str).unwrap_or("");
-                output::capture(content, tty)
-            })
+            let result = call(&socket, &params::capture_pane(&a))?;
+            if a.target.json {
+                print_json(&result)
+            } else {
+                let content = result.get("content").and_then(Value::as_str).unwrap_or("");
+                emit(&output::capture(content, tty))
+            }
         }
         Command::ListWindows(a) => verb_command(
             &socket,
@@ -314,7 +327,8 @@ fn call(socket: &Path, req: &Request) -> Result<Value, Failure> {
     JsonClient::connect(socket)?.call(req.verb, req.params_value().as_ref())
 }
 
-/// Run one verb; print its result as JSON or through `human`.
+/// Run one verb; print its result as JSON or through `human`, which gets the result with every
+/// string escaped for the terminal.
 fn verb_command(
     socket: &Path,
     req: &Request,
@@ -325,7 +339,7 @@ fn verb_command(
     if json {
         print_json(&result)
     } else {
-        emit(&human(&result))
+        emit(&human(&output::escape_value(&result)))
     }
 }
 

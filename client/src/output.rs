@@ -1,6 +1,42 @@
 //! Human-readable rendering of verb results. Pure functions from JSON to text.
+//!
+//! Results carry strings a program or another client chose (titles, names, messages). Human
+//! output passes them through [`escape_controls`] first (see [`escape_value`]), so none can
+//! drive the terminal of whoever runs the command; `--json` output is printed as received.
+
+use std::borrow::Cow;
 
 use serde_json::Value;
+
+/// The one escaping helper for human output: a string holding a control character (C0, ESC,
+/// DEL, C1) or an invisible or bidi character comes back with each written as a visible escape
+/// (`\x1b`, `\n`, `\u{9b}`; backslashes doubled so the form is unambiguous); any other string
+/// comes back unchanged.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    let visible = protocol::lumen::visible_controls(text);
+    // visible_controls only adds characters: same length after undoing the doubled
+    // backslashes means nothing was escaped.
+    if visible.len() == text.len() + text.matches('\\').count() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(visible)
+    }
+}
+
+/// `value` with every string in it (object keys too) passed through [`escape_controls`]: what
+/// the human renderers get, so no renderer can forget a field.
+pub fn escape_value(value: &Value) -> Value {
+    match value {
+        Value::String(t) => Value::String(escape_controls(t).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(escape_value).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (escape_controls(k).into_owned(), escape_value(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
 
 fn s<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
@@ -921,7 +957,7 @@ fn param_line(p: &Value) -> String {
 /// What `tuios new` prints after creating a session.
 pub fn session_created(name: &str) -> String {
     let q = shell_quote(name);
-    let mut out = format!("created session {name}\n");
+    let mut out = format!("created session {}\n", escape_controls(name));
     out.push_str(&format!(
         "drive it with:\n\
          \x20 tuios send-text -s {q} 'echo hello'\n\
@@ -962,6 +998,33 @@ pub fn format_local_time(unix_secs: i64) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn controls_are_escaped_plain_text_is_not() {
+        assert!(matches!(
+            escape_controls("plain é 名前 C:\\x"),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(escape_controls("\x1b]2;x\x07"), "\\x1b]2;x\\x07");
+        assert_eq!(escape_controls("a\u{9b}31m"), "a\\u{9b}31m");
+        assert_eq!(escape_controls("del\x7f"), "del\\x7f");
+        assert_eq!(escape_controls("two\nrows"), "two\\nrows");
+        assert_eq!(escape_controls("\\\x1b"), "\\\\\\x1b");
+        let v = escape_value(
+            &json!({"windows": [{"display_name": "\x1b[31mX", "n": 1}], "\x1bk": "v"}),
+        );
+        assert_eq!(
+            v,
+            json!({"windows": [{"display_name": "\\x1b[31mX", "n": 1}], "\\x1bk": "v"})
+        );
+        let table = windows_table(&escape_value(
+            &json!({"windows": [{"display_name": "\x1b[2J\u{9d}0;x\x07"}]}),
+        ));
+        assert!(
+            !table.chars().any(|c| c.is_control() && c != '\n'),
+            "{table:?}"
+        );
+    }
 
     #[test]
     fn quoting_only_when_needed() {

@@ -3,6 +3,7 @@
 
 pub mod paths;
 
+mod files;
 mod lock;
 mod logging;
 mod probe;

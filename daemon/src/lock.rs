@@ -1,10 +1,10 @@
 //! The start lock: an exclusive `flock` on `<socket>.lock`, so two racing starts yield one daemon.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
+
+use rustix::fs::FlockOperation;
 
 /// A held start lock. The lock is released when this value is dropped (or the process ends);
 /// the file itself is never deleted, so every starter always locks the same inode.
@@ -20,38 +20,25 @@ impl StartLock {
     /// process, or another open of the same file in this one: `flock` locks belong to the open
     /// file description).
     pub fn try_acquire(path: &Path) -> io::Result<Option<StartLock>> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(path)
-            .map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!("cannot open start lock {}: {e}", path.display()),
-                )
-            })?;
+        // Never through a symlink: see `files`.
+        let file = crate::files::open_own_file(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot open start lock: {e}")))?;
         loop {
-            // SAFETY: the descriptor is valid for as long as `file` lives, and flock only
-            // reads its arguments.
-            let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-            if rc == 0 {
-                return Ok(Some(StartLock {
-                    _file: file,
-                    path: path.to_path_buf(),
-                }));
-            }
-            let err = io::Error::last_os_error();
-            match err.raw_os_error() {
-                Some(libc::EINTR) => continue,
-                Some(libc::EWOULDBLOCK) => return Ok(None),
-                _ => {
+            match rustix::fs::flock(&file, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => {
+                    return Ok(Some(StartLock {
+                        _file: file,
+                        path: path.to_path_buf(),
+                    }))
+                }
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(rustix::io::Errno::WOULDBLOCK) => return Ok(None),
+                Err(e) => {
+                    let err = io::Error::from(e);
                     return Err(io::Error::new(
                         err.kind(),
                         format!("cannot lock {}: {err}", path.display()),
-                    ))
+                    ));
                 }
             }
         }

@@ -13,8 +13,7 @@ pub fn socket_path() -> PathBuf {
     let path = socket_path_from(
         std::env::var_os("TUIOS_SOCKET").as_deref(),
         std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
-        // SAFETY: getuid has no preconditions and cannot fail.
-        unsafe { libc::getuid() },
+        rustix::process::getuid().as_raw(),
     );
     std::path::absolute(&path).unwrap_or(path)
 }
@@ -89,7 +88,23 @@ pub fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
 /// Refuse `dir` unless it is a directory owned by the effective user and not writable by group
 /// or others.
 pub fn check_private_dir(dir: &Path) -> io::Result<()> {
-    // Follows symlinks on purpose: what matters is who controls the directory actually used.
+    let me = rustix::process::geteuid().as_raw();
+    // A symlink as the directory is fine only if we (or root) made it: whoever owns the link
+    // can point it elsewhere between this check and the bind.
+    let link = fs::symlink_metadata(dir)?;
+    if link.file_type().is_symlink() && link.uid() != me && link.uid() != 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "socket directory {} is a symbolic link owned by uid {}, not by you (uid {me}); \
+                 its owner could redirect it, so it is not used (remove the link, or choose \
+                 another path with TUIOS_SOCKET)",
+                dir.display(),
+                link.uid()
+            ),
+        ));
+    }
+    // Then the directory actually used: what matters is who controls it.
     let meta = fs::metadata(dir)?;
     if !meta.is_dir() {
         return Err(io::Error::new(
@@ -97,8 +112,6 @@ pub fn check_private_dir(dir: &Path) -> io::Result<()> {
             format!("socket directory {} is not a directory", dir.display()),
         ));
     }
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let me = unsafe { libc::geteuid() };
     if meta.uid() != me {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,

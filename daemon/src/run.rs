@@ -1,8 +1,8 @@
 //! `tuios daemon`: start, serve until SIGTERM or SIGINT, shut down cleanly.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -101,6 +101,8 @@ pub fn run(opts: DaemonOptions) -> i32 {
 /// Directory, start lock and stale socket: everything before binding. Returns the held lock.
 fn prepare(socket: &Path) -> Result<StartLock, String> {
     paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
+    // Refused before anything is bound, so a planted link costs nothing but this message.
+    crate::files::refuse_symlink(&paths::pid_path(socket)).map_err(|e| e.to_string())?;
     let lock = match StartLock::try_acquire(&paths::lock_path(socket)) {
         Ok(Some(lock)) => lock,
         Ok(None) => {
@@ -289,20 +291,23 @@ impl Signals {
 }
 
 /// Write the pid file with mode 0600, replacing whatever a crashed daemon left behind. Written
-/// beside the final name and renamed, so a reader never sees a partial number.
+/// beside the final name and renamed, so a reader never sees a partial number. Neither name is
+/// ever followed through a symlink: the temporary file is created with O_EXCL | O_NOFOLLOW, and
+/// a symlink at the final name is refused rather than replaced.
 fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
+    crate::files::refuse_symlink(path)?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
+    // A leftover from a crash (or a planted link): unlink removes the entry itself, never what a
+    // symlink points at.
+    match fs::remove_file(&tmp) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
     let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        // An existing file keeps its old mode through open(); force it.
-        f.set_permissions(fs::Permissions::from_mode(0o600))?;
+        let mut f = crate::files::create_new_file(&tmp)?;
         writeln!(f, "{pid}")?;
         fs::rename(&tmp, path)
     })();

@@ -32,6 +32,9 @@ pub enum FrameError {
     TooLarge(usize),
     /// The declared length cannot even hold the kind byte.
     TooSmall(usize),
+    /// The declared length exceeds the cap of the frame's message type
+    /// ([`crate::limits::client_frame_cap`]).
+    TooLargeForType { kind: u8, len: usize, cap: usize },
 }
 
 impl fmt::Display for FrameError {
@@ -44,6 +47,10 @@ impl fmt::Display for FrameError {
             FrameError::TooSmall(n) => {
                 write!(f, "frame of {n} bytes is too short to hold a message type")
             }
+            FrameError::TooLargeForType { kind, len, cap } => write!(
+                f,
+                "frame of {len} bytes is over the {cap}-byte limit for message type {kind}"
+            ),
         }
     }
 }
@@ -51,8 +58,23 @@ impl fmt::Display for FrameError {
 impl std::error::Error for FrameError {}
 
 /// Splits one complete frame off the front of `src`: `Ok(Some((kind, payload)))`, or `Ok(None)`
-/// when more bytes are needed (in which case room for the rest of the frame is reserved).
+/// when more bytes are needed. Any frame up to [`MAX_FRAME_LEN`] is taken: this is the reader
+/// for frames the daemon sends. The daemon reads client frames with [`split_client_frame`].
 pub fn split_frame(src: &mut BytesMut) -> Result<Option<(u8, Bytes)>, FrameError> {
+    split_frame_capped(src, |_| MAX_FRAME_LEN)
+}
+
+/// [`split_frame`] for frames a client sends: each message type has its own cap
+/// ([`crate::limits::client_frame_cap`]), checked as soon as the type byte has arrived, so a
+/// peer cannot make the daemon wait for (and buffer) a body the type could never need.
+pub fn split_client_frame(src: &mut BytesMut) -> Result<Option<(u8, Bytes)>, FrameError> {
+    split_frame_capped(src, crate::limits::client_frame_cap)
+}
+
+fn split_frame_capped(
+    src: &mut BytesMut,
+    cap: impl Fn(u8) -> usize,
+) -> Result<Option<(u8, Bytes)>, FrameError> {
     if src.len() < FRAME_HEADER_LEN {
         return Ok(None);
     }
@@ -63,8 +85,17 @@ pub fn split_frame(src: &mut BytesMut) -> Result<Option<(u8, Bytes)>, FrameError
     if len < 1 {
         return Err(FrameError::TooSmall(len));
     }
+    if let Some(&kind) = src.get(FRAME_HEADER_LEN) {
+        let cap = cap(kind).min(MAX_FRAME_LEN);
+        if len > cap {
+            return Err(FrameError::TooLargeForType { kind, len, cap });
+        }
+    }
     if src.len() < FRAME_HEADER_LEN + len {
-        src.reserve(FRAME_HEADER_LEN + len - src.len());
+        // Room for the next stretch of the body only: the declared length is a promise, and a
+        // peer that never keeps it must not have reserved megabytes.
+        let missing = FRAME_HEADER_LEN + len - src.len();
+        src.reserve(missing.min(crate::limits::FRAME_RESERVE_STEP));
         return Ok(None);
     }
     src.advance(FRAME_HEADER_LEN);
@@ -103,6 +134,19 @@ pub enum DecodeError {
     UnknownType(u8),
     /// The payload is not what the kind calls for.
     Payload(String),
+    /// The payload decodes, but a value is outside its limit ([`crate::limits`]).
+    Limit(crate::VerbError),
+}
+
+impl DecodeError {
+    /// The code to answer with: `invalid_params` for a value over a limit, else
+    /// `invalid_message`.
+    pub fn code(&self) -> BinaryErrorCode {
+        match self {
+            DecodeError::Limit(_) => BinaryErrorCode::InvalidParams,
+            _ => BinaryErrorCode::InvalidMessage,
+        }
+    }
 }
 
 impl fmt::Display for DecodeError {
@@ -110,6 +154,7 @@ impl fmt::Display for DecodeError {
         match self {
             DecodeError::UnknownType(k) => write!(f, "unknown message type {k}"),
             DecodeError::Payload(e) => write!(f, "malformed message payload: {e}"),
+            DecodeError::Limit(e) => write!(f, "{}", e.message),
         }
     }
 }
@@ -117,8 +162,16 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 fn decode_payload<T: DeserializeOwned>(kind: u8, payload: &[u8]) -> Result<T, DecodeError> {
-    rmp_serde::from_slice(payload)
-        .map_err(|e| DecodeError::Payload(format!("message type {kind}: {e}")))
+    rmp_serde::from_slice(payload).map_err(|e| {
+        // serde's own message does not say where; a string that is not UTF-8 is named by its
+        // field, so the sender can tell which value it mangled.
+        match crate::msgpack_utf8::first_invalid_string(payload) {
+            Some(field) => DecodeError::Payload(format!(
+                "message type {kind}: field {field} is not valid UTF-8"
+            )),
+            None => DecodeError::Payload(format!("message type {kind}: {e}")),
+        }
+    })
 }
 
 /// One session as listed to binary clients.
@@ -147,10 +200,12 @@ pub enum BinaryErrorCode {
     VersionMismatch,
     Internal,
     InvalidName,
+    /// A value outside its limit (a size, a length): the message names the limit and the value.
+    InvalidParams,
 }
 
 impl BinaryErrorCode {
-    pub const ALL: [BinaryErrorCode; 7] = [
+    pub const ALL: [BinaryErrorCode; 8] = [
         BinaryErrorCode::Unknown,
         BinaryErrorCode::SessionNotFound,
         BinaryErrorCode::SessionExists,
@@ -158,6 +213,7 @@ impl BinaryErrorCode {
         BinaryErrorCode::VersionMismatch,
         BinaryErrorCode::Internal,
         BinaryErrorCode::InvalidName,
+        BinaryErrorCode::InvalidParams,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -169,6 +225,7 @@ impl BinaryErrorCode {
             BinaryErrorCode::VersionMismatch => "version_mismatch",
             BinaryErrorCode::Internal => "internal",
             BinaryErrorCode::InvalidName => "invalid_name",
+            BinaryErrorCode::InvalidParams => "invalid_params",
         }
     }
 
@@ -382,8 +439,85 @@ impl ClientMessage {
     }
 
     /// Decodes a payload of the given kind. A payload on a message that has none is ignored, so a
-    /// later version may add fields to it.
+    /// later version may add fields to it. A message that decodes but carries a value outside
+    /// its limit (see [`ClientMessage::check_limits`]) is refused with [`DecodeError::Limit`].
     pub fn decode(kind: u8, payload: &[u8]) -> Result<Self, DecodeError> {
+        let msg = Self::decode_unchecked(kind, payload)?;
+        msg.check_limits().map_err(DecodeError::Limit)?;
+        Ok(msg)
+    }
+
+    /// Checks every value that has a limit: terminal sizes (0 allowed where it means "unknown"),
+    /// names, layouts and scrollback requests.
+    pub fn check_limits(&self) -> Result<(), crate::VerbError> {
+        use crate::attach::ClientOp;
+        use crate::limits::{self, check_binary_size, check_len};
+        match self {
+            ClientMessage::NewSession {
+                name,
+                width,
+                height,
+                ..
+            } => {
+                check_binary_size("width", *width, "height", *height)?;
+                if let Some(name) = name {
+                    check_len(
+                        "name",
+                        name,
+                        MAX_SESSION_NAME_BYTES,
+                        "MAX_SESSION_NAME_BYTES",
+                    )?;
+                }
+            }
+            ClientMessage::KillSession { name } => check_len(
+                "name",
+                name,
+                MAX_SESSION_NAME_BYTES,
+                "MAX_SESSION_NAME_BYTES",
+            )?,
+            ClientMessage::Op(op) => match op {
+                ClientOp::Attach {
+                    session,
+                    width,
+                    height,
+                    ..
+                } => {
+                    check_binary_size("width", *width, "height", *height)?;
+                    if let Some(name) = session {
+                        check_len(
+                            "session",
+                            name,
+                            MAX_SESSION_NAME_BYTES,
+                            "MAX_SESSION_NAME_BYTES",
+                        )?;
+                    }
+                }
+                ClientOp::Resize { width, height } => {
+                    check_binary_size("width", *width, "height", *height)?
+                }
+                ClientOp::WindowSize { cols, rows, .. } => {
+                    check_binary_size("cols", *cols, "rows", *rows)?
+                }
+                ClientOp::Layout { layout } => check_len(
+                    "layout",
+                    layout,
+                    limits::MAX_LAYOUT_BYTES,
+                    "MAX_LAYOUT_BYTES",
+                )?,
+                ClientOp::Scrollback { count, .. } => {
+                    limits::check_scrollback_page("count", *count)?
+                }
+                _ => {}
+            },
+            ClientMessage::Hello { .. }
+            | ClientMessage::ListSessions
+            | ClientMessage::KillServer => {}
+        }
+        Ok(())
+    }
+
+    /// [`ClientMessage::decode`] without the limit checks (for tools and tests).
+    pub fn decode_unchecked(kind: u8, payload: &[u8]) -> Result<Self, DecodeError> {
         Ok(match kind {
             kind::HELLO => {
                 let p: HelloPayload = decode_payload(kind, payload)?;

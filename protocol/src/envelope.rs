@@ -108,6 +108,137 @@ pub fn parse_request(line: &str) -> Result<Request, (Option<Value>, VerbError)> 
     Ok(Request { id, verb, params })
 }
 
+/// Parses one request line as it came off the socket. Like [`parse_request`], except that a line
+/// that is not valid UTF-8 is refused naming the field that holds the bad bytes (`params.text`,
+/// `verb`), rather than decoded with replacement characters that would then be typed into a
+/// window or compared against names. The id is echoed when it can be read.
+pub fn parse_request_bytes(line: &[u8]) -> Result<Request, (Option<Value>, VerbError)> {
+    let bad_at = match std::str::from_utf8(line) {
+        Ok(text) => return parse_request(text),
+        Err(e) => e.valid_up_to(),
+    };
+    // The valid prefix tells where the bad bytes sit; the lossy decode, only which id to echo.
+    let prefix = std::str::from_utf8(&line[..bad_at]).unwrap_or_default();
+    let field = json_path_at(prefix);
+    let id = serde_json::from_str::<Value>(String::from_utf8_lossy(line).trim())
+        .ok()
+        .and_then(|v| match v {
+            Value::Object(mut obj) => obj.remove("id"),
+            _ => None,
+        });
+    let err = match field.as_deref() {
+        Some(path) if path.starts_with("params.") => {
+            let param = path["params.".len()..]
+                .split(['.', '['])
+                .next()
+                .unwrap_or_default();
+            VerbError::new(
+                ErrorCode::InvalidParams,
+                format!("parameter {path} is not valid UTF-8 (byte {bad_at} of the line)"),
+            )
+            .with_hint(Hint::new().param(param).detail(
+                "JSON text must be UTF-8. To send arbitrary bytes to a window, use send-keys with raw hex tokens.",
+            ))
+        }
+        Some(path) => VerbError::invalid_request(format!(
+            "malformed JSON request: {path} is not valid UTF-8 (byte {bad_at} of the line)"
+        )),
+        None => VerbError::invalid_request(format!(
+            "malformed JSON request: the line is not valid UTF-8 (byte {bad_at})"
+        )),
+    };
+    Err((id, err))
+}
+
+/// Where in a JSON document the end of `prefix` falls, as a path (`params.command[2]`, `verb`,
+/// `params.text (a key)`); None outside any string. `prefix` is a valid-UTF-8 start of a JSON
+/// text that stops inside a string.
+fn json_path_at(prefix: &str) -> Option<String> {
+    enum Frame {
+        /// In an object: the last key read, and whether the next string is a key.
+        Object {
+            key: Option<String>,
+            expect_key: bool,
+        },
+        Array {
+            index: usize,
+        },
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut in_string: Option<String> = None;
+    let mut escaped = false;
+    for c in prefix.chars() {
+        if let Some(buf) = in_string.as_mut() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                let s = in_string.take().unwrap_or_default();
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                    if *expect_key {
+                        *key = Some(s);
+                        *expect_key = false;
+                    }
+                }
+            } else if buf.len() < 256 {
+                buf.push(c);
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = Some(String::new()),
+            '{' => stack.push(Frame::Object {
+                key: None,
+                expect_key: true,
+            }),
+            '[' => stack.push(Frame::Array { index: 0 }),
+            '}' | ']' => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Frame::Object { key, expect_key }) => {
+                    *key = None;
+                    *expect_key = true;
+                }
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    in_string.as_ref()?;
+    let mut path = String::new();
+    let mut in_key = false;
+    for (i, frame) in stack.iter().enumerate() {
+        let last = i + 1 == stack.len();
+        match frame {
+            Frame::Object { key, expect_key } => {
+                if last && *expect_key {
+                    in_key = true;
+                    break;
+                }
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(&crate::closest::echo_name(key.as_deref().unwrap_or("?")));
+            }
+            Frame::Array { index } => path.push_str(&format!("[{index}]")),
+        }
+    }
+    if path.is_empty() {
+        return Some(if in_key {
+            "a key".to_owned()
+        } else {
+            "the request".to_owned()
+        });
+    }
+    if in_key {
+        path.push_str(" (a key)");
+    }
+    Some(path)
+}
+
 fn to_line<T: Serialize>(value: &T) -> String {
     // Serializing JSON values and plain structs of them cannot fail; fall back to the fixed line
     // the protocol reserves for an encoding failure rather than panic on a connection task.
@@ -306,6 +437,47 @@ mod tests {
         assert_eq!(parse_request(&req.to_line()).unwrap(), req);
         let bare = Request::new(None, "list-sessions", Value::Null);
         assert_eq!(bare.to_line(), r#"{"verb":"list-sessions"}"#);
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_field() {
+        let (id, err) = parse_request_bytes(
+            b"{\"id\":4,\"verb\":\"send-text\",\"params\":{\"text\":\"a\xffb\"}}",
+        )
+        .unwrap_err();
+        assert_eq!(id, Some(json!(4)));
+        assert_eq!(err.code, ErrorCode::InvalidParams);
+        assert_eq!(err.hint.param.as_deref(), Some("text"));
+        assert!(err.message.contains("params.text"), "{}", err.message);
+
+        let (_, err) = parse_request_bytes(
+            b"{\"verb\":\"new-window\",\"params\":{\"command\":[\"a\",\"b\\\"\xc3\"]}}",
+        )
+        .unwrap_err();
+        assert_eq!(err.hint.param.as_deref(), Some("command"));
+        assert!(err.message.contains("params.command[1]"), "{}", err.message);
+
+        let (id, err) = parse_request_bytes(b"{\"id\":1,\"verb\":\"li\xffst\"}").unwrap_err();
+        assert_eq!(id, Some(json!(1)));
+        assert_eq!(err.code, ErrorCode::InvalidRequest);
+        assert!(
+            err.message.contains("verb is not valid UTF-8"),
+            "{}",
+            err.message
+        );
+
+        let (_, err) =
+            parse_request_bytes(b"{\"verb\":\"x\",\"params\":{\"k\xff\":1}}").unwrap_err();
+        assert!(err.message.contains("params (a key)"), "{}", err.message);
+
+        let (_, err) = parse_request_bytes(b"\xff").unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidRequest);
+
+        // Valid UTF-8 goes through the ordinary parser.
+        let req =
+            parse_request_bytes("{\"verb\":\"hello\",\"params\":{\"client\":\"é\"}}".as_bytes())
+                .unwrap();
+        assert_eq!(req.params, json!({"client": "é"}));
     }
 
     #[test]

@@ -16,7 +16,9 @@ pub mod envelope;
 pub mod error;
 pub mod events;
 pub mod keys;
+pub mod limits;
 pub mod lumen;
+mod msgpack_utf8;
 pub mod params;
 pub mod registry;
 

@@ -81,6 +81,10 @@ impl std::fmt::Display for ParamType {
 }
 
 /// A JSON number that is a whole number representable as i64.
+pub(crate) fn int_value(value: &Value) -> Option<i64> {
+    as_int(value)
+}
+
 fn as_int(value: &Value) -> Option<i64> {
     let n = value.as_number()?;
     if let Some(i) = n.as_i64() {
@@ -1036,6 +1040,7 @@ pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
             }
         }
     }
+    crate::limits::check_verb_params(spec.name, params)?;
     Ok(spec)
 }
 
@@ -1391,7 +1396,7 @@ mod tests {
     fn types_are_checked() {
         let ok = [
             ("resize", json!({"width": 80, "height": 24})),
-            ("resize", json!({"width": 80.0, "height": -3})),
+            ("resize", json!({"width": 80.0, "height": 24.0})),
             (
                 "new-window",
                 json!({"command": ["a", "b"], "focus": false, "workspace": 2}),

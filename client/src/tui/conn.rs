@@ -194,7 +194,13 @@ impl Conn {
 
     pub fn send(&mut self, msg: &ClientMessage) -> Result<(), String> {
         let mut frame = BytesMut::new();
-        msg.encode(&mut frame);
+        match msg {
+            ClientMessage::Op(op) => match capped_sizes(op) {
+                Some(op) => ClientMessage::Op(op).encode(&mut frame),
+                None => msg.encode(&mut frame),
+            },
+            _ => msg.encode(&mut frame),
+        }
         self.writer
             .write_all(&frame)
             .and_then(|()| self.writer.flush())
@@ -209,6 +215,46 @@ impl Conn {
 
     pub fn send_op(&mut self, op: ClientOp) -> Result<(), String> {
         self.send(&ClientMessage::Op(op))
+    }
+}
+
+/// The daemon refuses terminal sizes over its limits (`protocol::limits::MAX_COLS` x
+/// `MAX_ROWS`). An outer terminal larger than that still attaches: the sizes sent are capped,
+/// and windows use the top-left part of their area. None when nothing needs capping.
+fn capped_sizes(op: &ClientOp) -> Option<ClientOp> {
+    use protocol::limits::{MAX_COLS, MAX_ROWS};
+    let over = |w: u16, h: u16| w > MAX_COLS || h > MAX_ROWS;
+    let cap = |w: u16, h: u16| (w.min(MAX_COLS), h.min(MAX_ROWS));
+    match op {
+        ClientOp::Attach {
+            session,
+            create,
+            width,
+            height,
+            max_fps,
+        } if over(*width, *height) => {
+            let (width, height) = cap(*width, *height);
+            Some(ClientOp::Attach {
+                session: session.clone(),
+                create: *create,
+                width,
+                height,
+                max_fps: *max_fps,
+            })
+        }
+        ClientOp::Resize { width, height } if over(*width, *height) => {
+            let (width, height) = cap(*width, *height);
+            Some(ClientOp::Resize { width, height })
+        }
+        ClientOp::WindowSize { window, cols, rows } if over(*cols, *rows) => {
+            let (cols, rows) = cap(*cols, *rows);
+            Some(ClientOp::WindowSize {
+                window: window.clone(),
+                cols,
+                rows,
+            })
+        }
+        _ => None,
     }
 }
 
