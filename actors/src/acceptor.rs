@@ -14,6 +14,9 @@ use crate::verbs::VerbEnv;
 /// may connect first and compute its request later.
 const FIRST_BYTE_WAIT: Duration = Duration::from_secs(600);
 
+/// Pause before accepting again when the process is out of file descriptors.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
 pub struct Acceptor {
     env: VerbEnv,
     uid: u32,
@@ -24,10 +27,26 @@ pub struct Acceptor {
 impl Acceptor {
     pub fn start(listener: UnixListener, env: VerbEnv) -> Addr<Acceptor> {
         Acceptor::create(move |ctx| {
-            ctx.add_stream(futures_util::stream::unfold(listener, |l| async move {
-                let r = l.accept().await.map(|(s, _)| s);
-                Some((r, l))
-            }));
+            ctx.add_stream(futures_util::stream::unfold(
+                (listener, false),
+                |(l, backing_off)| async move {
+                    let r = l.accept().await.map(|(s, _)| s);
+                    let out_of_fds = matches!(
+                        &r,
+                        Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+                    );
+                    if out_of_fds {
+                        // The pending connection stays queued and readiness stays set, so
+                        // accepting again at once would spin: wait a little, log once.
+                        if !backing_off {
+                            tracing::warn!("out of file descriptors; accepting again shortly");
+                        }
+                        tokio::time::sleep(ACCEPT_BACKOFF).await;
+                        return Some((Err(std::io::ErrorKind::WouldBlock.into()), (l, true)));
+                    }
+                    Some((r, (l, false)))
+                },
+            ));
             Acceptor {
                 env,
                 // SAFETY: geteuid has no failure modes.
@@ -46,6 +65,7 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
     fn handle(&mut self, item: std::io::Result<UnixStream>, ctx: &mut Self::Context) {
         let stream = match item {
             Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
             Err(e) => {
                 tracing::warn!(error = %e, "accept failed");
                 return;

@@ -87,7 +87,7 @@ impl Decoder for FrameCodec {
     type Error = FrameCodecError;
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<(u8, Bytes)>, FrameCodecError> {
-        protocol::binary::split_frame(src).map_err(FrameCodecError::Frame)
+        protocol::binary::split_client_frame(src).map_err(FrameCodecError::Frame)
     }
 }
 

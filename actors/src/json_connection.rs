@@ -11,7 +11,7 @@ use std::sync::Arc;
 use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::closest::closest_match;
-use protocol::envelope::{failure_line, parse_request, success_line, Request};
+use protocol::envelope::{failure_line, parse_request_bytes, success_line, Request};
 use protocol::events::{Event, EventFilter, EVENT_TYPES};
 use protocol::params::SubscribeParams;
 use protocol::registry::{self, decode};
@@ -135,11 +135,10 @@ impl JsonConnection {
                 }
                 return;
             };
-            let text = String::from_utf8_lossy(&line);
-            if text.trim().is_empty() {
+            if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let req = match parse_request(&text) {
+            let req = match parse_request_bytes(&line) {
                 Ok(req) => req,
                 Err((id, err)) => {
                     self.send_with(failure_line(&id, &err), permit, ctx);

@@ -46,6 +46,8 @@ pub struct Services {
     /// Where windows run: one arbiter (thread) per core, so N flooding windows use N cores
     /// while the control actors on the main arbiter stay answerable.
     pub windows: ArbiterPool,
+    /// Set once the daemon begins to shut down: pending waits answer at once.
+    pub shutting_down: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -100,12 +102,14 @@ pub struct DaemonHandle {
     acceptor: Addr<acceptor::Acceptor>,
     manager: Addr<session_manager::SessionManager>,
     windows: ArbiterPool,
+    shutting_down: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl DaemonHandle {
     /// Stop accepting, then end every session's programs. Resolves when they are gone.
     pub async fn shutdown(self) {
-        // Waits end first (their event streams close), so their clients hear why.
+        // Waits end first (their watches and event streams close), so their clients hear why.
+        self.shutting_down.send_replace(true);
         let _ = self.hub.send(event_hub::CloseAll).await;
         let _ = self.acceptor.send(acceptor::StopAccepting).await;
         let _ = self.manager.send(session_manager::Shutdown).await;
@@ -121,8 +125,10 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         hub: event_hub::EventHub::default().start(),
         supervisor: supervisor::Supervisor::default().start(),
         windows: ArbiterPool::per_core(),
+        shutting_down: Arc::new(tokio::sync::watch::channel(false).0),
     };
     let windows = services.windows.clone();
+    let shutting_down = services.shutting_down.clone();
     let manager = session_manager::SessionManager::new(services.clone()).start();
     let hub = services.hub.clone();
     let env = verbs::VerbEnv {
@@ -135,6 +141,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         acceptor,
         manager,
         windows,
+        shutting_down,
     }
 }
 

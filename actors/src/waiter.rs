@@ -46,8 +46,14 @@ impl Actor for Waiter {
         }
         let env = self.env.clone();
         let Some(p) = self.params.take() else { return };
+        let mut down = env.services.shutting_down.subscribe();
         ctx.spawn(
-            async move { run(&env, p).await }
+            async move {
+                tokio::select! {
+                    answer = run(&env, p) => answer,
+                    _ = down.wait_for(|d| *d) => Err(errors::internal("the daemon is shutting down")),
+                }
+            }
                 .into_actor(self)
                 .map(|answer, act, ctx| {
                     if let Some(reply) = act.reply.take() {

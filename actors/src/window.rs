@@ -629,6 +629,32 @@ impl Handler<WriteInput> for Window {
     }
 }
 
+/// Key tokens for the PTY, encoded here with the modes in force (application cursor keys), so
+/// a mode switch cannot fall between the encoding and the write.
+#[derive(Message)]
+#[rtype(result = "Result<(), VerbError>")]
+pub struct SendKeys {
+    pub keys: String,
+    pub literal: bool,
+    pub raw: bool,
+}
+
+impl Handler<SendKeys> for Window {
+    type Result = ResponseFuture<Result<(), VerbError>>;
+    fn handle(&mut self, msg: SendKeys, _: &mut Self::Context) -> Self::Result {
+        let modes = protocol::keys::KeyModes {
+            app_cursor: self.emulator.app_cursor(),
+        };
+        match protocol::keys::keys_to_bytes_in(&msg.keys, msg.literal, msg.raw, modes) {
+            Ok(bytes) => self.queue_write(bytes),
+            Err(e) => {
+                let e = e.to_verb_error();
+                Box::pin(async move { Err(e) })
+            }
+        }
+    }
+}
+
 /// Render the screen (and optionally scrollback) as text.
 #[derive(Message)]
 #[rtype(result = "String")]

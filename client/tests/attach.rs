@@ -8,6 +8,11 @@ use common::{tuios, DaemonGuard};
 #[test]
 fn attach_without_a_daemon_exits_3() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let out = tuios(&socket, &["attach", "w"]);
     assert_eq!(out.status.code(), Some(3), "{out:?}");
@@ -19,6 +24,11 @@ fn attach_without_a_daemon_exits_3() {
 #[test]
 fn attach_without_a_terminal_says_so() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let _daemon = DaemonGuard(socket.clone());
     let out = tuios(&socket, &["new", "-d", "w"]);

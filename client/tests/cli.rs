@@ -25,6 +25,11 @@ fn lines_of(pipe: impl Read + Send + 'static) -> mpsc::Receiver<String> {
 #[test]
 fn help_lists_the_verb_commands_with_registry_descriptions() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let out = tuios(&dir.path().join("tuios.sock"), &["--help"]);
     assert!(out.status.success(), "{out:?}");
     let help = String::from_utf8(out.stdout).unwrap();
@@ -66,6 +71,11 @@ fn help_lists_the_verb_commands_with_registry_descriptions() {
 #[test]
 fn control_commands_without_a_daemon_exit_3_and_say_how_to_start_one() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let commands: &[&[&str]] = &[
         &["list-windows"],
@@ -94,6 +104,11 @@ fn control_commands_without_a_daemon_exit_3_and_say_how_to_start_one() {
 #[test]
 fn socket_flag_overrides_the_environment() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let env_socket = dir.path().join("env.sock");
     let flag_socket = dir.path().join("flag.sock");
     let out = tuios(
@@ -115,6 +130,11 @@ fn socket_flag_overrides_the_environment() {
 #[test]
 fn kill_server_without_a_daemon_is_not_an_error() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let out = tuios(&dir.path().join("tuios.sock"), &["kill-server"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("not running"));
@@ -123,6 +143,11 @@ fn kill_server_without_a_daemon_is_not_an_error() {
 #[test]
 fn a_stale_socket_counts_as_no_daemon_and_kill_server_removes_it() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
     assert!(socket.exists());
@@ -136,6 +161,11 @@ fn a_stale_socket_counts_as_no_daemon_and_kill_server_removes_it() {
 #[test]
 fn new_starts_a_daemon_and_kill_server_stops_it() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let _guard = DaemonGuard(socket.clone());
 
@@ -181,6 +211,11 @@ fn new_starts_a_daemon_and_kill_server_stops_it() {
 fn wait_for_and_subscribe_against_a_real_daemon() {
     const DEADLINE: Duration = Duration::from_secs(20);
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let _guard = DaemonGuard(socket.clone());
 
@@ -270,6 +305,11 @@ fn wait_for_and_subscribe_against_a_real_daemon() {
 #[test]
 fn run_command_list_and_argument_counts_need_no_daemon() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let out = tuios(&socket, &["run-command", "--list"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -287,6 +327,11 @@ fn run_command_list_and_argument_counts_need_no_daemon() {
 #[test]
 fn workspace_window_and_option_commands_against_a_real_daemon() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let socket = dir.path().join("tuios.sock");
     let _guard = DaemonGuard(socket.clone());
     let ok = |args: &[&str]| -> String {

@@ -132,6 +132,12 @@ impl TestEnv {
             .prefix("tuios-it-")
             .tempdir_in("/tmp")
             .expect("cannot create a temporary directory");
+        // The client refuses a socket directory others can enter (tempfile makes 0755 ones).
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .expect("make the test directory private");
         for sub in ["home", "config", "state"] {
             std::fs::create_dir_all(dir.path().join(sub)).expect("create test subdirectory");
         }

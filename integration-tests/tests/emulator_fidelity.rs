@@ -318,7 +318,6 @@ fn titles_are_capped_at_4_kib() {
 /// Needs the daemon's send-keys to consult the window's DECCKM state (see the report of
 /// issue 16: `Emulator::app_cursor()` and `protocol::keys::keys_to_bytes_in`).
 #[test]
-#[ignore = "needs actors/src/verbs/io.rs send-keys to encode with the window's app-cursor mode"]
 fn send_keys_honours_application_cursor_mode() {
     let daemon = TestDaemon::start();
     let session = daemon.new_session("fid");

@@ -40,7 +40,7 @@ pub const CONTROL_BYTES: usize = 32 << 20;
 /// Frames read whose work is not finished yet; beyond it the connection stops reading.
 pub const MAX_PENDING_FRAMES: usize = 64;
 /// How long a new binary peer has to complete its first frame.
-pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
+pub const HANDSHAKE_DEADLINE: Duration = protocol::limits::BINARY_HELLO_DEADLINE;
 
 pub struct BinaryConnection {
     /// Control frames (replies, notices) for the writer task, in order.
@@ -341,7 +341,7 @@ impl Handler<Incoming<Result<(u8, Bytes), FrameCodecError>>> for BinaryConnectio
         let msg = match ClientMessage::decode(kind, &payload) {
             Ok(m) => m,
             Err(e) => {
-                self.error(BinaryErrorCode::InvalidMessage, e.to_string());
+                self.error(e.code(), e.to_string());
                 return;
             }
         };

@@ -25,8 +25,17 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<V
     )
     .map_err(|e| e.to_verb_error())?;
     refuse_frames("keys", &bytes)?;
-    mailbox(w.addr.send(win::WriteInput(bytes)).await)
-        .map_err(|_| errors::window_gone(&w.id))??;
+    // Encoded again in the window, with the cursor-key mode in force when they are written.
+    mailbox(
+        w.addr
+            .send(win::SendKeys {
+                keys,
+                literal: params.literal.unwrap_or(false),
+                raw: params.raw.unwrap_or(false),
+            })
+            .await,
+    )
+    .map_err(|_| errors::window_gone(&w.id))??;
     Ok(ok())
 }
 

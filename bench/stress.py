@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Robustness figures for the daemon (issue 12): peak RSS under hostile clients and programs,
+control-verb latency while windows flood, and flood throughput with 1, 2 and 4 windows.
+
+    python3 bench/stress.py [path/to/tuios]
+
+Starts a private daemon on a temporary socket, runs each scenario, prints a markdown table.
+Every scenario is bounded in time and only talks to the local socket.
+"""
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(__file__), "..", "target", "release", "tuios")
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Conn:
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(path)
+        self.f = self.s.makefile("rb")
+        self.n = 0
+
+    def call(self, verb, **params):
+        self.n += 1
+        self.s.sendall((json.dumps({"id": self.n, "verb": verb, "params": params}) + "\n").encode())
+        return json.loads(self.f.readline())
+
+    def close(self):
+        self.s.close()
+
+
+class Daemon:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="tuios-stress-")
+        os.chmod(self.dir, 0o700)
+        self.sock = os.path.join(self.dir, "s.sock")
+        env = dict(os.environ, TUIOS_AGENT_AUTODETECT="0")
+        self.p = subprocess.Popen([BIN, "daemon", "--socket", self.sock], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while not os.path.exists(self.sock):
+            if time.time() > deadline:
+                raise SystemExit("daemon did not start")
+            time.sleep(0.01)
+        self.session = "stress"
+        subprocess.run([BIN, "new", "-d", self.session], env=dict(os.environ, TUIOS_SOCKET=self.sock),
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def conn(self):
+        return Conn(self.sock)
+
+    def window(self, conn, command=None):
+        params = {"session": self.session}
+        if command:
+            params["command"] = command
+        return conn.call("new-window", **params)["result"]["window_id"]
+
+    def stop(self):
+        self.p.terminate()
+        self.p.wait(15)
+
+
+def watch_peak(pid, seconds):
+    peak = rss_kb(pid)
+    end = time.time() + seconds
+    while time.time() < end:
+        peak = max(peak, rss_kb(pid))
+        time.sleep(0.05)
+    return peak
+
+
+def pipelined_behind_wait(d):
+    """A client blocks on wait-for, then pipelines requests without reading any answer."""
+    c = d.conn()
+    s = c.s
+    s.sendall(json.dumps({"id": 0, "verb": "wait-for", "params": {
+        "session": d.session, "condition": "window-output", "pattern": "NEVER-APPEARS", "timeout": 60000}}).encode() + b"\n")
+    line = (json.dumps({"id": 1, "verb": "list-sessions", "params": {}}) + "\n").encode() * 1000
+    s.setblocking(False)
+    stop = time.time() + 8
+    sent = 0
+
+    def blast():
+        nonlocal sent
+        while time.time() < stop:
+            try:
+                sent += s.send(line)
+            except BlockingIOError:
+                time.sleep(0.001)
+            except OSError:
+                return
+    t = threading.Thread(target=blast)
+    t.start()
+    peak = watch_peak(d.p.pid, 8)
+    t.join()
+    c.close()
+    return peak, f"{sent / 1e6:.1f} MB accepted by the socket in 8 s"
+
+
+def subscriber_never_reads(d):
+    """A subscriber with a huge queue never reads while a window toggles modes and titles."""
+    c = d.conn()
+    r = c.call("subscribe", queue=1_000_000_000)
+    w = d.window(d.conn(), ["/bin/sh", "-c",
+                            "end=$(( $(date +%s) + 15 )); while [ $(date +%s) -lt $end ]; do "
+                            "printf '\\033[?2004h\\033[?2004l\\033]2;t%s\\007\\033[?1h\\033[?1l' $RANDOM; done"])
+    peak = watch_peak(d.p.pid, 15)
+    c.close()
+    return peak, f"queue granted: {r['result']['queue']}; window {w[:8]}"
+
+
+def title_storm_with_stopped_client(d):
+    """An attached client (tuios attach in a PTY) is SIGSTOPped while a window retitles and
+    prints malformed Lumen frames in a loop."""
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TUIOS_SOCKET"] = d.sock
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(BIN, [BIN, "attach", d.session])
+    time.sleep(1.0)
+    os.kill(pid, 19)  # SIGSTOP: the client's terminal is suspended
+    d.window(d.conn(), ["/bin/sh", "-c",
+                        "end=$(( $(date +%s) + 15 )); while [ $(date +%s) -lt $end ]; do "
+                        "printf '\\033]2;title-%s-%s\\007\\033]1337;lumen;bad\\007' $RANDOM $RANDOM; done"])
+    peak = watch_peak(d.p.pid, 15)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return peak, "client stopped for 15 s"
+
+
+FLOOD = "head -c {n} /dev/zero | tr '\\0' 'x' | fold -w 79; echo"
+
+
+def list_sessions_while_flooding(d):
+    c = d.conn()
+    for _ in range(4):
+        d.window(c, ["/bin/sh", "-c", "yes 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx \033[31mred\033[0m' | head -c 400000000"])
+    lat = []
+    end = time.time() + 10
+    while time.time() < end:
+        t = time.perf_counter()
+        c.call("list-sessions")
+        lat.append((time.perf_counter() - t) * 1000)
+    lat.sort()
+    return lat[len(lat) // 2], lat[int(len(lat) * 0.99)], len(lat)
+
+
+def throughput(d, windows, mib=64):
+    c = d.conn()
+    cmd = ["/bin/sh", "-c", f"yes 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx \033[32mgreen\033[0m' | head -c {mib << 20}"]
+    t = time.perf_counter()
+    ids = [c.call("new-window", session=d.session, command=cmd, remain=True)["result"]["window_id"]
+           for _ in range(windows)]
+    for w in ids:
+        r = c.call("wait-for", session=d.session, window=w, condition="window-exit", timeout=300000)
+        assert "result" in r, r
+    dt = time.perf_counter() - t
+    for w in ids:
+        c.call("close-window", session=d.session, window=w)
+    return windows * mib / dt
+
+
+def main():
+    rows = []
+    for name, fn in [("pipelined requests behind a blocking wait-for (8 s)", pipelined_behind_wait),
+                     ("subscriber that never reads, mode/title storm (15 s)", subscriber_never_reads),
+                     ("title + failed-frame storm, attached client SIGSTOPped (15 s)", title_storm_with_stopped_client)]:
+        d = Daemon()
+        try:
+            base = rss_kb(d.p.pid)
+            peak, note = fn(d)
+            rows.append(f"| {name} | {base / 1024:.1f} MiB | {peak / 1024:.1f} MiB | {note} |")
+        finally:
+            d.stop()
+    print("| scenario | RSS before | peak RSS | note |\n|---|---|---|---|")
+    print("\n".join(rows))
+    d = Daemon()
+    try:
+        p50, p99, n = list_sessions_while_flooding(d)
+        print(f"\nlist-sessions while 4 windows flood: p50 {p50:.2f} ms, p99 {p99:.2f} ms ({n} calls in 10 s)")
+    finally:
+        d.stop()
+    d = Daemon()
+    try:
+        one = throughput(d, 1)
+        two = throughput(d, 2)
+        four = throughput(d, 4)
+        print(f"aggregate flood throughput (64 MiB per window): 1 window {one:.1f} MiB/s, "
+              f"2 windows {two:.1f} MiB/s ({two / one:.2f}x), 4 windows {four:.1f} MiB/s ({four / one:.2f}x)")
+    finally:
+        d.stop()
+
+
+if __name__ == "__main__":
+    main()
