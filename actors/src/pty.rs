@@ -228,3 +228,51 @@ pub fn signal_child(pid: i32, sig: libc::c_int) {
         libc::kill(pid, sig);
     }
 }
+
+/// Every process in the terminal session the window's program leads (its session id is the
+/// program's pid): background jobs and `nohup`ed servers that left the shell's process group
+/// are still in it, unless they called setsid themselves. Reads /proc: call it off the actors'
+/// threads.
+pub fn session_members(sid: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&p| p != sid && process_session(p) == Some(sid))
+        .collect()
+}
+
+/// The session id of `pid`, from /proc/PID/stat (the field after the parenthesised name).
+fn process_session(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    // state ppid pgrp session
+    rest.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// Hang up everything started in a window: the program's group and every other member of its
+/// terminal session, then SIGKILL what is left after `grace`. Runs on the blocking pool.
+pub fn end_session_tree(
+    pid: i32,
+    grace: std::time::Duration,
+    still_ours: impl Fn() -> bool + Send + 'static,
+) {
+    tokio::task::spawn_blocking(move || {
+        let members = session_members(pid);
+        for &p in &members {
+            // SAFETY: kill(2) on pids just read from /proc; a vanished one fails harmlessly.
+            unsafe { libc::kill(p, libc::SIGHUP) };
+        }
+        std::thread::sleep(grace);
+        let members: Vec<i32> = session_members(pid).into_iter().chain(members).collect();
+        for p in members {
+            if process_session(p) == Some(pid) {
+                // SAFETY: as above.
+                unsafe { libc::kill(p, libc::SIGKILL) };
+            }
+        }
+        if still_ours() {
+            signal_child(pid, libc::SIGKILL);
+        }
+    });
+}

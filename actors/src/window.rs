@@ -549,9 +549,8 @@ impl Actor for Window {
     type Context = Context<Self>;
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
-        if self.exited.is_none() && self.reaped.is_none() {
-            hang_up(self.pid);
-        }
+        // Background jobs of a program that already exited are ended too.
+        hang_up(self.pid, self.exited.is_none() && self.reaped.is_none());
         if let Some(reader) = self.reader.take() {
             reader.do_send(StopReading);
         }
@@ -559,15 +558,17 @@ impl Actor for Window {
     }
 }
 
-/// SIGHUP now, SIGKILL after a grace period if it is still there.
-fn hang_up(pid: i32) {
-    pty::signal_child(pid, libc::SIGHUP);
-    actix::spawn(async move {
-        tokio::time::sleep(HANGUP_GRACE).await;
-        // SAFETY: kill with signal 0 only checks existence.
-        if unsafe { libc::kill(pid, 0) } == 0 {
-            pty::signal_child(pid, libc::SIGKILL);
-        }
+/// SIGHUP now to the program and everything started in its terminal session, SIGKILL after a
+/// grace period to whatever is still there.
+fn hang_up(pid: i32, running: bool) {
+    if running {
+        pty::signal_child(pid, libc::SIGHUP);
+    }
+    // A reaped program's pid is not signalled again (it may belong to someone else by now);
+    // its session's members keep the session id alive, so they are safe to find by it.
+    // SAFETY: kill with signal 0 only checks existence.
+    pty::end_session_tree(pid, HANGUP_GRACE, move || {
+        running && unsafe { libc::kill(pid, 0) } == 0
     });
 }
 

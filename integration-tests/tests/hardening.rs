@@ -210,17 +210,34 @@ fn a_huge_title_is_cut_and_the_window_keeps_working() {
     let daemon = private_daemon();
     let (session, window) = daemon.session_with_window("work");
     let mut conn = daemon.conn();
-    // 2 MiB of title in one OSC 2, then a marker: the window must still take commands.
+    // 2 MiB of title in one OSC 2, then a marker: the window must still take commands. An OSC
+    // string over the emulator's cap is dropped whole (a cut title would say something the
+    // program never said), so the title does not change.
     conn.send_text(
         &session,
         &window,
         "printf '\\033]2;'; head -c 2097152 /dev/zero | tr '\\0' t; printf '\\007'; echo title-done\n",
     );
     conn.wait_for_line(&session, &window, "title-done");
+    let name = conn.window_row(&session, &window)["display_name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        !name.starts_with("ttt"),
+        "a 2 MiB title was taken: {name:.40}"
+    );
+    // A title within the OSC cap but over the title cap is cut at the title limit.
+    conn.send_text(
+        &session,
+        &window,
+        "printf '\\033]2;'; head -c 6000 /dev/zero | tr '\\0' u; printf '\\007'; echo title2-done\n",
+    );
+    conn.wait_for_line(&session, &window, "title2-done");
     let row = poll(DEADLINE, "the window to take the long title", || {
         let row = conn.window_row(&session, &window);
         let name = row["display_name"].as_str().unwrap_or_default().to_owned();
-        if name.starts_with("ttt") {
+        if name.starts_with("uuu") {
             Ok(row)
         } else {
             Err(format!("display name so far: {name:.40}"))
@@ -575,4 +592,51 @@ fn list_windows_escapes_hostile_titles_and_names() {
         Some(json!("\u{1b}[31mN\u{1b}]0;x\u{7}")),
         "{value}"
     );
+}
+
+/// Closing a window ends the background jobs started from its shell, including a `nohup`ed one
+/// that left the shell's process group.
+#[test]
+fn closing_a_window_ends_its_background_jobs() {
+    let daemon = tuios_integration_tests::TestDaemon::start();
+    let (session, window) = daemon.session_with_window("jobs");
+    let mut conn = daemon.conn();
+    let marker = format!("/tmp/tuios-bg-{}", std::process::id());
+    let _ = std::fs::remove_file(&marker);
+    conn.send_text(
+        &session,
+        &window,
+        &format!("sleep 1000 & nohup sh -c 'sleep 1001' >/dev/null 2>&1 & echo $! > {marker}; echo STARTED-$((1+1))\n"),
+    );
+    conn.ok(
+        "wait-for",
+        serde_json::json!({"session": session, "window": window, "condition": "window-output",
+                           "pattern": "STARTED-2", "timeout": 10000}),
+    );
+    let pid: i32 = std::fs::read_to_string(&marker)
+        .expect("the shell wrote the background job's pid")
+        .trim()
+        .parse()
+        .expect("a pid");
+    let _ = std::fs::remove_file(&marker);
+    assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+    conn.ok(
+        "close-window",
+        serde_json::json!({"session": session, "window": window}),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let gone = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true);
+        if gone {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "background job {pid} outlived its window"
+        );
+        // Poll step inside a deadline.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }

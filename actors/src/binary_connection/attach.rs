@@ -39,6 +39,15 @@ impl BinaryConnection {
                 self.send(&DaemonMessage::Op(DaemonOp::Detached));
             }
             ClientOp::Input { window, data } => {
+                // The same rule as send-text and pastes: input that could read as a Lumen frame
+                // never reaches a program.
+                if protocol::lumen::contains_frame_introducer(&data) {
+                    self.notice(
+                        NoticeLevel::Warning,
+                        "input holding a Lumen frame introducer was refused; nothing was written",
+                    );
+                    return;
+                }
                 let target = self.viewed(&window);
                 let permit = self.hold();
                 ctx.spawn(
