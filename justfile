@@ -21,3 +21,8 @@ bench:
 # Emulator micro-benchmark (parse speed, scrollback memory).
 emubench:
     cargo run --release -p tuios-emulator --example emubench
+
+# Peak RSS under hostile clients, list-sessions latency while windows flood, throughput scaling.
+stress:
+    cargo build --release -p tuios-client
+    python3 bench/stress.py target/release/tuios

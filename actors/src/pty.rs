@@ -230,24 +230,28 @@ pub fn signal_child(pid: i32, sig: libc::c_int) {
 }
 
 /// Every process in the terminal session the window's program leads (its session id is the
-/// program's pid): background jobs and `nohup`ed servers that left the shell's process group
-/// are still in it, unless they called setsid themselves. Reads /proc: call it off the actors'
-/// threads.
-pub fn session_members(sid: i32) -> Vec<i32> {
+/// program's pid), with its start time: background jobs and `nohup`ed servers that left the
+/// shell's process group are still in it, unless they called setsid themselves. Reads /proc:
+/// call it off the actors' threads.
+pub fn session_members(sid: i32) -> Vec<(i32, u64)> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&p| p != sid && process_session(p) == Some(sid))
+        .filter(|&p| p != sid)
+        .filter_map(|p| match process_session(p) {
+            Some((s, start)) if s == sid => Some((p, start)),
+            _ => None,
+        })
         .collect()
 }
 
-/// The session id of `pid`, from /proc/PID/stat (the field after the parenthesised name).
-fn process_session(pid: i32) -> Option<i32> {
+/// The session id and start time of `pid`, from /proc/PID/stat (fields after the name).
+fn process_session(pid: i32) -> Option<(i32, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    // state ppid pgrp session
-    rest.split_whitespace().nth(3)?.parse().ok()
+    let rest: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    // state ppid pgrp session ... starttime is field 22 of the whole line, 20th after the name.
+    Some((rest.get(3)?.parse().ok()?, rest.get(19)?.parse().ok()?))
 }
 
 /// Hang up everything started in a window: the program's group and every other member of its
@@ -258,15 +262,17 @@ pub fn end_session_tree(
     still_ours: impl Fn() -> bool + Send + 'static,
 ) {
     tokio::task::spawn_blocking(move || {
+        // Found now, while the session is surely the window's: once every member is gone its
+        // id may be reused by another window's shell, so it is never searched for again.
         let members = session_members(pid);
-        for &p in &members {
+        for &(p, _) in &members {
             // SAFETY: kill(2) on pids just read from /proc; a vanished one fails harmlessly.
             unsafe { libc::kill(p, libc::SIGHUP) };
         }
         std::thread::sleep(grace);
-        let members: Vec<i32> = session_members(pid).into_iter().chain(members).collect();
-        for p in members {
-            if process_session(p) == Some(pid) {
+        for (p, start) in members {
+            // Still the same process (same session, same start time), not a reused pid.
+            if process_session(p) == Some((pid, start)) {
                 // SAFETY: as above.
                 unsafe { libc::kill(p, libc::SIGKILL) };
             }

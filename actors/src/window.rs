@@ -549,7 +549,6 @@ impl Actor for Window {
     type Context = Context<Self>;
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
-        // Background jobs of a program that already exited are ended too.
         hang_up(self.pid, self.exited.is_none() && self.reaped.is_none());
         if let Some(reader) = self.reader.take() {
             reader.do_send(StopReading);
@@ -561,15 +560,18 @@ impl Actor for Window {
 /// SIGHUP now to the program and everything started in its terminal session, SIGKILL after a
 /// grace period to whatever is still there.
 fn hang_up(pid: i32, running: bool) {
-    if running {
-        pty::signal_child(pid, libc::SIGHUP);
+    if !running {
+        // Once reaped, the pid (and so the session id) may already be another process's:
+        // nothing is signalled by it any more.
+        return;
     }
-    // A reaped program's pid is not signalled again (it may belong to someone else by now);
-    // its session's members keep the session id alive, so they are safe to find by it.
+    pty::signal_child(pid, libc::SIGHUP);
     // SAFETY: kill with signal 0 only checks existence.
-    pty::end_session_tree(pid, HANGUP_GRACE, move || {
-        running && unsafe { libc::kill(pid, 0) } == 0
-    });
+    pty::end_session_tree(
+        pid,
+        HANGUP_GRACE,
+        move || unsafe { libc::kill(pid, 0) } == 0,
+    );
 }
 
 impl Handler<Output> for Window {
