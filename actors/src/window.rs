@@ -120,6 +120,9 @@ pub struct Window {
     idle_watches: Vec<IdleWatch>,
     idle_timer: Option<SpawnHandle>,
     last_output: Instant,
+    /// The session has recorded the exit (exit waits may be answered).
+    exit_recorded: bool,
+    me: actix::WeakAddr<Window>,
 }
 
 /// What happened since the last batch of events.
@@ -229,6 +232,8 @@ impl Window {
                 idle_watches: Vec::new(),
                 idle_timer: None,
                 last_output: Instant::now(),
+                exit_recorded: false,
+                me: ctx.address().downgrade(),
             }
         }))
     }
@@ -531,13 +536,40 @@ impl Window {
         e.exit_code = exit.code;
         e.signal = exit.signal;
         self.publish(e);
-        for w in self.exit_watches.drain(..) {
-            let _ = w.send(Some(exit));
-        }
-        self.links.notices.do_send(WindowNotice::Exited {
+        // Waits on the exit are answered once the session has recorded it, so a client that
+        // lists windows right after its wait sees the window as exited.
+        let recorded = self.links.notices.send(WindowNotice::Exited {
             window_id: self.id.clone(),
             exit,
         });
+        let me = self.me.clone();
+        let watches = std::mem::take(&mut self.exit_watches);
+        actix::spawn(async move {
+            let _ = recorded.await;
+            // Answered here: the session may close the window (a command window) meanwhile.
+            for w in watches {
+                let _ = w.send(Some(exit));
+            }
+            if let Some(me) = me.upgrade() {
+                me.do_send(ExitRecorded);
+            }
+        });
+    }
+}
+
+/// The session has recorded the program's exit: answer the waits on it.
+#[derive(Message)]
+#[rtype(result = "()")]
+struct ExitRecorded;
+
+impl Handler<ExitRecorded> for Window {
+    type Result = ();
+    fn handle(&mut self, _: ExitRecorded, _: &mut Self::Context) {
+        self.exit_recorded = true;
+        let exit = self.exited;
+        for w in self.exit_watches.drain(..) {
+            let _ = w.send(exit);
+        }
     }
 }
 
@@ -883,8 +915,8 @@ pub struct WatchExit(pub oneshot::Sender<Option<ExitInfo>>);
 impl Handler<WatchExit> for Window {
     type Result = ();
     fn handle(&mut self, msg: WatchExit, _: &mut Self::Context) {
-        if let Some(exit) = self.exited {
-            let _ = msg.0.send(Some(exit));
+        if self.exit_recorded {
+            let _ = msg.0.send(self.exited);
             return;
         }
         self.exit_watches.retain(|w| !w.is_closed());
