@@ -256,12 +256,11 @@ fn process_session(pid: i32) -> Option<(i32, u64)> {
 
 /// Hang up everything started in a window: the program's group and every other member of its
 /// terminal session, then SIGKILL what is left after `grace`. Runs on the blocking pool.
-pub fn end_session_tree(
-    pid: i32,
-    grace: std::time::Duration,
-    still_ours: impl Fn() -> bool + Send + 'static,
-) {
+pub fn end_session_tree(pid: i32, grace: std::time::Duration) {
     tokio::task::spawn_blocking(move || {
+        // The program itself, identified by its start time: after the grace its pid may be a
+        // new process (another window's program), which must not be killed.
+        let leader = process_session(pid);
         // Found now, while the session is surely the window's: once every member is gone its
         // id may be reused by another window's shell, so it is never searched for again.
         let members = session_members(pid);
@@ -277,7 +276,7 @@ pub fn end_session_tree(
                 unsafe { libc::kill(p, libc::SIGKILL) };
             }
         }
-        if still_ours() {
+        if leader.is_some() && process_session(pid) == leader {
             signal_child(pid, libc::SIGKILL);
         }
     });

@@ -598,12 +598,7 @@ fn hang_up(pid: i32, running: bool) {
         return;
     }
     pty::signal_child(pid, libc::SIGHUP);
-    // SAFETY: kill with signal 0 only checks existence.
-    pty::end_session_tree(
-        pid,
-        HANGUP_GRACE,
-        move || unsafe { libc::kill(pid, 0) } == 0,
-    );
+    pty::end_session_tree(pid, HANGUP_GRACE);
 }
 
 impl Handler<Output> for Window {
