@@ -532,11 +532,8 @@ impl Window {
         self.input = None;
         // The last output's events come before the exit.
         self.send_events();
-        let mut e = self.event("window-exit");
-        e.exit_code = exit.code;
-        e.signal = exit.signal;
-        self.publish(e);
-        // Waits on the exit are answered once the session has recorded it, so a client that
+        // The session publishes window-exit as it records the exit, so whoever hears of it
+        // finds the window listed as exited. Waits on the exit are answered once the session has recorded it, so a client that
         // lists windows right after its wait sees the window as exited.
         let recorded = self.links.notices.send(WindowNotice::Exited {
             window_id: self.id.clone(),

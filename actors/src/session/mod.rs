@@ -465,6 +465,15 @@ impl Handler<WindowNotice> for Session {
                 };
                 tracing::debug!(session = %self.name, window = %window_id, ?exit, "window program exited");
                 self.windows[i].exited = Some(exit);
+                // Published here, as the exit is recorded (the window's last output events are
+                // already in the hub's queue, sent before this notice).
+                let mut e = Event::new("window-exit");
+                e.session = self.name.clone();
+                e.window = window_id.clone();
+                e.pty_id = self.windows[i].pty_id.clone();
+                e.exit_code = exit.code;
+                e.signal = exit.signal;
+                self.services.hub.do_send(Publish(e));
                 if self.windows[i].command && !self.windows[i].remain {
                     let before = self.snapshot();
                     let entry = self.remove_window(i);
