@@ -551,17 +551,13 @@ impl Handler<NewWindow> for Session {
             let res = pty::spawn(&spawn_spec);
             (spawn_spec, res)
         });
-        Box::pin(
-            async move { spawning.await }
-                .into_actor(self)
-                .map(move |joined, act, ctx| {
-                    let (spawn_spec, spawned) = joined.map_err(|e| {
-                        errors::internal(format!("starting the window's program failed: {e}"))
-                    })?;
-                    let spawned = spawned.map_err(|reason| spawn_error(&spawn_spec, reason))?;
-                    act.add_window(id, spec, spawned, (cols, rows), ctx)
-                }),
-        )
+        Box::pin(spawning.into_actor(self).map(move |joined, act, ctx| {
+            let (spawn_spec, spawned) = joined.map_err(|e| {
+                errors::internal(format!("starting the window's program failed: {e}"))
+            })?;
+            let spawned = spawned.map_err(|reason| spawn_error(&spawn_spec, reason))?;
+            act.add_window(id, spec, spawned, (cols, rows), ctx)
+        }))
     }
 }
 
