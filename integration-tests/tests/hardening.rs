@@ -624,19 +624,18 @@ fn closing_a_window_ends_its_background_jobs() {
         "close-window",
         serde_json::json!({"session": session, "window": window}),
     );
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        let gone = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| s.contains(") Z "))
-            .unwrap_or(true);
-        if gone {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "background job {pid} outlived its window"
-        );
-        // Poll step inside a deadline.
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    poll(
+        DEADLINE,
+        "the background job to end with its window",
+        || {
+            let gone = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| s.contains(") Z "))
+                .unwrap_or(true);
+            if gone {
+                Ok(())
+            } else {
+                Err(format!("background job {pid} outlived its window"))
+            }
+        },
+    );
 }
