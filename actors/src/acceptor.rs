@@ -1,10 +1,17 @@
 //! The Acceptor actor: owns the listener, checks each peer's uid, and hands the connection to the
 //! JSON or binary side depending on its first byte.
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix::prelude::*;
-use tokio::io::AsyncReadExt;
+use bytes::BytesMut;
+use protocol::binary::{BinaryErrorCode, DaemonMessage};
+use protocol::envelope::failure_line;
+use protocol::limits::MAX_CONNECTIONS;
+use protocol::{ErrorCode, Hint, VerbError};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::binary_connection::BinaryConnection;
 use crate::json_connection::{Drain, JsonConnection};
@@ -17,11 +24,22 @@ const FIRST_BYTE_WAIT: Duration = Duration::from_secs(600);
 /// Pause before accepting again when the process is out of file descriptors.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
+/// How long a connection refused for being over [`MAX_CONNECTIONS`] may take to send its first
+/// byte (which says whether to answer in JSON or binary) before it is closed without a word.
+const REFUSAL_WAIT: Duration = Duration::from_secs(1);
+
+/// One of the [`MAX_CONNECTIONS`] places; the connection actor holds it until it stops.
+pub type ConnectionSlot = OwnedSemaphorePermit;
+
 pub struct Acceptor {
     env: VerbEnv,
     uid: u32,
     /// Live JSON connections, so shutdown can let them answer before the daemon exits.
     json: Vec<Addr<JsonConnection>>,
+    /// Places for live connections: a connection beyond them is told why and closed.
+    slots: Arc<Semaphore>,
+    /// Whether the refusal above was logged since the last connection that fitted.
+    refusing: bool,
 }
 
 impl Acceptor {
@@ -52,6 +70,8 @@ impl Acceptor {
                 // SAFETY: geteuid has no failure modes.
                 uid: unsafe { libc::geteuid() },
                 json: Vec::new(),
+                slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+                refusing: false,
             }
         })
     }
@@ -85,6 +105,23 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
                 return;
             }
         }
+        let slot = match self.slots.clone().try_acquire_owned() {
+            Ok(slot) => {
+                self.refusing = false;
+                slot
+            }
+            Err(_) => {
+                if !self.refusing {
+                    tracing::warn!(
+                        limit = MAX_CONNECTIONS,
+                        "too many connections; refusing new ones until some close"
+                    );
+                    self.refusing = true;
+                }
+                actix::spawn(refuse(stream));
+                return;
+            }
+        };
         let env = self.env.clone();
         let acceptor = ctx.address();
         actix::spawn(async move {
@@ -96,13 +133,41 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
             }
             let reader = std::io::Cursor::new(first.to_vec()).chain(reader);
             if matches!(first[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
-                let conn = JsonConnection::start(reader, writer, env);
+                let conn = JsonConnection::start(reader, writer, env, slot);
                 acceptor.do_send(Track(conn));
             } else {
-                BinaryConnection::start(reader, writer, env);
+                BinaryConnection::start(reader, writer, env, slot);
             }
         });
     }
+}
+
+/// Tell a connection over the limit why it is being closed, in the protocol it speaks.
+async fn refuse(mut stream: UnixStream) {
+    let mut first = [0u8; 1];
+    let Ok(Ok(1)) = tokio::time::timeout(REFUSAL_WAIT, stream.read(&mut first)).await else {
+        return;
+    };
+    let message = format!(
+        "the daemon is serving its limit of {MAX_CONNECTIONS} connections; try again when some close"
+    );
+    let bytes = if matches!(first[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
+        let err = VerbError::new(ErrorCode::Internal, message).with_hint(
+            Hint::new().detail("close idle connections (subscribers, attached clients) first"),
+        );
+        let mut line = failure_line(&None, &err).into_bytes();
+        line.push(b'\n');
+        line
+    } else {
+        let mut buf = BytesMut::new();
+        DaemonMessage::Error {
+            code: BinaryErrorCode::Internal,
+            message,
+        }
+        .encode(&mut buf);
+        buf.to_vec()
+    };
+    let _ = tokio::time::timeout(REFUSAL_WAIT, stream.write_all(&bytes)).await;
 }
 
 /// Stop accepting connections (daemon shutdown). Dropping the listener frees the socket.

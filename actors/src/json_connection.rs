@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use crate::acceptor::ConnectionSlot;
 use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::closest::closest_match;
@@ -61,6 +62,8 @@ pub struct JsonConnection {
     _reader: Option<ReaderGuard>,
     /// The socket, for noticing a full hang-up while a request is in flight.
     probe: Option<std::os::fd::RawFd>,
+    /// This connection's place under the connection limit, given back when the actor stops.
+    _slot: ConnectionSlot,
 }
 
 impl JsonConnection {
@@ -68,6 +71,7 @@ impl JsonConnection {
         reader: R,
         writer: OwnedWriteHalf,
         env: VerbEnv,
+        slot: ConnectionSlot,
     ) -> Addr<JsonConnection> {
         // Room for every pending request's answer plus a subscribe's stream handoff.
         let (out, rx) = mpsc::channel(2 * MAX_PENDING + 4);
@@ -101,6 +105,7 @@ impl JsonConnection {
                 writer_done: Some(done_rx),
                 _reader: Some(guard),
                 probe: Some(probe),
+                _slot: slot,
             }
         })
     }

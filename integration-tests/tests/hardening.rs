@@ -639,3 +639,130 @@ fn closing_a_window_ends_its_background_jobs() {
         },
     );
 }
+
+/// Restated from `protocol::limits::MAX_CONNECTIONS`.
+const MAX_CONNECTIONS: usize = 256;
+
+/// One `list-sessions` on a fresh connection: the parsed answer, or `None` when the daemon
+/// closed the connection without one.
+fn list_sessions_on(conn: &mut tuios_integration_tests::JsonConn) -> Option<Value> {
+    conn.send_line(r#"{"id":1,"verb":"list-sessions"}"#);
+    conn.read_raw_line()
+        .map(|l| serde_json::from_str(&l).expect("an answer in JSON"))
+}
+
+#[test]
+fn connections_over_the_limit_are_told_why_and_the_others_keep_working() {
+    let daemon = private_daemon();
+    let mut held = Vec::new();
+    let refusal = loop {
+        assert!(
+            held.len() <= MAX_CONNECTIONS,
+            "{} connections were all served; the limit is {MAX_CONNECTIONS}",
+            held.len()
+        );
+        let mut conn = daemon.conn();
+        let answer = list_sessions_on(&mut conn).expect("an answer, served or refused");
+        if answer.get("error").is_some() {
+            break answer;
+        }
+        held.push(conn);
+    };
+    // The harness's readiness probe may still have held a place when the first ones came in.
+    assert!(
+        held.len() >= MAX_CONNECTIONS - 1,
+        "refused after only {} connections",
+        held.len()
+    );
+    let message = refusal["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&MAX_CONNECTIONS.to_string()),
+        "the refusal says which limit was hit: {refusal}"
+    );
+    // The connections already served are untouched.
+    let first = held.first_mut().expect("some connections were served");
+    assert!(list_sessions_on(first).is_some_and(|a| a.get("result").is_some()));
+    // A place freed is a place to serve again.
+    held.pop();
+    poll(DEADLINE, "a new connection to be served", || {
+        let mut conn = daemon.conn();
+        match list_sessions_on(&mut conn) {
+            Some(a) if a.get("result").is_some() => Ok(()),
+            other => Err(format!("still refused: {other:?}")),
+        }
+    });
+}
+
+/// Seconds of CPU the process has used (user + system), from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("proc stat");
+    let after_name = &stat[stat.rfind(')').expect("comm ends") + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf has no memory effects.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    ticks as f64 / per_second
+}
+
+#[test]
+fn out_of_descriptors_the_daemon_idles_and_serves_again_once_one_is_free() {
+    let mut daemon = private_daemon();
+    let (session, window) = daemon.session_with_window("fds");
+    let mut control = daemon.conn();
+    assert!(list_sessions_on(&mut control).is_some());
+    let pid = daemon.pid();
+    // Cap the daemon's descriptors a little above what it holds now.
+    let open = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("list the daemon's descriptors")
+        .count() as u64;
+    let limit = libc::rlimit {
+        rlim_cur: open + 4,
+        rlim_max: open + 4,
+    };
+    // SAFETY: plain syscall on a pid we started; null old-limit pointer is allowed.
+    let rc = unsafe {
+        libc::prlimit(
+            pid as libc::pid_t,
+            libc::RLIMIT_NOFILE,
+            &limit,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(rc, 0, "prlimit: {}", std::io::Error::last_os_error());
+    // Fill the table: the kernel queues connections the daemon can no longer accept.
+    let mut filler = Vec::new();
+    for _ in 0..16 {
+        filler.push(std::os::unix::net::UnixStream::connect(daemon.socket()).expect("connect"));
+    }
+    poll(DEADLINE, "the daemon to run out of descriptors", || {
+        if daemon.stderr_log().contains("out of file descriptors") {
+            Ok(())
+        } else {
+            Err("no EMFILE yet".into())
+        }
+    });
+    // Measure its CPU across a two-second wait that the daemon itself times out.
+    let before = cpu_seconds(pid);
+    let answer = control.call(
+        "wait-for",
+        json!({"session": session, "window": window, "condition": "window-output",
+               "pattern": "never-printed-here", "timeout": 2000}),
+    );
+    assert_eq!(answer["error"]["code"], "timeout", "{answer}");
+    let used = cpu_seconds(pid) - before;
+    assert!(
+        used < 0.5,
+        "the daemon used {used:.2} s of CPU in 2 s while out of descriptors"
+    );
+    // Free the descriptors: queued connections are accepted and closed, new ones served.
+    drop(filler);
+    poll(DEADLINE, "a new connection to be served", || {
+        let mut conn = daemon.conn();
+        match list_sessions_on(&mut conn) {
+            Some(a) if a.get("result").is_some() => Ok(()),
+            other => Err(format!("not served yet: {other:?}")),
+        }
+    });
+    assert!(daemon.process().try_wait().is_none(), "the daemon is alive");
+}

@@ -21,6 +21,7 @@ use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
+use crate::acceptor::ConnectionSlot;
 use crate::codec::{FrameCodec, FrameCodecError};
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session::ToClient;
@@ -62,6 +63,8 @@ pub struct BinaryConnection {
     abort_writer: Option<tokio::sync::oneshot::Sender<()>>,
     me: actix::WeakAddr<BinaryConnection>,
     _reader: Option<ReaderGuard>,
+    /// This connection's place under the connection limit, given back when the actor stops.
+    _slot: ConnectionSlot,
 }
 
 /// The session this connection is attached to, and what it shows.
@@ -74,7 +77,12 @@ struct Attached {
 }
 
 impl BinaryConnection {
-    pub fn start<R: AsyncRead + Unpin + 'static>(reader: R, writer: OwnedWriteHalf, env: VerbEnv) {
+    pub fn start<R: AsyncRead + Unpin + 'static>(
+        reader: R,
+        writer: OwnedWriteHalf,
+        env: VerbEnv,
+        slot: ConnectionSlot,
+    ) {
         let (out, out_rx) = mpsc::channel(CONTROL_QUEUE);
         let (screens, screens_rx) = mpsc::channel(SCREEN_QUEUE);
         let (state, state_rx) = watch::channel(None);
@@ -118,6 +126,7 @@ impl BinaryConnection {
                 abort_writer: Some(abort_writer),
                 me: ctx.address().downgrade(),
                 _reader: Some(guard),
+                _slot: slot,
             }
         });
     }
