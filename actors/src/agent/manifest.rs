@@ -650,8 +650,15 @@ static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 /// How often the user directory is looked at again for changes.
 const RECHECK: Duration = Duration::from_secs(2);
 
+/// The registry as last loaded, without touching the disk (for actor threads); `None` before
+/// the first load.
+pub fn cached_registry() -> Option<Arc<Registry>> {
+    let guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    guard.as_ref().map(|c| c.registry.clone())
+}
+
 /// The registry the detector uses: loaded once, reloaded when the user directory changes (looked
-/// at no more than every two seconds, daemon-wide).
+/// at no more than every two seconds, daemon-wide). Reads the disk: call it off actor threads.
 pub fn registry() -> Arc<Registry> {
     let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(c) = guard.as_mut() {

@@ -1,6 +1,7 @@
 //! The session's side of agent state: each window's claim, the detector's timer, screen scans,
 //! the OSC anti-flicker hold and the silence heuristic. Every applied change goes through
 //! [`Session::agent_apply`], which publishes one `agent-state` event per real change of state.
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,7 +12,8 @@ use protocol::VerbError;
 use serde_json::{json, Value};
 
 use super::Session;
-use crate::agent::manifest::{self, Manifest};
+use crate::agent::manifest::{self, Manifest, Registry};
+use crate::agent::proc::ProcInfo;
 use crate::agent::screen::tail_lines;
 use crate::agent::state::{Outcome, Report, Stamp};
 use crate::agent::{self, proc, AgentNotice, SETTLE};
@@ -25,10 +27,23 @@ pub(super) struct SessionAgent {
     detect: Option<(SpawnHandle, Duration)>,
     /// The silence heuristic's tick; runs only while some window is working.
     stall: Option<SpawnHandle>,
+    /// A batch of /proc reads is running on the blocking pool. One at a time per session:
+    /// windows asked for meanwhile wait in `probe_pending` (a set, so at most one entry per
+    /// window) and go in the next batch.
+    probing: bool,
+    probe_pending: BTreeSet<String>,
 }
 
 impl Session {
     /// Start (or stop, or re-time) the detector after the session's options say so.
+    /// Load the harness manifests on the blocking pool, so screen rules have them before the
+    /// first output arrives (actor threads only ever read the cached copy).
+    pub(super) fn agent_warm_manifests(&mut self) {
+        if manifest::cached_registry().is_none() {
+            actix_rt::task::spawn_blocking(|| drop(manifest::registry()));
+        }
+    }
+
     pub(super) fn agent_reconfigure(&mut self, ctx: &mut Context<Self>) {
         let wanted = agent::settings().detect_interval(&self.options);
         let current = self.agent.detect.as_ref().map(|(_, d)| *d);
@@ -61,10 +76,58 @@ impl Session {
     }
 
     fn agent_detect_tick(&mut self, ctx: &mut Context<Self>) {
-        let registry = manifest::registry();
-        for i in 0..self.windows.len() {
-            self.agent_probe(i, &registry, ctx);
+        let all: Vec<String> = self.windows.iter().map(|w| w.id.clone()).collect();
+        self.agent_probe(all, ctx);
+    }
+
+    /// Read the foreground process of each of `windows` (and the manifests, when their directory
+    /// changed) on the blocking pool, then act on what was found. Never blocks the session.
+    fn agent_probe(&mut self, windows: Vec<String>, ctx: &mut Context<Self>) {
+        self.agent.probe_pending.extend(windows);
+        if self.agent.probing {
+            return;
         }
+        let mut reads = Vec::new();
+        for id in std::mem::take(&mut self.agent.probe_pending) {
+            let Some(i) = self.index_of(&id) else {
+                continue;
+            };
+            if self.windows[i].exited.is_some() {
+                if self.windows[i].agent.auto {
+                    self.agent_clear_auto(i, ctx);
+                }
+                continue;
+            }
+            reads.push((id, self.windows[i].agent.link.pid));
+        }
+        if reads.is_empty() {
+            return;
+        }
+        self.agent.probing = true;
+        let read = actix_rt::task::spawn_blocking(move || {
+            let registry = manifest::registry();
+            let found: Vec<(String, Option<ProcInfo>)> = reads
+                .into_iter()
+                .map(|(id, pid)| (id, proc::foreground(pid)))
+                .collect();
+            (registry, found)
+        });
+        ctx.spawn(read.into_actor(self).map(|res, act, ctx| {
+            act.agent.probing = false;
+            match res {
+                Ok((registry, found)) => {
+                    for (id, fg) in found {
+                        if let Some(i) = act.index_of(&id) {
+                            act.agent_probe_found(i, &registry, fg, ctx);
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "reading foreground processes failed"),
+            }
+            if !act.agent.probe_pending.is_empty() {
+                act.agent_probe(Vec::new(), ctx);
+            }
+        }));
     }
 
     /// The shell a window of this session runs when given no program, to leave it out of
@@ -78,18 +141,22 @@ impl Session {
             .or_else(|| std::env::var("SHELL").ok())
     }
 
-    /// Read the window's foreground process now and act on it: promote a window nothing claims
+    /// Act on window `i`'s foreground process as just read: promote a window nothing claims
     /// when an agent is in front, bring an agent the silence heuristic called idle back to
     /// working, clear a window the detector promoted once its agent has left.
-    fn agent_probe(&mut self, i: usize, registry: &manifest::Registry, ctx: &mut Context<Self>) {
-        let w = &self.windows[i];
-        if w.exited.is_some() {
-            if w.agent.auto {
+    fn agent_probe_found(
+        &mut self,
+        i: usize,
+        registry: &Registry,
+        fg: Option<ProcInfo>,
+        ctx: &mut Context<Self>,
+    ) {
+        if self.windows[i].exited.is_some() {
+            if self.windows[i].agent.auto {
                 self.agent_clear_auto(i, ctx);
             }
             return;
         }
-        let fg = proc::foreground(w.agent.link.pid);
         let shell = self.agent_session_shell();
         let fg_cmd = fg
             .as_ref()
@@ -223,7 +290,7 @@ impl Session {
     /// The screen rules of the harness window `i` is attributed to, when there are any to run.
     fn agent_screen_rules(&self, i: usize) -> Option<Arc<Manifest>> {
         let harness = self.windows[i].agent.harness.as_deref()?;
-        let m = manifest::registry().get(harness)?.clone();
+        let m = manifest::cached_registry()?.get(harness)?.clone();
         m.active_screen()?;
         Some(m)
     }
@@ -326,8 +393,7 @@ impl Session {
     /// window's harness has rules).
     fn agent_look(&mut self, i: usize, ctx: &mut Context<Self>) {
         if self.agent_detect_enabled() {
-            let registry = manifest::registry();
-            self.agent_probe(i, &registry, ctx);
+            self.agent_probe(vec![self.windows[i].id.clone()], ctx);
         }
         if self.agent_screen_rules(i).is_some() {
             self.agent_scan(i, false, ctx);

@@ -390,6 +390,7 @@ impl Actor for Session {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
+        self.agent_warm_manifests();
         self.agent_reconfigure(ctx);
     }
 }

@@ -23,7 +23,12 @@ pub(super) async fn new_window(env: &VerbEnv, params: NewWindowParams) -> Result
         None => None,
         Some(dir) => {
             let path = PathBuf::from(&dir);
-            match std::fs::metadata(&path) {
+            // A stat can stall on a hung network mount: never on the connection's thread.
+            let probe = path.clone();
+            let meta = actix_rt::task::spawn_blocking(move || std::fs::metadata(probe))
+                .await
+                .map_err(|e| crate::errors::internal(format!("could not check the directory: {e}")))?;
+            match meta {
                 Err(e) => {
                     return Err(VerbError::invalid_params(
                         "cwd",
