@@ -27,7 +27,9 @@ pub(super) async fn new_window(env: &VerbEnv, params: NewWindowParams) -> Result
             let probe = path.clone();
             let meta = actix_rt::task::spawn_blocking(move || std::fs::metadata(probe))
                 .await
-                .map_err(|e| crate::errors::internal(format!("could not check the directory: {e}")))?;
+                .map_err(|e| {
+                    crate::errors::internal(format!("could not check the directory: {e}"))
+                })?;
             match meta {
                 Err(e) => {
                     return Err(VerbError::invalid_params(
