@@ -154,6 +154,95 @@ def title_storm_with_stopped_client(d):
     return peak, "client stopped for 15 s"
 
 
+def mp(v):
+    """Just enough MessagePack for the attach protocol's client messages."""
+    if v is None:
+        return b"\xc0"
+    if v is True or v is False:
+        return b"\xc3" if v else b"\xc2"
+    if isinstance(v, int):
+        return b"\xcd" + v.to_bytes(2, "big") if v > 127 else bytes([v])
+    if isinstance(v, str):
+        b = v.encode()
+        return (bytes([0xa0 | len(b)]) if len(b) < 32 else b"\xd9" + bytes([len(b)])) + b
+    if isinstance(v, list):
+        return bytes([0x90 | len(v)]) + b"".join(mp(x) for x in v)
+    if isinstance(v, dict):
+        return bytes([0x80 | len(v)]) + b"".join(mp(k) + mp(x) for k, x in v.items())
+    raise TypeError(v)
+
+
+def frame(kind, payload):
+    body = bytes([kind]) + mp(payload)
+    return len(body).to_bytes(4, "big") + body
+
+
+class Seat:
+    """An attached client on the binary protocol that counts the screen updates it receives."""
+
+    def __init__(self, sock, session, window):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(sock)
+        self.s.sendall(frame(1, {"version": 1, "client_version": "stress"}))
+        self.s.sendall(frame(6, {"op": "attach", "session": session, "create": False,
+                                 "width": 100, "height": 30, "max_fps": 60}))
+        self.s.sendall(frame(6, {"op": "view", "windows": [window]}))
+        self.screens = 0
+        self.stop = False
+        self.t = threading.Thread(target=self.read, daemon=True)
+        self.t.start()
+
+    def read(self):
+        buf = b""
+        while not self.stop:
+            chunk = self.s.recv(1 << 16)
+            if not chunk:
+                return
+            buf += chunk
+            while len(buf) >= 4:
+                n = int.from_bytes(buf[:4], "big")
+                if len(buf) < 4 + n:
+                    break
+                body, buf = buf[4:4 + n], buf[4 + n:]
+                if body[0] == 69 and b"\xa2op\xa6screen" in body[:16]:
+                    self.screens += 1
+
+    def rate(self, seconds):
+        start = self.screens
+        time.sleep(seconds)
+        return (self.screens - start) / seconds
+
+    def close(self):
+        self.stop = True
+        self.s.close()
+
+
+def stopped_client_costs_others_nothing(d):
+    """Screen updates per second reaching one attached client while a busy loop prints, with
+    and without a second client of the session SIGSTOPped (a real `tuios attach`)."""
+    import pty
+    c = d.conn()
+    w = d.window(c, ["/bin/sh", "-c", "i=0; while :; do i=$((i+1)); echo \"line $i\"; done"])
+    seat = Seat(d.sock, d.session, w)
+    time.sleep(1.0)
+    alone = seat.rate(5)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TUIOS_SOCKET"] = d.sock
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(BIN, [BIN, "attach", d.session])
+    time.sleep(1.0)
+    with_reading = seat.rate(5)
+    os.kill(pid, 19)
+    time.sleep(2.0)  # let the stopped client's socket fill
+    with_stopped = seat.rate(5)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    seat.close()
+    return alone, with_reading, with_stopped
+
+
 FLOOD = "head -c {n} /dev/zero | tr '\\0' 'x' | fold -w 79; echo"
 
 
@@ -187,6 +276,16 @@ def throughput(d, windows, mib=64):
 
 
 def main():
+    only = os.environ.get("STRESS_ONLY")
+    if only == "attach":
+        d = Daemon()
+        try:
+            alone, reading, stopped = stopped_client_costs_others_nothing(d)
+            print(f"screen updates/s: {alone:.1f} alone, {reading:.1f} with a second client reading, "
+                  f"{stopped:.1f} with it SIGSTOPped ({100 * stopped / reading:.0f}%)")
+        finally:
+            d.stop()
+        return
     rows = []
     for name, fn in [("pipelined requests behind a blocking wait-for (8 s)", pipelined_behind_wait),
                      ("subscriber that never reads, mode/title storm (15 s)", subscriber_never_reads),
@@ -200,6 +299,14 @@ def main():
             d.stop()
     print("| scenario | RSS before | peak RSS | note |\n|---|---|---|---|")
     print("\n".join(rows))
+    d = Daemon()
+    try:
+        alone, reading, stopped = stopped_client_costs_others_nothing(d)
+        print(f"\nscreen updates/s to an attached client under a busy loop: {alone:.1f} alone, "
+              f"{reading:.1f} with a second client (tuios attach) reading, {stopped:.1f} with it "
+              f"SIGSTOPped ({100 * stopped / reading:.0f}% of reading)")
+    finally:
+        d.stop()
     d = Daemon()
     try:
         p50, p99, n = list_sessions_while_flooding(d)

@@ -46,6 +46,14 @@ fn row_hash(row: &protocol::attach::Row) -> u64 {
 /// Build and queue what changed for `viewer` since its last frame. Returns false when the
 /// client's queue was full (the viewer stays behind and is retried).
 pub fn flush(window: &str, emulator: &Emulator, viewer: &mut Viewer) -> bool {
+    if viewer.sink.is_closed() {
+        // The connection is going away and will remove the viewer.
+        return true;
+    }
+    if viewer.sink.capacity() == 0 {
+        // A client that stopped reading costs a check per frame, not a render it cannot take.
+        return false;
+    }
     let (cols, rows) = (emulator.cols(), emulator.rows());
     let (cx, cy) = emulator.cursor();
     let cursor = (cx, cy, emulator.cursor_visible());

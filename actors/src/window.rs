@@ -444,30 +444,37 @@ impl Window {
         }));
     }
 
-    fn schedule_flush(&mut self, ctx: &mut Context<Self>) {
-        if self.viewers.is_empty() || self.flush_scheduled {
-            return;
-        }
-        let interval = self
-            .viewers
+    /// The shortest frame interval among the viewers.
+    fn frame_interval(&self) -> Duration {
+        self.viewers
             .iter()
             .map(|v| v.interval)
             .min()
-            .unwrap_or(Duration::from_millis(16));
+            .unwrap_or(Duration::from_millis(16))
+    }
+
+    /// Refill the frame budget for the time since it was last refilled; returns frames per
+    /// second.
+    fn refill_frame_budget(&mut self) -> f64 {
         // A small budget of frames (refilled at the frame rate) lets a keystroke's echo go out at
         // once even right after another frame, while a flood still averages the frame rate.
         let now = std::time::Instant::now();
-        let per_sec = 1.0 / interval.as_secs_f64().max(1e-3);
+        let per_sec = 1.0 / self.frame_interval().as_secs_f64().max(1e-3);
         self.frame_budget = (self.frame_budget
             + now.duration_since(self.budget_at).as_secs_f64() * per_sec)
             .min(FRAME_BURST);
         self.budget_at = now;
-        if self.frame_budget >= 1.0 {
-            self.frame_budget -= 1.0;
-            self.flush_viewers(ctx);
-            return;
-        }
-        let wait = Duration::from_secs_f64((1.0 - self.frame_budget) / per_sec);
+        per_sec
+    }
+
+    /// Flush again once the budget holds a frame (or a frame interval from now when it already
+    /// does), through a timer.
+    fn flush_later(&mut self, per_sec: f64, ctx: &mut Context<Self>) {
+        let wait = if self.frame_budget >= 1.0 {
+            self.frame_interval()
+        } else {
+            Duration::from_secs_f64((1.0 - self.frame_budget) / per_sec)
+        };
         self.flush_scheduled = true;
         ctx.run_later(wait, |act, ctx| {
             act.flush_scheduled = false;
@@ -475,14 +482,30 @@ impl Window {
         });
     }
 
+    fn schedule_flush(&mut self, ctx: &mut Context<Self>) {
+        if self.viewers.is_empty() || self.flush_scheduled {
+            return;
+        }
+        let per_sec = self.refill_frame_budget();
+        if self.frame_budget >= 1.0 {
+            self.frame_budget -= 1.0;
+            self.flush_viewers(ctx);
+            return;
+        }
+        self.flush_later(per_sec, ctx);
+    }
+
     fn flush_viewers(&mut self, ctx: &mut Context<Self>) {
         let mut behind = false;
         for v in &mut self.viewers {
             behind |= !screen::flush(&self.id, &self.emulator, v);
         }
-        if behind {
-            // A client's queue was full: try again next frame.
-            self.schedule_flush(ctx);
+        if behind && !self.flush_scheduled {
+            // A client's queue was full: look again at the next frame's time, on a timer (not
+            // at once, which would spend the burst on retries), so a client that stopped
+            // reading neither slows the others' frame rate nor spends their frames.
+            let per_sec = self.refill_frame_budget();
+            self.flush_later(per_sec, ctx);
         }
     }
 
