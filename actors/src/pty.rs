@@ -264,20 +264,54 @@ pub fn end_session_tree(pid: i32, grace: std::time::Duration) {
         // Found now, while the session is surely the window's: once every member is gone its
         // id may be reused by another window's shell, so it is never searched for again.
         let members = session_members(pid);
-        for &(p, _) in &members {
-            // SAFETY: kill(2) on pids just read from /proc; a vanished one fails harmlessly.
-            unsafe { libc::kill(p, libc::SIGHUP) };
-        }
-        std::thread::sleep(grace);
-        for (p, start) in members {
-            // Still the same process (same session, same start time), not a reused pid.
-            if process_session(p) == Some((pid, start)) {
-                // SAFETY: as above.
-                unsafe { libc::kill(p, libc::SIGKILL) };
-            }
-        }
+        hang_up_members(pid, members, grace);
         if leader.is_some() && process_session(pid) == leader {
             signal_child(pid, libc::SIGKILL);
         }
     });
+}
+
+/// What is left in the terminal session of a window's program just after it was reaped: its
+/// background jobs. Reads /proc on the blocking pool.
+pub type Leftovers = tokio::task::JoinHandle<Vec<(i32, u64)>>;
+
+pub fn find_leftovers(sid: i32) -> Leftovers {
+    tokio::task::spawn_blocking(move || session_members(sid))
+}
+
+/// End the background jobs a reaped program left behind, when its window is closed. The
+/// session id cannot be given to a new process while any member still uses it, so if one of
+/// the members found now was already there at the reap (same pid and start time), the id was
+/// never free and every member is the window's. Otherwise (all gone at some point, the id
+/// perhaps reused by another window) nothing is signalled.
+pub fn end_leftovers(sid: i32, at_reap: Leftovers, grace: std::time::Duration) {
+    tokio::spawn(async move {
+        let Ok(at_reap) = at_reap.await else { return };
+        if at_reap.is_empty() {
+            return;
+        }
+        let _ = tokio::task::spawn_blocking(move || {
+            let members = session_members(sid);
+            if members.iter().any(|m| at_reap.contains(m)) {
+                hang_up_members(sid, members, grace);
+            }
+        })
+        .await;
+    });
+}
+
+/// SIGHUP each member of session `sid`, wait `grace`, then SIGKILL the ones still there (the
+/// same process: same session and start time, never a reused pid). Blocks for `grace`.
+fn hang_up_members(sid: i32, members: Vec<(i32, u64)>, grace: std::time::Duration) {
+    for &(p, _) in &members {
+        // SAFETY: kill(2) on pids just read from /proc; a vanished one fails harmlessly.
+        unsafe { libc::kill(p, libc::SIGHUP) };
+    }
+    std::thread::sleep(grace);
+    for (p, start) in members {
+        if process_session(p) == Some((sid, start)) {
+            // SAFETY: as above.
+            unsafe { libc::kill(p, libc::SIGKILL) };
+        }
+    }
 }

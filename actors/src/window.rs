@@ -87,6 +87,9 @@ pub struct Window {
     exited: Option<ExitInfo>,
     /// The child was reaped, but the reader had not delivered its last output yet.
     reaped: Option<ExitInfo>,
+    /// Background jobs the program left in its terminal session, looked up at the reap (ended
+    /// if the window is closed).
+    leftovers: Option<pty::Leftovers>,
     stream_done: bool,
     /// The reader delivered what was buffered after the child was reaped.
     drained: bool,
@@ -210,6 +213,7 @@ impl Window {
                 pid,
                 exited: None,
                 reaped: None,
+                leftovers: None,
                 stream_done: false,
                 drained: false,
                 last_title: None,
@@ -601,7 +605,11 @@ impl Actor for Window {
     type Context = Context<Self>;
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
-        hang_up(self.pid, self.exited.is_none() && self.reaped.is_none());
+        if self.exited.is_none() && self.reaped.is_none() {
+            hang_up(self.pid);
+        } else if let Some(leftovers) = self.leftovers.take() {
+            pty::end_leftovers(self.pid, leftovers, HANGUP_GRACE);
+        }
         if let Some(reader) = self.reader.take() {
             reader.do_send(StopReading);
         }
@@ -611,12 +619,7 @@ impl Actor for Window {
 
 /// SIGHUP now to the program and everything started in its terminal session, SIGKILL after a
 /// grace period to whatever is still there.
-fn hang_up(pid: i32, running: bool) {
-    if !running {
-        // Once reaped, the pid (and so the session id) may already be another process's:
-        // nothing is signalled by it any more.
-        return;
-    }
+fn hang_up(pid: i32) {
     pty::signal_child(pid, libc::SIGHUP);
     pty::end_session_tree(pid, HANGUP_GRACE);
 }
@@ -653,6 +656,7 @@ impl Handler<ChildExited> for Window {
     type Result = ();
     fn handle(&mut self, msg: ChildExited, ctx: &mut Self::Context) {
         self.reaped = Some(msg.0);
+        self.leftovers = Some(pty::find_leftovers(self.pid));
         for w in self.reap_waiters.drain(..) {
             let _ = w.send(());
         }

@@ -766,3 +766,55 @@ fn out_of_descriptors_the_daemon_idles_and_serves_again_once_one_is_free() {
     });
     assert!(daemon.process().try_wait().is_none(), "the daemon is alive");
 }
+
+/// A program that exited and left a background job behind (its window kept open): closing the
+/// window ends the job too.
+#[test]
+fn closing_a_window_ends_jobs_its_exited_program_left() {
+    let daemon = tuios_integration_tests::TestDaemon::start();
+    let (session, _) = daemon.session_with_window("leftovers");
+    let mut conn = daemon.conn();
+    let marker = daemon.dir().join("leftover.pid");
+    let ready = daemon.dir().join("leftover.ready");
+    // The job ignores the hang-up the kernel sends when the program exits, and the program
+    // exits only once the job has said it is ready (so it surely ignores it by then).
+    let script = format!(
+        "(trap '' HUP; echo ready > {ready}; exec sleep 1002) & echo $! > {pid}; \
+         while [ ! -s {ready} ]; do :; done; exit 0",
+        ready = ready.display(),
+        pid = marker.display()
+    );
+    let window = conn.new_window_id(
+        &session,
+        json!({"command": ["sh", "-c", script], "remain": true}),
+    );
+    conn.ok(
+        "wait-for",
+        json!({"session": session, "window": window, "condition": "window-exit", "timeout": 10000}),
+    );
+    let pid: i32 = std::fs::read_to_string(&marker)
+        .expect("the program wrote its job's pid")
+        .trim()
+        .parse()
+        .expect("a pid");
+    let alive = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| !s.contains(") Z "))
+            .unwrap_or(false)
+    };
+    assert!(
+        alive(pid),
+        "the job outlives its program while the window stays"
+    );
+    conn.ok(
+        "close-window",
+        json!({"session": session, "window": window}),
+    );
+    poll(DEADLINE, "the leftover job to end with its window", || {
+        if alive(pid) {
+            Err(format!("job {pid} outlived its closed window"))
+        } else {
+            Ok(())
+        }
+    });
+}
