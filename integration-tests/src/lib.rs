@@ -919,21 +919,15 @@ pub fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// Skips the calling test, saying so, when tmux is not installed. `require_tmux!(value)`
-/// returns `value` instead of nothing.
+/// Fails the calling test, saying what to install, when tmux is not installed: a test that
+/// needs it never passes without it. (`require_tmux!(value)` is accepted for older call sites.)
 #[macro_export]
 macro_rules! require_tmux {
     () => {
-        if !$crate::TmuxClient::available() {
-            eprintln!("skipped: tmux is not installed");
-            return;
-        }
+        $crate::TmuxClient::require();
     };
     ($skipped:expr) => {
-        if !$crate::TmuxClient::available() {
-            eprintln!("skipped: tmux is not installed");
-            return $skipped;
-        }
+        $crate::TmuxClient::require();
     };
 }
 
@@ -948,6 +942,15 @@ pub struct TmuxClient {
 }
 
 impl TmuxClient {
+    /// Panics with what to do when tmux is not installed.
+    pub fn require() {
+        assert!(
+            Self::available(),
+            "this test drives a real terminal through tmux, which is not installed: \
+             install it (`apt-get install tmux`) or run `.ci/run`, which does"
+        );
+    }
+
     /// Whether tmux is installed.
     pub fn available() -> bool {
         Command::new("tmux")
