@@ -126,8 +126,8 @@ def subscriber_never_reads(d):
     c = d.conn()
     r = c.call("subscribe", queue=1_000_000_000)
     w = d.window(d.conn(), ["/bin/sh", "-c",
-                            "end=$(( $(date +%s) + 15 )); while [ $(date +%s) -lt $end ]; do "
-                            "printf '\\033[?2004h\\033[?2004l\\033]2;t%s\\007\\033[?1h\\033[?1l' $RANDOM; done"])
+                            "i=0; while :; do i=$((i+1)); "
+                            "printf '\\033[?2004h\\033[?2004l\\033]2;t%s\\007\\033[?1h\\033[?1l' $i; done"])
     peak = watch_peak(d.p.pid, 15)
     c.close()
     return peak, f"queue granted: {r['result']['queue']}; window {w[:8]}"
@@ -145,8 +145,8 @@ def title_storm_with_stopped_client(d):
     time.sleep(1.0)
     os.kill(pid, 19)  # SIGSTOP: the client's terminal is suspended
     d.window(d.conn(), ["/bin/sh", "-c",
-                        "end=$(( $(date +%s) + 15 )); while [ $(date +%s) -lt $end ]; do "
-                        "printf '\\033]2;title-%s-%s\\007\\033]1337;lumen;bad\\007' $RANDOM $RANDOM; done"])
+                        "i=0; while :; do i=$((i+1)); "
+                        "printf '\\033]2;title-%s\\007\\033_lumen;not-a-frame\\033\\\\' $i; done"])
     peak = watch_peak(d.p.pid, 15)
     os.kill(pid, 9)
     os.waitpid(pid, 0)
