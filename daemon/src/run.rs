@@ -40,6 +40,14 @@ pub struct DaemonOptions {
 /// Run the daemon in the foreground until SIGTERM or SIGINT. Returns the process exit code:
 /// 0 after a clean shutdown, 1 when it cannot start, 2 for a bad configuration or option.
 pub fn run(opts: DaemonOptions) -> i32 {
+    // First, while the process has one thread: this edits the environment.
+    let activated = match crate::activation::take_listener() {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("tuios daemon: {msg}");
+            return EXIT_FAILURE;
+        }
+    };
     let cfg = match config::load_daemon_config(opts.config.as_deref()) {
         Ok(cfg) => cfg,
         Err(e) => {
@@ -58,8 +66,22 @@ pub fn run(opts: DaemonOptions) -> i32 {
     let socket = opts.socket.unwrap_or_else(paths::socket_path);
     // Panes receive this path in TUIOS_SOCKET and may run in any directory.
     let socket = std::path::absolute(&socket).unwrap_or(socket);
+    // A passed socket is where clients connect, whatever the environment says.
+    let socket = match &activated {
+        Some(a) => {
+            if a.path != socket {
+                tracing::warn!(
+                    configured = %socket.display(),
+                    passed = %a.path.display(),
+                    "systemd passed a socket at another path than the configured one; serving on the passed one"
+                );
+            }
+            a.path.clone()
+        }
+        None => socket,
+    };
 
-    let _lock = match prepare(&socket) {
+    let _lock = match prepare(&socket, activated.is_some()) {
         Ok(lock) => lock,
         Err(msg) => {
             eprintln!("tuios daemon: {msg}");
@@ -85,6 +107,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
     });
     let info = ServeInfo {
         socket,
+        activated: activated.map(|a| a.listener),
         scrollback_lines: cfg.scrollback_lines,
         default_shell: cfg.shell,
     };
@@ -99,7 +122,8 @@ pub fn run(opts: DaemonOptions) -> i32 {
 }
 
 /// Directory, start lock and stale socket: everything before binding. Returns the held lock.
-fn prepare(socket: &Path) -> Result<StartLock, String> {
+/// With a socket passed by systemd there is nothing to probe or clean up: systemd listens there.
+fn prepare(socket: &Path, activated: bool) -> Result<StartLock, String> {
     paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
     // Refused before anything is bound, so a planted link costs nothing but this message.
     crate::files::refuse_symlink(&paths::pid_path(socket)).map_err(|e| e.to_string())?;
@@ -113,6 +137,9 @@ fn prepare(socket: &Path) -> Result<StartLock, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
+    if activated {
+        return Ok(lock);
+    }
     match probe(socket) {
         Probe::Absent => {}
         Probe::Running => {
@@ -165,6 +192,8 @@ fn remove_stale_socket(socket: &Path) -> Result<(), String> {
 
 struct ServeInfo {
     socket: PathBuf,
+    /// The listening socket systemd passed; `None` means bind `socket` ourselves.
+    activated: Option<std::os::unix::net::UnixListener>,
     scrollback_lines: usize,
     default_shell: Option<String>,
 }
@@ -183,14 +212,22 @@ async fn serve(info: ServeInfo) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    let listener = match UnixListener::bind(&socket) {
+    let activated = info.activated.is_some();
+    let listener = match info.activated {
+        Some(std) => UnixListener::from_std(std),
+        None => UnixListener::bind(&socket),
+    };
+    let listener = match listener {
         Ok(l) => l,
         Err(e) => {
             eprintln!("tuios daemon: cannot listen on {}: {e}", socket.display());
             return EXIT_FAILURE;
         }
     };
-    if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
+    // A passed socket has the mode its unit gave it (SocketMode=0600 in ours).
+    if activated {
+        tracing::info!(socket = %socket.display(), "using the socket passed by systemd");
+    } else if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
         eprintln!(
             "tuios daemon: cannot restrict permissions of {}: {e}",
             socket.display()
@@ -205,7 +242,9 @@ async fn serve(info: ServeInfo) -> i32 {
             "tuios daemon: cannot write pid file {}: {e}",
             pid_file.display()
         );
-        remove_quietly(&socket);
+        if !activated {
+            remove_quietly(&socket);
+        }
         return EXIT_FAILURE;
     }
 
@@ -255,7 +294,10 @@ async fn serve(info: ServeInfo) -> i32 {
     }
 
     remove_quietly(&pid_file);
-    remove_quietly(&socket);
+    // A socket systemd owns stays: connections to it queue until the next start.
+    if !activated {
+        remove_quietly(&socket);
+    }
     tracing::info!("tuios daemon stopped");
     0
 }
