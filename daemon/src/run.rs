@@ -248,6 +248,15 @@ async fn serve(info: ServeInfo) -> i32 {
         return EXIT_FAILURE;
     }
 
+    match paths::sessions_dir() {
+        Some(dir) => {
+            tracing::debug!(dir = %dir.display(), "sessions are saved here");
+            actors::session::saved::configure(dir);
+        }
+        None => tracing::warn!(
+            "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
+        ),
+    }
     let handle = actors::start(
         listener,
         actors::DaemonInfo {
