@@ -3,7 +3,7 @@
 //! the files themselves are handled in `session::saved`.)
 
 use actix::prelude::*;
-use protocol::{ErrorCode, Hint, VerbError};
+use protocol::{Hint, VerbError};
 use serde_json::{json, Value};
 
 use super::{SessionManager, SessionRecord};
@@ -136,7 +136,14 @@ impl Handler<Resurrect> for SessionManager {
             let mut jobs = Vec::new();
             let mut failed = Vec::new();
             let mut unreadable = Vec::new();
-            for entry in picked.as_ref().map(Vec::as_slice).unwrap_or_default() {
+            let chosen = match &picked {
+                Ok((chosen, refused)) => {
+                    failed.extend(refused.iter().cloned());
+                    chosen.as_slice()
+                }
+                Err(_) => &[],
+            };
+            for entry in chosen {
                 match &entry.session {
                     Ok(saved) => match act.begin_restore(saved) {
                         Ok(addr) => jobs.push(fill(addr, saved.clone())),
@@ -163,61 +170,43 @@ impl Handler<Resurrect> for SessionManager {
     }
 }
 
-/// The saved entries `resurrect` should act on.
+/// The saved entries `resurrect` should act on, and rows for sessions already refused. A named
+/// session that is running, or whose file is unreadable, is reported in the result rather than
+/// as an error: the request itself was fine.
 fn pick(
     mgr: &SessionManager,
     entries: Vec<ScanEntry>,
     wanted: Option<&str>,
-) -> Result<Vec<ScanEntry>, VerbError> {
+) -> Result<(Vec<ScanEntry>, Vec<Value>), VerbError> {
     let running = |n: &str| mgr.sessions.iter().any(|s| s.name == n);
     let Some(name) = wanted else {
         // All of them: those not running, and every unreadable file, to be reported.
-        return Ok(entries
+        let entries = entries
             .into_iter()
             .filter(|e| e.session.as_ref().map_or(true, |s| !running(&s.name)))
-            .collect());
+            .collect();
+        return Ok((entries, Vec::new()));
     };
-    if running(name) {
-        return Err(VerbError::new(
-            ErrorCode::InvalidParams,
-            format!("session {name} is already running; there is nothing to resurrect"),
-        )
-        .with_hint(
-            Hint::new()
-                .param("session")
-                .command(format!("tuios attach {name}")),
-        ));
-    }
     let stem_is = |e: &ScanEntry| e.file.file_stem().is_some_and(|s| s == name);
-    match entries.iter().position(stem_is) {
-        Some(i) => {
-            let entry = entries.into_iter().nth(i).expect("position is in range");
-            if let Err(reason) = &entry.session {
-                return Err(VerbError::new(
-                    ErrorCode::CommandFailed,
-                    format!(
-                        "the saved session {name} cannot be restored: {} is unreadable: {reason}",
-                        entry.file.display()
-                    ),
-                )
-                .with_hint(Hint::new().detail(
-                    "tuios leaves the file as it is; repair it, or delete it with `tuios kill-session` to forget the session.",
-                )));
-            }
-            Ok(vec![entry])
-        }
-        None => {
-            let available: Vec<String> = entries
-                .iter()
-                .filter_map(|e| e.session.as_ref().ok())
-                .filter(|s| !running(&s.name))
-                .map(|s| s.name.clone())
-                .collect();
-            let mut err = errors::session_not_found(name, &available);
-            err.message = format!("no saved session named {name}");
-            Err(err)
-        }
+    if let Some(entry) = entries.into_iter().find(stem_is) {
+        // A running one fails in begin_restore, with its reason.
+        return Ok((vec![entry], Vec::new()));
     }
+    if running(name) {
+        let why = format!("session {name} is already running and has no saved file to restore");
+        return Ok((Vec::new(), vec![json!({"name": name, "reason": why})]));
+    }
+    Err(not_saved(name))
+}
+
+fn not_saved(name: &str) -> VerbError {
+    let mut err = errors::session_not_found(name, &[]);
+    err.message = format!("no saved session named {name}");
+    err.hint = Hint::new()
+        .param("session")
+        .command("tuios ls")
+        .detail("tuios ls lists the saved sessions that are not running apart from the live ones; names are exact and case-sensitive.");
+    err
 }
 
 fn unreadable_row(file: &std::path::Path, reason: &str) -> Value {

@@ -10,11 +10,11 @@ use crate::json_client::JsonClient;
 use crate::output;
 
 /// Restore saved sessions into the running daemon. Returns the text to print and the exit
-/// status: 1 when a session could not be restored.
+/// status: 1 when a saved session could not be restored (running already, or unreadable).
 pub fn run(socket: &Path, args: &ResurrectArgs) -> Result<(String, i32), Failure> {
     let req = crate::params::resurrect(args.session.as_deref());
     let result = JsonClient::connect(socket)?.call(req.verb, req.params_value().as_ref())?;
-    let failed = !list(&result, "failed").is_empty();
+    let failed = !list(&result, "failed").is_empty() || !list(&result, "unreadable").is_empty();
     let text = if args.json {
         let text = serde_json::to_string_pretty(&result)
             .map_err(|e| Failure::msg(format!("cannot render JSON: {e}")))?;

@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -88,6 +88,9 @@ pub fn run(opts: DaemonOptions) -> i32 {
             return EXIT_FAILURE;
         }
     };
+
+    // Held while the daemon runs: one daemon saves and restores a sessions directory.
+    let _sessions_lock = claim_sessions_dir();
 
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -190,6 +193,66 @@ fn remove_stale_socket(socket: &Path) -> Result<(), String> {
     }
 }
 
+/// Take the sessions directory (created 0700 if missing) for this daemon and turn saving on.
+/// Saving stays off, with a warning, when there is no usable directory or another daemon (on
+/// another socket) already holds it: two daemons writing the same files would restore each
+/// other's sessions.
+fn claim_sessions_dir() -> Option<StartLock> {
+    let Some(dir) = paths::sessions_dir() else {
+        tracing::warn!(
+            "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
+        );
+        return None;
+    };
+    let claimed = (|| -> io::Result<Option<StartLock>> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)?;
+        check_sessions_dir(&dir)?;
+        StartLock::try_acquire(&dir.join(".lock"))
+    })();
+    match claimed {
+        Ok(Some(lock)) => {
+            tracing::debug!(dir = %dir.display(), "sessions are saved here");
+            actors::session::saved::configure(dir);
+            Some(lock)
+        }
+        Ok(None) => {
+            tracing::warn!(
+                dir = %dir.display(),
+                "another tuios daemon saves its sessions here; this one does not save or restore sessions"
+            );
+            None
+        }
+        Err(e) => {
+            tracing::warn!(
+                dir = %dir.display(),
+                "sessions directory unusable ({e}); sessions are not saved and will not survive a restart"
+            );
+            None
+        }
+    }
+}
+
+/// The saved files hold working directories and commands: the directory must be ours and
+/// closed to others.
+fn check_sessions_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(dir)?;
+    let me = rustix::process::geteuid().as_raw();
+    if !meta.is_dir() || meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "it is not a directory of yours",
+        ));
+    }
+    if meta.mode() & 0o077 != 0 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
 struct ServeInfo {
     socket: PathBuf,
     /// The listening socket systemd passed; `None` means bind `socket` ourselves.
@@ -248,15 +311,6 @@ async fn serve(info: ServeInfo) -> i32 {
         return EXIT_FAILURE;
     }
 
-    match paths::sessions_dir() {
-        Some(dir) => {
-            tracing::debug!(dir = %dir.display(), "sessions are saved here");
-            actors::session::saved::configure(dir);
-        }
-        None => tracing::warn!(
-            "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
-        ),
-    }
     let handle = actors::start(
         listener,
         actors::DaemonInfo {

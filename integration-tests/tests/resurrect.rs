@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use tuios_integration_tests::{is_event, poll, DaemonProcess, JsonConn, TestEnv, DEADLINE};
+use tuios_integration_tests::{
+    is_event, poll, run_with_deadline, DaemonProcess, JsonConn, TestEnv, DEADLINE,
+};
 
 fn sessions_dir(env: &TestEnv) -> PathBuf {
     env.dir().join("state/tuios/sessions")
@@ -315,12 +317,13 @@ fn bad_file_is_reported(bytes: &[u8], reason_part: &str) {
     assert!(out.status.success(), "{out:?}");
     assert!(text.contains("unreadable saved sessions"), "{text}");
     assert!(text.contains(reason_part), "{text}");
-    // Resurrecting it by name says why it cannot be done.
-    let err = c.err_code("resurrect", json!({"session": "bad"}), "command_failed");
-    assert!(
-        err["message"].as_str().unwrap().contains(reason_part),
-        "{err}"
-    );
+    // Resurrecting it by name says why it cannot be done, and `tuios resurrect` exits 1.
+    let result = c.ok("resurrect", json!({"session": "bad"}));
+    assert_eq!(result["sessions"], json!([]), "{result}");
+    let why = result["unreadable"][0]["reason"].as_str().unwrap_or("");
+    assert!(why.contains(reason_part), "{result}");
+    let out = env.cli(&["resurrect", "bad"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     // kill-session forgets it.
     c.ok("kill-session", json!({"session": "bad"}));
     assert!(!bad.exists());
@@ -404,8 +407,63 @@ fn resurrect_restores_into_a_running_daemon() {
     c.wait_for_text("later", "later-one", &format!("cwd={}", dir.display()));
 
     // Running sessions are not resurrected twice; unknown names are not found.
-    c.err_code("resurrect", json!({"session": "later"}), "invalid_params");
+    let again = c.ok("resurrect", json!({"session": "later"}));
+    assert_eq!(again["sessions"], json!([]), "{again}");
+    let why = again["failed"][0]["reason"].as_str().unwrap_or("");
+    assert!(why.contains("already running"), "{again}");
     c.err_code("resurrect", json!({"session": "nope"}), "session_not_found");
     let all = c.ok("resurrect", json!({}));
     assert_eq!(all["sessions"], json!([]), "{all}");
+}
+
+#[test]
+fn a_second_daemon_leaves_the_first_ones_sessions_alone() {
+    let env = TestEnv::new();
+    let _first = start(&env);
+    let out = env.cli(&["new", "-d", "mine"]);
+    assert!(out.status.success(), "{out:?}");
+    let mine = saved_file(&env, "mine");
+    poll(DEADLINE, "the first daemon's session to be saved", || {
+        mine.is_file().then_some(()).ok_or_else(String::new)
+    });
+
+    // Same state directory, another socket.
+    let other = env.dir().join("other.sock");
+    let mut second = env.spawn_daemon_on(&other);
+    let mut c = poll(DEADLINE, "the second daemon to listen", || {
+        if let Some(status) = second.try_wait() {
+            panic!("the second daemon exited ({status}): {}", second.log_text());
+        }
+        std::os::unix::net::UnixStream::connect(&other)
+            .map(|_| JsonConn::connect(&other))
+            .map_err(|e| e.to_string())
+    });
+    let list = c.ok("list-sessions", json!({}));
+    assert_eq!(
+        list["sessions"],
+        json!([]),
+        "it restored the other's: {list}"
+    );
+    assert_eq!(list["saved"], json!([]), "{list}");
+    let mut new = env.command(&["new", "-d", "theirs"]);
+    new.env("TUIOS_SOCKET", &other);
+    let out = run_with_deadline(new, DEADLINE);
+    assert!(out.status.success(), "{out:?}");
+    let status = second.terminate();
+    assert!(status.success(), "{status}");
+    let log = second.log_text();
+    assert!(
+        log.contains("another tuios daemon saves its sessions here"),
+        "{log}"
+    );
+    let names: Vec<String> = std::fs::read_dir(sessions_dir(&env))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    assert_eq!(
+        names,
+        ["mine.json"],
+        "the second daemon wrote or removed files"
+    );
 }
