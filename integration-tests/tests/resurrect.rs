@@ -467,3 +467,43 @@ fn a_second_daemon_leaves_the_first_ones_sessions_alone() {
         "the second daemon wrote or removed files"
     );
 }
+
+/// The layout belongs to attached clients: one pushes it, the daemon keeps it as an opaque blob.
+/// It is saved with the session and comes back without any client attached.
+#[test]
+fn the_clients_layout_round_trips() {
+    use tuios_integration_tests::TmuxClient;
+    assert!(
+        TmuxClient::available(),
+        "tmux is needed to run the real client for this test"
+    );
+    let env = TestEnv::new();
+    let mut first = start(&env);
+    let out = env.cli(&["new", "-d", "work"]);
+    assert!(out.status.success(), "{out:?}");
+    let mut c = conn(&env);
+    {
+        let client = TmuxClient::start(&env, "work", 100, 30);
+        client.wait_mode("WM");
+        let layout = c.ok("set-layout", json!({"session": "work", "tiling": true}));
+        assert_eq!(layout["tiling_mode"], "tiling", "{layout}");
+        // The client closes here; the layout stays with the session.
+    }
+    let file = saved_file(&env, "work");
+    let saved_layout = poll(DEADLINE, "the layout to be saved", || {
+        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        v["layout"].as_str().map(str::to_owned).ok_or(text)
+    });
+    let info = c.ok("session-info", json!({"session": "work"}));
+    assert_eq!(info["tiling_mode"], "tiling", "{info}");
+    first.terminate();
+
+    let _second = start(&env);
+    let mut c = conn(&env);
+    let info = c.ok("session-info", json!({"session": "work"}));
+    assert_eq!(info["tiling_mode"], "tiling", "{info}");
+    assert_eq!(info["tui_attached"], false, "{info}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["layout"].as_str(), Some(saved_layout.as_str()));
+}
