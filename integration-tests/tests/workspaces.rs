@@ -162,6 +162,7 @@ fn every_verb_works_headless_or_needs_a_client() {
             "resize",
             json!({"session": s, "window": first, "width": 90, "height": 30}),
         ),
+        ("resurrect", json!({})),
         (
             "run-command",
             json!({"session": s, "command": "ListWindows"}),
