@@ -99,7 +99,17 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
     if saved::store_dir().is_none() {
         return;
     }
-    ctx.wait(scan_store().into_actor(mgr).then(|entries, act, _| {
+    let scan = async {
+        let dir = saved::store_dir()?;
+        tokio::task::spawn_blocking(move || {
+            saved::remove_leftovers(dir);
+            saved::scan(dir)
+        })
+        .await
+        .ok()
+    };
+    ctx.wait(scan.into_actor(mgr).then(|entries, act, _| {
+        let entries = entries.unwrap_or_default();
         let mut jobs = Vec::new();
         for entry in entries {
             match entry.session {

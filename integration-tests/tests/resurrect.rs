@@ -162,6 +162,9 @@ fn check_restored(env: &TestEnv, built: &Built, before: &Value) {
     assert_eq!(restored_flag(&mut c), json!(true));
     assert_cwd(&mut c, "logs", &built.dir_logs);
     assert_cwd(&mut c, "build", &built.dir_build);
+    // Restored programs can tell (as in the Go daemon).
+    c.send_text("work", "logs", "echo \"restored=${TUIOS_RESTORED-no}\"\n");
+    c.wait_for_text("work", "logs", "restored=1");
     // The allowed command runs again; the other window is a shell with a note about it.
     let rows = c.ok("list-windows", json!({"session": "work"}));
     let follow = rows["windows"]

@@ -513,16 +513,18 @@ pub struct NewWindow(pub NewWindowSpec);
 impl Handler<NewWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Value, VerbError>>;
     fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
-        self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0)
+        self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0, false)
     }
 }
 
 impl Session {
     /// Start a window's program on the blocking pool, then enter the window as `id`.
+    /// `restored` windows (brought back after a restart) get `TUIOS_RESTORED=1`.
     fn spawn_window(
         &mut self,
         id: String,
         spec: NewWindowSpec,
+        restored: bool,
     ) -> ResponseActFuture<Self, Result<Value, VerbError>> {
         let requested_ws = spec.workspace;
         if requested_ws != 0 {
@@ -546,7 +548,7 @@ impl Session {
             .socket_path
             .to_string_lossy()
             .into_owned();
-        let spawn_spec = SpawnSpec {
+        let mut spawn_spec = SpawnSpec {
             command: spec.command.clone(),
             shell,
             cwd: spec.cwd.clone(),
@@ -562,6 +564,9 @@ impl Session {
                 ("COLORTERM".into(), "truecolor".into()),
             ],
         };
+        if restored {
+            spawn_spec.env.push(("TUIOS_RESTORED".into(), "1".into()));
+        }
         // openpty, fork and exec block: they run on the blocking pool, never on this thread.
         let spawning = tokio::task::spawn_blocking(move || {
             let res = pty::spawn(&spawn_spec);

@@ -218,6 +218,27 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Remove temporary files that writes interrupted by a crash left behind (`<name>.json.tmp-<pid>`);
+/// the saved file beside each is whole. Blocking: run it on the blocking pool, at start only.
+pub fn remove_leftovers(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        if name.to_string_lossy().contains(".json.tmp-") {
+            match fs::remove_file(entry.path()) {
+                Ok(()) => {
+                    tracing::debug!(file = %entry.path().display(), "removed an unfinished save")
+                }
+                Err(e) => {
+                    tracing::warn!(file = %entry.path().display(), "cannot remove an unfinished save: {e}")
+                }
+            }
+        }
+    }
+}
+
 /// One `*.json` file of the sessions directory: its session, or why it cannot be used.
 #[derive(Debug, Clone)]
 pub struct ScanEntry {
@@ -640,19 +661,22 @@ impl Handler<RestoreWindow> for Session {
             remain: w.remain,
         };
         let minimized = w.minimized;
-        Box::pin(self.spawn_window(id.clone(), spec).map(move |res, act, _| {
-            res?;
-            if let Some(i) = act.index_of(&id) {
-                let entry = &mut act.windows[i];
-                entry.minimized = minimized;
-                if !rerun {
-                    // A shell now, holding the command for the next restore.
-                    entry.argv = held;
-                    entry.command = false;
-                }
-            }
-            Ok(note)
-        }))
+        Box::pin(
+            self.spawn_window(id.clone(), spec, true)
+                .map(move |res, act, _| {
+                    res?;
+                    if let Some(i) = act.index_of(&id) {
+                        let entry = &mut act.windows[i];
+                        entry.minimized = minimized;
+                        if !rerun {
+                            // A shell now, holding the command for the next restore.
+                            entry.argv = held;
+                            entry.command = false;
+                        }
+                    }
+                    Ok(note)
+                }),
+        )
     }
 }
 
@@ -804,6 +828,10 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["work.json"], "no temporary file is left behind");
+        fs::write(dir.join("work.json.tmp-12345"), b"half").unwrap();
+        remove_leftovers(&dir);
+        assert!(!dir.join("work.json.tmp-12345").exists());
+        assert!(file_path(&dir, "work").exists());
         remove(&dir, "work").unwrap();
         remove(&dir, "work").unwrap();
         assert!(!file_path(&dir, "work").exists());
