@@ -327,7 +327,18 @@ fn bad_file_is_reported(bytes: &[u8], reason_part: &str) {
     assert!(why.contains(reason_part), "{result}");
     let out = env.cli(&["resurrect", "bad"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
-    // kill-session forgets it.
+    // A new session of that name does not overwrite it: the file is kept aside.
+    let out = env.cli(&["new", "-d", "bad"]);
+    assert!(out.status.success(), "{out:?}");
+    let kept = poll(DEADLINE, "the unreadable file to be kept aside", || {
+        std::fs::read_dir(sessions_dir(&env))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().contains("bad.json.replaced-"))
+            .ok_or_else(String::new)
+    });
+    assert_eq!(std::fs::read(&kept).unwrap(), bytes);
+    // kill-session forgets the session and its file.
     c.ok("kill-session", json!({"session": "bad"}));
     assert!(!bad.exists());
 }

@@ -343,6 +343,9 @@ struct Writer {
     generation: u64,
     /// The content last written (without `saved_at`), to skip identical writes.
     last: Option<SavedSession>,
+    /// The file is this session's: it was restored from it, or it was checked before the
+    /// first write.
+    claimed: bool,
 }
 
 impl SaveState {
@@ -441,6 +444,7 @@ impl Session {
         self.saved.generation += 1;
         let generation = self.saved.generation;
         let writer = self.saved.writer.clone();
+        let restored = self.saved.restored;
         Some(tokio::task::spawn_blocking(move || {
             let mut doc = doc;
             for (w, pid) in doc.windows.iter_mut().zip(pids) {
@@ -452,6 +456,12 @@ impl Session {
             }
             if state.last.as_ref() == Some(&doc) {
                 return;
+            }
+            if !state.claimed {
+                if !restored {
+                    keep_aside(&dir, &doc.name);
+                }
+                state.claimed = true;
             }
             let mut stamped = doc.clone();
             stamped.saved_at = crate::unix_now_secs();
@@ -475,6 +485,25 @@ impl Session {
                 ),
             }
         }))
+    }
+}
+
+/// A new session is about to be saved under a name whose file already exists: a saved session
+/// that was not restored (unreadable, from a newer tuios, or put there by hand). It is renamed
+/// aside rather than overwritten, so nothing saved is lost silently.
+fn keep_aside(dir: &Path, name: &str) {
+    let path = file_path(dir, name);
+    if fs::symlink_metadata(&path).is_err() {
+        return;
+    }
+    let aside = dir.join(format!("{name}.json.replaced-{}", crate::unix_now_secs()));
+    match fs::rename(&path, &aside) {
+        Ok(()) => tracing::warn!(
+            session = %name,
+            kept = %aside.display(),
+            "a saved session of this name was not restored; it is kept aside and the new session is saved in its place"
+        ),
+        Err(e) => tracing::warn!(session = %name, "cannot move the old saved session aside: {e}"),
     }
 }
 
