@@ -30,6 +30,18 @@ pub struct Activated {
 ///
 /// Must run before any other thread starts: it edits the environment.
 pub fn take_listener() -> Result<Option<Activated>, String> {
+    // Checked here first: variables meant for another process (leaked into a shell, say) are
+    // no error, just not ours; the crate would refuse a LISTEN_FDNAMES it ignores the fds of.
+    let for_us = std::env::var("LISTEN_PID")
+        .ok()
+        .and_then(|p| p.trim().parse::<u32>().ok())
+        == Some(std::process::id());
+    if !for_us {
+        for var in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
+            std::env::remove_var(var);
+        }
+        return Ok(None);
+    }
     let fds: Vec<(RawFd, String)> = sd_notify::listen_fds_with_names(true)
         .map_err(|e| format!("cannot use the socket passed by systemd (LISTEN_FDS): {e}"))?
         .collect();

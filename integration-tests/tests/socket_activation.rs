@@ -167,3 +167,22 @@ fn a_socket_that_is_not_listening_is_refused() {
     let log = daemon.log_text();
     assert!(log.contains("not a stream socket"), "{log}");
 }
+
+#[test]
+fn variables_for_another_process_are_ignored_and_not_passed_on() {
+    // LISTEN_PID names someone else (as when a service manager's variables leak into a shell):
+    // the daemon binds its own socket and keeps the variables from its windows.
+    let daemon = TestEnv::new().start_daemon_with(&[
+        ("LISTEN_PID", "1".to_string()),
+        ("LISTEN_FDS", "1".to_string()),
+        ("LISTEN_FDNAMES", "tuios".to_string()),
+    ]);
+    let (session, window) = daemon.session_with_window("plain");
+    let mut conn = daemon.conn();
+    conn.send_text(
+        &session,
+        &window,
+        "echo \"fds=${LISTEN_FDS-unset} pid=${LISTEN_PID-unset} names=${LISTEN_FDNAMES-unset}\"\n",
+    );
+    conn.wait_for_text(&session, &window, "fds=unset pid=unset names=unset");
+}
