@@ -397,7 +397,7 @@ impl Actor for Session {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         self.agent_reconfigure(ctx);
-        saved::start(self, ctx);
+        saved::start(ctx);
     }
 }
 

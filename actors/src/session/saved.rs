@@ -359,11 +359,10 @@ impl SaveState {
 }
 
 /// Start the once-a-second check (when saving is on).
-pub(super) fn start(session: &mut Session, ctx: &mut Context<Session>) {
+pub(super) fn start(ctx: &mut Context<Session>) {
     if store_dir().is_none() {
         return;
     }
-    let _ = session;
     ctx.run_interval(SAVE_INTERVAL, |act, _| act.save_tick());
 }
 
