@@ -11,6 +11,10 @@ use crate::session::{self, NewWindowSpec, Session};
 use crate::Services;
 use protocol::events::Event;
 
+// Beside this file: a child module, so it can enter restored sessions in the table.
+#[path = "resurrect.rs"]
+pub mod resurrect;
+
 struct SessionRecord {
     name: String,
     addr: Addr<Session>,
@@ -89,6 +93,10 @@ impl SessionManager {
 
 impl Actor for SessionManager {
     type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        resurrect::restore_at_start(self, ctx);
+    }
 }
 
 /// A session that was found, for a verb to act on.
@@ -280,13 +288,23 @@ impl Handler<KillSession> for SessionManager {
             return Box::pin(async move { Err(err) });
         }
         let Some(idx) = self.sessions.iter().position(|s| s.name == name) else {
+            // A saved session that is not running is forgotten all the same.
             let err = errors::session_not_found(&name, &self.names());
-            return Box::pin(async move { Err(err) });
+            return Box::pin(async move {
+                if resurrect::forget_saved(name.clone()).await {
+                    tracing::info!(session = %name, "saved session deleted");
+                    Ok(())
+                } else {
+                    Err(err)
+                }
+            });
         };
         let record = self.sessions.remove(idx);
         tracing::info!(session = %name, "session killed");
         self.publish("session-closed", &name);
         Box::pin(async move {
+            // The file goes first: a killed session never comes back.
+            let _ = record.addr.send(session::saved::Forget).await;
             let _ = record.addr.send(session::Terminate).await;
             Ok(())
         })
@@ -304,6 +322,8 @@ impl Handler<Shutdown> for SessionManager {
         self.watches.clear();
         let all: Vec<Addr<Session>> = self.sessions.drain(..).map(|s| s.addr).collect();
         Box::pin(async move {
+            // Saved while every window is still there, for the next start to restore.
+            join_all(all.iter().map(|s| s.send(session::saved::SaveNow))).await;
             join_all(all.iter().map(|s| s.send(session::Terminate))).await;
         })
     }

@@ -35,6 +35,7 @@ pub enum Command {
     #[command(name = "ls", visible_alias = "list-sessions")]
     Ls(LsArgs),
     KillSession(KillSessionArgs),
+    Resurrect(ResurrectArgs),
     /// Stop the daemon and every session it holds.
     KillServer,
     ListVerbs(ListVerbsArgs),
@@ -85,6 +86,7 @@ impl Command {
         Some(match subcommand {
             "ls" => "list-sessions",
             "kill-session" => "kill-session",
+            "resurrect" => "resurrect",
             "list-verbs" => "list-verbs",
             "send-keys" => "send-keys",
             "send-text" => "send-text",
@@ -160,6 +162,14 @@ pub struct LsArgs {
 #[derive(Debug, Args)]
 pub struct KillSessionArgs {
     pub session: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ResurrectArgs {
+    pub session: Option<String>,
+    /// Print the daemon's result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

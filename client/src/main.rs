@@ -8,6 +8,7 @@ mod json_client;
 mod output;
 mod params;
 mod paste_check;
+mod resurrect;
 mod socket_check;
 mod tui;
 
@@ -87,7 +88,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 print_json(&Value::Array(sessions))
             } else {
                 let sessions: Vec<Value> = sessions.iter().map(output::escape_value).collect();
-                emit(&output::sessions_table(&sessions))
+                let saved = resurrect::saved_section(&output::escape_value(&result));
+                emit(&format!("{}{saved}", output::sessions_table(&sessions)))
             }
         }
         Command::KillSession(a) => {
@@ -96,6 +98,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 "killed session {}\n",
                 output::escape_controls(&a.session)
             ))
+        }
+        Command::Resurrect(a) => {
+            let (text, code) = resurrect::run(&socket, &a)?;
+            emit(&text)?;
+            Ok(code)
         }
         Command::ListVerbs(a) => {
             let result = call(&socket, &params::list_verbs(a.verb.as_deref()))?;

@@ -71,6 +71,12 @@ pub fn kill_session(name: &str) -> Request {
     req
 }
 
+pub fn resurrect(session: Option<&str>) -> Request {
+    let mut req = Request::new("resurrect");
+    req.set_opt("session", session);
+    req
+}
+
 pub fn list_verbs(verb: Option<&str>) -> Request {
     let mut req = Request::new("list-verbs");
     req.set_opt("verb", verb);
@@ -417,6 +423,7 @@ mod tests {
         match parse(args) {
             Command::Ls(_) => list_sessions(),
             Command::KillSession(a) => kill_session(&a.session),
+            Command::Resurrect(a) => resurrect(a.session.as_deref()),
             Command::ListVerbs(a) => list_verbs(a.verb.as_deref()),
             Command::SendKeys(a) => send_keys(&a),
             Command::SendText(a) => send_text(&a),
@@ -1057,6 +1064,7 @@ mod tests {
             ],
             &["wait-for", "agent-state", "--until", "idle,done"],
             &["hello"],
+            &["resurrect", "work"],
         ];
         let mut covered = Vec::new();
         for args in samples {

@@ -157,7 +157,7 @@ pub const DOCK_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 pub const TITLE_POSITIONS: &[&str] = &["top", "bottom", "hidden"];
 
 /// The registry, sorted by path (a test keeps it so).
-static OPTIONS: [OptionSpec; 15] = [
+static OPTIONS: [OptionSpec; 16] = [
     colour(
         "appearance.border_focused_color",
         "Border colour of the focused window, as #RRGGBB; empty uses the theme's",
@@ -265,6 +265,14 @@ static OPTIONS: [OptionSpec; 15] = [
         3600,
         Applies::Daemon,
         "Seconds between two looks at each window's foreground process; 0 means 2, and -1 turns detection off",
+    ),
+    plain(
+        "daemon.resurrect_commands",
+        OptionType::String,
+        "daemon",
+        "",
+        Applies::Daemon,
+        "Programs whose windows run their command again when the session is restored after a restart (names or paths, separated by commas or spaces; * allows all); shells always run again, other windows get a shell and a note",
     ),
     int(
         "notifications.duration",

@@ -35,6 +35,7 @@ fn registry_is_sorted_unique_and_exactly_the_honoured_set() {
             "appearance.window_title_position",
             "daemon.agent_autodetect",
             "daemon.agent_detect_seconds",
+            "daemon.resurrect_commands",
             "notifications.duration",
         ]
     );

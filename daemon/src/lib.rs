@@ -1,6 +1,7 @@
 //! The `tuios daemon` entry point as a library: socket path and permissions, the start lock, stale
 //! socket handling, logging, signals, systemd notification, and building the actor system.
 
+pub mod activation;
 pub mod paths;
 
 mod files;

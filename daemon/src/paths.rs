@@ -37,6 +37,27 @@ pub fn socket_path_from(
     PathBuf::from(format!("/tmp/tuios-{uid}")).join("tuios.sock")
 }
 
+/// Where sessions are saved: `$XDG_STATE_HOME/tuios/sessions`, else
+/// `$HOME/.local/state/tuios/sessions`; `None` (nothing is saved) when neither is usable.
+pub fn sessions_dir() -> Option<PathBuf> {
+    sessions_dir_from(
+        std::env::var_os("XDG_STATE_HOME").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
+}
+
+/// [`sessions_dir`] with its inputs passed in. Empty or relative values count as unset, as the
+/// XDG base-directory spec asks.
+pub fn sessions_dir_from(xdg_state_home: Option<&OsStr>, home: Option<&OsStr>) -> Option<PathBuf> {
+    let usable = |v: Option<&OsStr>| {
+        v.map(Path::new)
+            .filter(|p| !p.as_os_str().is_empty() && p.is_absolute())
+            .map(Path::to_path_buf)
+    };
+    let state = usable(xdg_state_home).or_else(|| usable(home).map(|h| h.join(".local/state")))?;
+    Some(state.join("tuios").join("sessions"))
+}
+
 /// The daemon's pid file: `<socket>.pid`.
 pub fn pid_path(socket: &Path) -> PathBuf {
     with_suffix(socket, ".pid")
@@ -181,6 +202,23 @@ mod tests {
             socket_path_from(None, os("relative/dir"), 42),
             PathBuf::from("/tmp/tuios-42/tuios.sock")
         );
+    }
+
+    #[test]
+    fn sessions_dir_follows_xdg_state_home() {
+        assert_eq!(
+            sessions_dir_from(os("/s"), os("/h")),
+            Some(PathBuf::from("/s/tuios/sessions"))
+        );
+        assert_eq!(
+            sessions_dir_from(None, os("/h")),
+            Some(PathBuf::from("/h/.local/state/tuios/sessions"))
+        );
+        assert_eq!(
+            sessions_dir_from(os("rel"), os("/h")),
+            Some(PathBuf::from("/h/.local/state/tuios/sessions"))
+        );
+        assert_eq!(sessions_dir_from(os(""), None), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,6 +40,14 @@ pub struct DaemonOptions {
 /// Run the daemon in the foreground until SIGTERM or SIGINT. Returns the process exit code:
 /// 0 after a clean shutdown, 1 when it cannot start, 2 for a bad configuration or option.
 pub fn run(opts: DaemonOptions) -> i32 {
+    // First, while the process has one thread: this edits the environment.
+    let activated = match crate::activation::take_listener() {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("tuios daemon: {msg}");
+            return EXIT_FAILURE;
+        }
+    };
     let cfg = match config::load_daemon_config(opts.config.as_deref()) {
         Ok(cfg) => cfg,
         Err(e) => {
@@ -58,14 +66,31 @@ pub fn run(opts: DaemonOptions) -> i32 {
     let socket = opts.socket.unwrap_or_else(paths::socket_path);
     // Panes receive this path in TUIOS_SOCKET and may run in any directory.
     let socket = std::path::absolute(&socket).unwrap_or(socket);
+    // A passed socket is where clients connect, whatever the environment says.
+    let socket = match &activated {
+        Some(a) => {
+            if a.path != socket {
+                tracing::warn!(
+                    configured = %socket.display(),
+                    passed = %a.path.display(),
+                    "systemd passed a socket at another path than the configured one; serving on the passed one"
+                );
+            }
+            a.path.clone()
+        }
+        None => socket,
+    };
 
-    let _lock = match prepare(&socket) {
+    let _lock = match prepare(&socket, activated.is_some()) {
         Ok(lock) => lock,
         Err(msg) => {
             eprintln!("tuios daemon: {msg}");
             return EXIT_FAILURE;
         }
     };
+
+    // Held while the daemon runs: one daemon saves and restores a sessions directory.
+    let _sessions_lock = claim_sessions_dir();
 
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -85,6 +110,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
     });
     let info = ServeInfo {
         socket,
+        activated: activated.map(|a| a.listener),
         scrollback_lines: cfg.scrollback_lines,
         default_shell: cfg.shell,
     };
@@ -99,7 +125,8 @@ pub fn run(opts: DaemonOptions) -> i32 {
 }
 
 /// Directory, start lock and stale socket: everything before binding. Returns the held lock.
-fn prepare(socket: &Path) -> Result<StartLock, String> {
+/// With a socket passed by systemd there is nothing to probe or clean up: systemd listens there.
+fn prepare(socket: &Path, activated: bool) -> Result<StartLock, String> {
     paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
     // Refused before anything is bound, so a planted link costs nothing but this message.
     crate::files::refuse_symlink(&paths::pid_path(socket)).map_err(|e| e.to_string())?;
@@ -113,6 +140,9 @@ fn prepare(socket: &Path) -> Result<StartLock, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
+    if activated {
+        return Ok(lock);
+    }
     match probe(socket) {
         Probe::Absent => {}
         Probe::Running => {
@@ -163,8 +193,70 @@ fn remove_stale_socket(socket: &Path) -> Result<(), String> {
     }
 }
 
+/// Take the sessions directory (created 0700 if missing) for this daemon and turn saving on.
+/// Saving stays off, with a warning, when there is no usable directory or another daemon (on
+/// another socket) already holds it: two daemons writing the same files would restore each
+/// other's sessions.
+fn claim_sessions_dir() -> Option<StartLock> {
+    let Some(dir) = paths::sessions_dir() else {
+        tracing::warn!(
+            "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
+        );
+        return None;
+    };
+    let claimed = (|| -> io::Result<Option<StartLock>> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)?;
+        check_sessions_dir(&dir)?;
+        StartLock::try_acquire(&dir.join(".lock"))
+    })();
+    match claimed {
+        Ok(Some(lock)) => {
+            tracing::debug!(dir = %dir.display(), "sessions are saved here");
+            actors::session::saved::configure(dir);
+            Some(lock)
+        }
+        Ok(None) => {
+            tracing::warn!(
+                dir = %dir.display(),
+                "another tuios daemon saves its sessions here; this one does not save or restore sessions"
+            );
+            None
+        }
+        Err(e) => {
+            tracing::warn!(
+                dir = %dir.display(),
+                "sessions directory unusable ({e}); sessions are not saved and will not survive a restart"
+            );
+            None
+        }
+    }
+}
+
+/// The saved files hold working directories and commands: the directory must be ours and
+/// closed to others.
+fn check_sessions_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(dir)?;
+    let me = rustix::process::geteuid().as_raw();
+    if !meta.is_dir() || meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "it is not a directory of yours",
+        ));
+    }
+    if meta.mode() & 0o077 != 0 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
 struct ServeInfo {
     socket: PathBuf,
+    /// The listening socket systemd passed; `None` means bind `socket` ourselves.
+    activated: Option<std::os::unix::net::UnixListener>,
     scrollback_lines: usize,
     default_shell: Option<String>,
 }
@@ -183,14 +275,22 @@ async fn serve(info: ServeInfo) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    let listener = match UnixListener::bind(&socket) {
+    let activated = info.activated.is_some();
+    let listener = match info.activated {
+        Some(std) => UnixListener::from_std(std),
+        None => UnixListener::bind(&socket),
+    };
+    let listener = match listener {
         Ok(l) => l,
         Err(e) => {
             eprintln!("tuios daemon: cannot listen on {}: {e}", socket.display());
             return EXIT_FAILURE;
         }
     };
-    if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
+    // A passed socket has the mode its unit gave it (SocketMode=0600 in ours).
+    if activated {
+        tracing::info!(socket = %socket.display(), "using the socket passed by systemd");
+    } else if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
         eprintln!(
             "tuios daemon: cannot restrict permissions of {}: {e}",
             socket.display()
@@ -205,7 +305,9 @@ async fn serve(info: ServeInfo) -> i32 {
             "tuios daemon: cannot write pid file {}: {e}",
             pid_file.display()
         );
-        remove_quietly(&socket);
+        if !activated {
+            remove_quietly(&socket);
+        }
         return EXIT_FAILURE;
     }
 
@@ -255,7 +357,10 @@ async fn serve(info: ServeInfo) -> i32 {
     }
 
     remove_quietly(&pid_file);
-    remove_quietly(&socket);
+    // A socket systemd owns stays: connections to it queue until the next start.
+    if !activated {
+        remove_quietly(&socket);
+    }
     tracing::info!("tuios daemon stopped");
     0
 }

@@ -825,8 +825,26 @@ pub fn unescape(s: &str) -> Vec<u8> {
     out
 }
 
+/// Verbs the daemon adds to the spec's, each marked as an extension in its description.
+pub const EXTENSION_VERBS: [&str; 1] = ["resurrect"];
+
+/// `list-verbs` names without the extensions, for comparing with [`SPEC_VERBS`].
+pub fn without_extensions(names: &[String]) -> Vec<String> {
+    for ext in EXTENSION_VERBS {
+        assert!(
+            names.iter().any(|n| n == ext),
+            "extension verb {ext} is not listed"
+        );
+    }
+    names
+        .iter()
+        .filter(|n| !EXTENSION_VERBS.contains(&n.as_str()))
+        .cloned()
+        .collect()
+}
+
 /// The 35 verbs of the spec, sorted as `list-verbs` lists them. The daemon may implement a
-/// subset while it grows, never anything outside this set.
+/// subset while it grows, and adds only the [`EXTENSION_VERBS`].
 pub const SPEC_VERBS: [&str; 35] = [
     "capture-pane",
     "close-window",

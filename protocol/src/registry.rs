@@ -410,7 +410,7 @@ static VERBS: &[VerbSpec] = &[
     },
     VerbSpec {
         name: "list-sessions",
-        description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached.",
+        description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached; a session brought back from the state directory has restored: true. Saved sessions that are not running are listed apart in saved, and saved files that cannot be read in unreadable (extension).",
         params: &[],
         returns: &[],
         examples: &[r#"{"id":1,"verb":"list-sessions","params":{}}"#],
@@ -554,6 +554,24 @@ static VERBS: &[VerbSpec] = &[
             param("height", Int, "Height in rows now in effect."),
         ],
         examples: &[r#"{"id":1,"verb":"resize","params":{"session":"work","window":"build","width":120,"height":40}}"#],
+    },
+    VerbSpec {
+        name: "resurrect",
+        description: "Extension (not in the control-protocol spec): restore saved sessions that are not running, from the daemon's state directory; the daemon also does this by itself when it starts. Each comes back with its workspaces, window names, options and layout; windows start in their saved directories, and a window's command runs again only if it is a shell or listed in the session's daemon.resurrect_commands option (otherwise the window gets a shell and a one-line note).",
+        params: &[param(
+            "session",
+            Str,
+            "Name of the saved session to restore. Leave it out to restore every saved session that is not running.",
+        )],
+        returns: &[
+            param("sessions", ObjectList, "One row per restored session: name, windows (how many came back) and notes (one line per window that came back differently)."),
+            param("failed", ObjectList, "Saved sessions that could not be restored: name and reason."),
+            param("unreadable", ObjectList, "Saved files that cannot be read: file and reason. They are left as they are."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"resurrect","params":{"session":"work"}}"#,
+            r#"{"id":2,"verb":"resurrect","params":{}}"#,
+        ],
     },
     VerbSpec {
         name: "run-command",
@@ -1211,6 +1229,7 @@ mod tests {
                 "move-window",
                 "new-window",
                 "resize",
+                "resurrect",
                 "run-command",
                 "select-workspace",
                 "send-keys",
@@ -1230,8 +1249,8 @@ mod tests {
                 "wait-for"
             ]
         );
-        // Exactly the spec's 35 verbs.
-        assert_eq!(names.len(), 35);
+        // The spec's 35 verbs and the `resurrect` extension.
+        assert_eq!(names.len(), 36);
         for v in verbs() {
             assert!(!v.description.is_empty(), "{}", v.name);
             assert!(!v.examples.is_empty(), "{} has no example", v.name);

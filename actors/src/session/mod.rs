@@ -17,6 +17,7 @@ use protocol::events::Event;
 mod agent;
 mod clients;
 mod labels;
+pub mod saved;
 mod workspaces;
 
 pub use agent::{AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState};
@@ -39,6 +40,8 @@ struct WindowEntry {
     minimized: bool,
     /// Made with an explicit argv: closes when the program exits, unless `remain`.
     command: bool,
+    /// The argv the window was made with (empty for a shell), kept for saving.
+    argv: Vec<String>,
     remain: bool,
     cols: u16,
     rows: u16,
@@ -100,6 +103,8 @@ pub struct Session {
     options: BTreeMap<String, String>,
     clients: clients::Clients,
     agent: agent::SessionAgent,
+    /// Saving to the state directory, and whether this session was restored from it.
+    saved: saved::SaveState,
     services: Services,
 }
 
@@ -122,6 +127,7 @@ impl Session {
             options: BTreeMap::new(),
             clients: Default::default(),
             agent: Default::default(),
+            saved: Default::default(),
             services,
         }
     }
@@ -392,6 +398,7 @@ impl Actor for Session {
     fn started(&mut self, ctx: &mut Self::Context) {
         self.agent_warm_manifests();
         self.agent_reconfigure(ctx);
+        saved::start(ctx);
     }
 }
 
@@ -507,14 +514,25 @@ pub struct NewWindow(pub NewWindowSpec);
 impl Handler<NewWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Value, VerbError>>;
     fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
-        let spec = msg.0;
+        self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0, false)
+    }
+}
+
+impl Session {
+    /// Start a window's program on the blocking pool, then enter the window as `id`.
+    /// `restored` windows (brought back after a restart) get `TUIOS_RESTORED=1`.
+    fn spawn_window(
+        &mut self,
+        id: String,
+        spec: NewWindowSpec,
+        restored: bool,
+    ) -> ResponseActFuture<Self, Result<Value, VerbError>> {
         let requested_ws = spec.workspace;
         if requested_ws != 0 {
             if let Err(e) = workspaces::check_workspace(requested_ws) {
                 return Box::pin(fut::ready(Err(e)));
             }
         }
-        let id = uuid::Uuid::new_v4().to_string();
         let (cols, rows) = (self.width, self.height);
         // Session options first, then the daemon's configuration, then the environment.
         let shell = self
@@ -531,7 +549,7 @@ impl Handler<NewWindow> for Session {
             .socket_path
             .to_string_lossy()
             .into_owned();
-        let spawn_spec = SpawnSpec {
+        let mut spawn_spec = SpawnSpec {
             command: spec.command.clone(),
             shell,
             cwd: spec.cwd.clone(),
@@ -547,6 +565,9 @@ impl Handler<NewWindow> for Session {
                 ("COLORTERM".into(), "truecolor".into()),
             ],
         };
+        if restored {
+            spawn_spec.env.push(("TUIOS_RESTORED".into(), "1".into()));
+        }
         // openpty, fork and exec block: they run on the blocking pool, never on this thread.
         let spawning = tokio::task::spawn_blocking(move || {
             let res = pty::spawn(&spawn_spec);
@@ -641,6 +662,7 @@ impl Session {
             workspace,
             minimized: false,
             command: !spec.command.is_empty(),
+            argv: spec.command.clone(),
             remain: spec.remain,
             cols,
             rows,
@@ -788,6 +810,8 @@ pub struct SessionSummary {
     pub windows: Vec<(String, String, i64)>,
     /// The agent keys of each window's list-sessions entry, in the same order.
     pub agents: Vec<serde_json::Map<String, Value>>,
+    /// Brought back from the state directory rather than created in this daemon's life.
+    pub restored: bool,
 }
 
 #[derive(Message)]
@@ -817,6 +841,7 @@ impl Handler<Summarize> for Session {
                 .iter()
                 .map(|w| w.agent.session_keys(w.custom_name.is_some()))
                 .collect(),
+            restored: self.saved.restored,
         })
     }
 }
@@ -829,6 +854,9 @@ pub struct Terminate;
 impl Handler<Terminate> for Session {
     type Result = ResponseActFuture<Self, ()>;
     fn handle(&mut self, _: Terminate, _: &mut Self::Context) -> Self::Result {
+        // Whatever was to be saved has been (shutdown) or deleted (kill): an emptied table must
+        // never overwrite it.
+        self.saved.stop();
         clients::end_clients(self, "the session was ended");
         let before = self.snapshot();
         let windows: Vec<Addr<Window>> = self.windows.drain(..).map(|w| w.addr).collect();

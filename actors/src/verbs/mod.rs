@@ -45,6 +45,14 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
             registry::list_verbs(params.verb.as_deref(), &env.services.info.version)
         }
         "list-sessions" => list_sessions(env).await,
+        "resurrect" => {
+            let params: SessionParams = decode(p)?;
+            mailbox(
+                env.manager
+                    .send(session_manager::resurrect::Resurrect(params.session))
+                    .await,
+            )?
+        }
         "session-info" => {
             let params: SessionParams = decode(p)?;
             let s = session(env, params.session).await?;
@@ -245,6 +253,9 @@ pub async fn session_rows(manager: &Addr<SessionManager>) -> Result<Vec<Value>, 
         if let Some(a) = s.accent {
             row["accent"] = json!(a);
         }
+        if s.restored {
+            row["restored"] = json!(true);
+        }
         if !windows.is_empty() {
             row["windows"] = Value::Array(windows);
         }
@@ -254,5 +265,17 @@ pub async fn session_rows(manager: &Addr<SessionManager>) -> Result<Vec<Value>, 
 }
 
 async fn list_sessions(env: &VerbEnv) -> Result<Value, VerbError> {
-    Ok(json!({"type": "session_list", "sessions": session_rows(&env.manager).await?}))
+    let sessions = session_rows(&env.manager).await?;
+    let running: Vec<String> = sessions
+        .iter()
+        .filter_map(|r| r["name"].as_str().map(str::to_owned))
+        .collect();
+    // Saved sessions that are not running, and saved files that cannot be used.
+    let (saved, unreadable) = session_manager::resurrect::saved_listing(&running).await;
+    Ok(json!({
+        "type": "session_list",
+        "sessions": sessions,
+        "saved": saved,
+        "unreadable": unreadable,
+    }))
 }

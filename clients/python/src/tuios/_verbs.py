@@ -30,6 +30,7 @@ VERB_METHODS: Dict[str, str] = {
     "move-window": "move_window",
     "new-window": "new_window",
     "resize": "resize",
+    "resurrect": "resurrect",
     "run-command": "run_command",
     "select-workspace": "select_workspace",
     "send-keys": "send_keys",
@@ -375,7 +376,10 @@ class VerbMethods:
 
     def list_sessions(self) -> Dict[str, Any]:
         """``list-sessions``: List every session the daemon holds, oldest first, with
-        its size, window count and whether a client is attached.
+        its size, window count and whether a client is attached; a session brought back
+        from the state directory has restored: true. Saved sessions that are not running
+        are listed apart in saved, and saved files that cannot be read in unreadable
+        (extension).
         """
         return self._verb("list-sessions", {})
 
@@ -578,6 +582,29 @@ class VerbMethods:
                 "height": height,
             },
         )
+
+    def resurrect(self, *, session: Optional[str] = None) -> Dict[str, Any]:
+        """``resurrect``: Extension (not in the control-protocol spec): restore saved
+        sessions that are not running, from the daemon's state directory; the daemon
+        also does this by itself when it starts. Each comes back with its workspaces,
+        window names, options and layout; windows start in their saved directories, and
+        a window's command runs again only if it is a shell or listed in the session's
+        daemon.resurrect_commands option (otherwise the window gets a shell and a
+        one-line note).
+
+        Args:
+            session: Name of the saved session to restore. Leave it out to restore every saved
+                session that is not running.
+
+        Returns:
+            The result object, with these keys among others:
+            sessions ([]object): One row per restored session: name, windows (how many came
+                back) and notes (one line per window that came back differently).
+            failed ([]object): Saved sessions that could not be restored: name and reason.
+            unreadable ([]object): Saved files that cannot be read: file and reason. They are
+                left as they are.
+        """
+        return self._verb("resurrect", {"session": session})
 
     def run_command(
         self,
