@@ -50,7 +50,8 @@ class Daemon:
         self.dir = tempfile.mkdtemp(prefix="tuios-stress-")
         os.chmod(self.dir, 0o700)
         self.sock = os.path.join(self.dir, "s.sock")
-        env = dict(os.environ, TUIOS_AGENT_AUTODETECT="0")
+        # Its own state directory: never restore or save the user's sessions.
+        env = dict(os.environ, TUIOS_AGENT_AUTODETECT="0", XDG_STATE_HOME=self.dir)
         self.p = subprocess.Popen([BIN, "daemon", "--socket", self.sock], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 10
@@ -59,7 +60,7 @@ class Daemon:
                 raise SystemExit("daemon did not start")
             time.sleep(0.01)
         self.session = "stress"
-        subprocess.run([BIN, "new", "-d", self.session], env=dict(os.environ, TUIOS_SOCKET=self.sock),
+        subprocess.run([BIN, "new", "-d", self.session], env=dict(env, TUIOS_SOCKET=self.sock),
                        check=True, stdout=subprocess.DEVNULL)
 
     def conn(self):

@@ -919,6 +919,11 @@ impl Tuios {
                 "XDG_CONFIG_HOME".into(),
                 home.join(".config").to_string_lossy().into_owned(),
             ),
+            // Saved sessions stay in the benchmark's home, never the user's.
+            (
+                "XDG_STATE_HOME".into(),
+                home.join(".state").to_string_lossy().into_owned(),
+            ),
             ("SHELL".into(), "/bin/sh".into()),
             ("TUIOS_LOG".into(), "warn".into()),
             ("LC_ALL".into(), "C.UTF-8".into()),
