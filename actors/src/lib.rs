@@ -55,6 +55,9 @@ pub struct Services {
 pub struct ArbiterPool {
     arbiters: Arc<Vec<ArbiterHandle>>,
     next: Arc<std::sync::atomic::AtomicUsize>,
+    /// Where every window's PtyReader runs: reads are cheap, and off the parsing threads they
+    /// overlap with parsing.
+    readers: ArbiterHandle,
 }
 
 impl ArbiterPool {
@@ -71,6 +74,7 @@ impl ArbiterPool {
         ArbiterPool {
             arbiters: Arc::new(arbiters),
             next: Default::default(),
+            readers: Arbiter::new().handle(),
         }
     }
 
@@ -78,6 +82,11 @@ impl ArbiterPool {
     pub fn pick(&self) -> ArbiterHandle {
         let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.arbiters[i % self.arbiters.len()].clone()
+    }
+
+    /// The arbiter PTY readers run on.
+    pub fn readers(&self) -> ArbiterHandle {
+        self.readers.clone()
     }
 
     pub fn len(&self) -> usize {
@@ -93,6 +102,7 @@ impl ArbiterPool {
         for a in self.arbiters.iter() {
             a.stop();
         }
+        self.readers.stop();
     }
 }
 

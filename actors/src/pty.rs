@@ -141,7 +141,8 @@ pub async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<u
                     // SAFETY: `n` bytes were just written into the spare capacity.
                     unsafe { buf.set_len(buf.len() + n) };
                     total += n;
-                    if total >= BURST {
+                    // The buffer may already hold output read ahead: it never passes a burst.
+                    if buf.len() >= BURST {
                         return Ok(total);
                     }
                 }

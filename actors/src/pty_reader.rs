@@ -1,13 +1,17 @@
-//! The PtyReader actor: reads one window's PTY and hands each burst to its Window, waiting until
-//! the window has parsed it before reading again. At most one burst (`pty::BURST` bytes) is ever
-//! in flight, so a window that cannot keep up stops the reads and the program blocks on its
-//! PTY: backpressure through the kernel, never buffering in the daemon.
+//! The PtyReader actor: reads one window's PTY and hands each burst to its Window. While the
+//! window parses one burst the reader fills the next (at most `pty::BURST` bytes each), then
+//! waits: two bursts per window at most, so a window that cannot keep up stops the reads and the
+//! program blocks on its PTY: backpressure through the kernel, never buffering in the daemon.
 //!
-//! It runs on its window's arbiter (it is started from the window's own context), so the read
-//! and the parse share a thread and a burst is never copied between threads.
+//! Readers run on the daemon's reader arbiter, not their window's: the kernel hands a PTY's
+//! output over a few KiB at a time, so keeping it drained while the window parses is what lets a
+//! flood run at the window's parsing speed. Bursts are `Bytes`, passed between threads without a
+//! copy.
 use std::os::fd::OwnedFd;
+use std::pin::Pin;
 use std::sync::Arc;
 
+use actix::dev::Request;
 use actix::prelude::*;
 use bytes::{Bytes, BytesMut};
 use tokio::net::unix::pipe;
@@ -48,13 +52,17 @@ impl PtyReader {
     /// asks the reader to deliver whatever is buffered now, without waiting for more, and then
     /// send [`Drained`]: the window's program was reaped, and background processes may keep the
     /// PTY open indefinitely.
-    pub fn start(fd: OwnedFd, window: Addr<Window>, drain: Arc<Notify>) -> Addr<PtyReader> {
-        PtyReader {
+    pub fn start(
+        fd: OwnedFd,
+        window: Addr<Window>,
+        drain: Arc<Notify>,
+        arbiter: &ArbiterHandle,
+    ) -> Addr<PtyReader> {
+        PtyReader::start_in_arbiter(arbiter, move |_| PtyReader {
             fd: Some(fd),
             window,
             drain,
-        }
-        .start()
+        })
     }
 }
 
@@ -75,35 +83,57 @@ impl Actor for PtyReader {
                 }
             };
             let mut buf = BytesMut::new();
+            // The burst the window is parsing. Meanwhile the next one accumulates in `buf` (up
+            // to a burst), so the PTY keeps draining while the window works: at most two
+            // bursts per window, one parsing and one filling.
+            let mut parsing: Option<Pin<Box<Request<Window, Output>>>> = None;
+            let mut ended = false;
             loop {
                 tokio::select! {
+                    done = async { parsing.as_mut().expect("guarded").await }, if parsing.is_some() => {
+                        parsing = None;
+                        if done.is_err() {
+                            return;
+                        }
+                        if !buf.is_empty() {
+                            parsing = Some(Box::pin(window.send(Output(buf.split().freeze()))));
+                        }
+                    }
                     // Cancel-safe: read_burst only awaits before its first read.
-                    res = pty::read_burst(&rx, &mut buf) => match res {
-                        Ok(0) => break,
-                        Ok(_) => {
-                            if window.send(Output(buf.split().freeze())).await.is_err() {
+                    res = pty::read_burst(&rx, &mut buf), if !ended && buf.len() < pty::BURST => {
+                        match res {
+                            Ok(0) => ended = true,
+                            Ok(_) => {}
+                            Err(e) => {
+                                if e.raw_os_error() != Some(libc::EIO) {
+                                    tracing::debug!(error = %e, "PTY read ended");
+                                }
+                                ended = true;
+                            }
+                        }
+                        if parsing.is_none() && !buf.is_empty() {
+                            parsing = Some(Box::pin(window.send(Output(buf.split().freeze()))));
+                        }
+                    }
+                    () = drain.notified() => {
+                        // Everything in order: the burst being parsed, what was read ahead,
+                        // what is buffered now, then `Drained`.
+                        if let Some(p) = parsing.take() {
+                            if p.await.is_err() {
                                 return;
                             }
                         }
-                        Err(e) => {
-                            if e.raw_os_error() != Some(libc::EIO) {
-                                tracing::debug!(error = %e, "PTY read ended");
-                            }
-                            break;
-                        }
-                    },
-                    () = drain.notified() => {
-                        let ended = pty::read_available(&rx, &mut buf);
+                        ended |= pty::read_available(&rx, &mut buf);
                         if !buf.is_empty() && window.send(Output(buf.split().freeze())).await.is_err() {
                             return;
                         }
                         if window.send(Drained).await.is_err() {
                             return;
                         }
-                        if ended {
-                            break;
-                        }
                     }
+                }
+                if ended && parsing.is_none() && buf.is_empty() {
+                    break;
                 }
             }
             window.do_send(OutputEnded);

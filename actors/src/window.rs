@@ -71,6 +71,8 @@ pub struct WindowLinks {
     pub supervisor: Addr<Supervisor>,
     /// Agent-state notices and the shared time of the last output.
     pub agent: crate::agent::PaneLink,
+    /// The arbiter the window's PtyReader runs on.
+    pub readers: actix::ArbiterHandle,
 }
 
 pub struct Window {
@@ -197,7 +199,7 @@ impl Window {
                 }
             };
             let drain = Arc::new(Notify::new());
-            let reader = PtyReader::start(reader_fd, ctx.address(), drain.clone());
+            let reader = PtyReader::start(reader_fd, ctx.address(), drain.clone(), &links.readers);
             links.supervisor.do_send(Watch {
                 pid,
                 window: ctx.address().recipient(),

@@ -641,6 +641,7 @@ impl Session {
                 hub: self.services.hub.clone(),
                 supervisor: self.services.supervisor.clone(),
                 agent: agent_link.clone(),
+                readers: self.services.windows.readers(),
             },
             &self.services.windows.pick(),
         )
