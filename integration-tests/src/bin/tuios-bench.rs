@@ -17,6 +17,7 @@ use std::fmt::Display;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, ErrorKind, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -70,10 +71,11 @@ struct Phases {
     latency: bool,
     idle: bool,
     attached: bool,
+    keys: bool,
 }
 
 impl Phases {
-    const ALL: &'static str = "throughput,roundtrip,memory,latency,idle,attached";
+    const ALL: &'static str = "throughput,roundtrip,memory,latency,idle,attached,keys";
 
     fn parse(list: &str) -> R<Phases> {
         let mut p = Phases {
@@ -83,6 +85,7 @@ impl Phases {
             latency: false,
             idle: false,
             attached: false,
+            keys: false,
         };
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let flag = match name {
@@ -92,6 +95,7 @@ impl Phases {
                 "latency" => &mut p.latency,
                 "idle" => &mut p.idle,
                 "attached" => &mut p.attached,
+                "keys" => &mut p.keys,
                 other => {
                     return Err(format!(
                         "TUIOS_BENCH_PHASES: unknown phase {other:?} ({})",
@@ -1952,6 +1956,124 @@ fn attached(cfg: &Config, file: &Path, dir: &Path, notes: &mut Vec<String>) -> A
 }
 
 // ---------------------------------------------------------------------------------------------
+// Keystroke echo on a PTY of our own
+
+/// Reads and drops what arrives until the output has been quiet for 30 ms.
+fn drain_pty(pty: &mut Pty) -> R<()> {
+    let mut buf = [0u8; 65536];
+    while pty.readable(Duration::from_millis(30))? {
+        match pty.master.read(&mut buf) {
+            Ok(0) => return Err("the program on the PTY ended".into()),
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("PTY read: {e}")),
+        }
+    }
+    Ok(())
+}
+
+/// Types `n` letters into whatever runs on `pty` (a shell echoing them, directly or through a
+/// client), timing each from the write until the letter is in the output. Every 40 keys ^U
+/// clears the line.
+fn time_keys(pty: &mut Pty, n: usize) -> R<Vec<f64>> {
+    const KEYS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+    let mut times = Vec::with_capacity(n);
+    let mut acc = Vec::new();
+    for i in 0..n {
+        drain_pty(pty)?;
+        let key = KEYS[i % KEYS.len()];
+        acc.clear();
+        let t0 = Instant::now();
+        pty.master
+            .write_all(&[key])
+            .map_err(ctx("writing a key to the PTY"))?;
+        pty.read_until(&mut acc, Duration::from_secs(10), "the echoed key", |a| {
+            a.contains(&key)
+        })?;
+        times.push(t0.elapsed().as_secs_f64() * 1e3);
+        if i % 40 == 39 {
+            pty.master.write_all(&[0x15]).map_err(ctx("writing ^U"))?;
+        }
+    }
+    Ok(times)
+}
+
+/// The floor: /bin/sh on a bare PTY, the kernel echoing.
+fn bare_keys(n: usize) -> R<Vec<f64>> {
+    let mut pty = open_pty(ATT_COLS, ATT_ROWS)?;
+    let mut child = pty.spawn(&["/bin/sh"], &[("PS1", "$ "), ("TERM", "xterm-256color")])?;
+    let mut acc = Vec::new();
+    let r = pty
+        .read_until(&mut acc, Duration::from_secs(10), "the prompt", |a| {
+            contains(a, b"$ ")
+        })
+        .and_then(|()| time_keys(&mut pty, n));
+    stop_child(&mut child);
+    r
+}
+
+/// A tmux client (its own server) on a PTY of ours, a shell in its window.
+fn tmux_keys(dir: &Path, n: usize) -> R<Vec<f64>> {
+    let name = format!("tuiosbench-{}-keys", std::process::id());
+    let mut pty = open_pty(ATT_COLS, ATT_ROWS)?;
+    let conf = dir.join("keys-tmux.conf");
+    std::fs::write(&conf, "set -g status off\n").map_err(ctx("writing tmux.conf"))?;
+    let conf = conf.to_string_lossy().into_owned();
+    let mut child = pty.spawn(
+        &["tmux", "-L", &name, "-f", &conf, "new-session", "/bin/sh"],
+        &[("PS1", "$ "), ("TERM", "xterm-256color"), ("TMUX", "")],
+    )?;
+    let mut acc = Vec::new();
+    // dash ignores PS1 for root.
+    let r = pty
+        .read_until(&mut acc, Duration::from_secs(10), "the prompt", |a| {
+            contains(a, b"$ ") || contains(a, b"# ")
+        })
+        .and_then(|()| time_keys(&mut pty, n));
+    let _ = Command::new("tmux")
+        .args(["-L", &name, "kill-server"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    stop_child(&mut child);
+    r
+}
+
+impl Tuios {
+    /// `tuios attach` on a PTY of ours, switched to terminal mode, a shell in its window.
+    fn keys(&self, n: usize) -> R<Vec<f64>> {
+        let mut pty = open_pty(ATT_COLS, ATT_ROWS)?;
+        let bin = self.bin.to_string_lossy().into_owned();
+        let mut env: Vec<(&str, &str)> = self
+            .env
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        env.push(("TERM", "xterm-256color"));
+        let mut child = pty.spawn(&[&bin, "attach", &self.session], &env)?;
+        let mut acc = Vec::new();
+        let r = (|| {
+            // The dock names the mode: window management first, then terminal mode after `i`.
+            pty.read_until(
+                &mut acc,
+                Duration::from_secs(10),
+                "the client's dock",
+                |a| contains(a, b"WM") || contains(a, b"TERM"),
+            )?;
+            if !contains(&acc, b"TERM") {
+                pty.master.write_all(b"i").map_err(ctx("writing i"))?;
+                pty.read_until(&mut acc, Duration::from_secs(10), "terminal mode", |a| {
+                    contains(a, b"TERM")
+                })?;
+            }
+            time_keys(&mut pty, n)
+        })();
+        stop_child(&mut child);
+        r
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Report
 
 type Stat = Option<R<f64>>;
@@ -1968,6 +2090,9 @@ struct Figures {
     idle_on: [Stat; 3],    // ms of CPU; tuios with agent detection on
     idle_off: [Stat; 3],   // ms of CPU; tuios with agent detection off
     att: Attached,
+    /// (g) ms from a key written to the PTY of the shell (bare), the tuios client or the tmux
+    /// client until it comes back in what they draw.
+    keys: [Samples; 3],
     notes: Vec<String>,
 }
 
@@ -2192,6 +2317,22 @@ fn print_table(f: &Figures, flood_bytes: u64) {
             None,
         );
     }
+    let kp50 = med(&f.keys);
+    t.add(
+        "(g) keystroke to drawn echo, own PTY, p50",
+        kp50.each_ref(),
+        &ms3,
+        "tuios < tmux",
+        Some(&|v| verdict(v[1].zip(v[2]).map(|(a, b)| a - b), |d| d < 0.0)),
+    );
+    let kp99 = pct(&f.keys, 0.99);
+    t.add(
+        "(g) keystroke to drawn echo, own PTY, p99",
+        kp99.each_ref(),
+        &ms3,
+        "tuios < tmux",
+        Some(&|v| verdict(v[1].zip(v[2]).map(|(a, b)| a - b), |d| d < 0.0)),
+    );
     t.print();
 
     println!();
@@ -2204,6 +2345,10 @@ fn print_table(f: &Figures, flood_bytes: u64) {
     );
     println!("the capture showing it). (e) utime+stime of the daemon / tmux server over the span.");
     println!("(f) tuios/tmux compares the tuios client with the tmux variant named in the row.");
+    println!(
+        "(g) the client (bare: /bin/sh) on a PTY of the benchmark's own; the clock runs from the"
+    );
+    println!("key written to that PTY until the key is in what the client draws.");
     for (i, name) in SEATS.iter().enumerate() {
         if let Some(Ok(v)) = &a.keys[i] {
             println!(
@@ -2252,6 +2397,9 @@ fn run(cfg: &Config) -> R<()> {
     let exe = exe.to_string_lossy().into_owned();
     let dir = TempDir(std::env::temp_dir().join(format!("tuios-bench-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).map_err(ctx("creating the temp dir"))?;
+    // The client refuses a socket whose directory others can reach.
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o700))
+        .map_err(ctx("making the temp dir private"))?;
     let file = dir.0.join("flood.txt");
     let mut flood_bytes = (cfg.mib as u64) << 20;
     if ph.throughput || ph.attached {
@@ -2451,6 +2599,21 @@ fn run(cfg: &Config) -> R<()> {
 
     if ph.attached && (cfg.tuios || cfg.tmux) {
         f.att = attached(cfg, &file, &dir.0, &mut f.notes);
+    }
+
+    if ph.keys {
+        if cfg.bare {
+            log(format_args!("(g) keystroke echo, bare PTY"));
+            f.keys[0] = Some(bare_keys(cfg.keys));
+        }
+        if cfg.tuios {
+            log(format_args!("(g) keystroke echo, tuios client"));
+            f.keys[1] = Some(Tuios::start(&cfg.bin, &dir.0, "g").and_then(|t| t.keys(cfg.keys)));
+        }
+        if cfg.tmux {
+            log(format_args!("(g) keystroke echo, tmux client"));
+            f.keys[2] = Some(tmux_keys(&dir.0, cfg.keys));
+        }
     }
 
     let mut what = Vec::new();
