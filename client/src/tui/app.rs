@@ -736,6 +736,7 @@ impl App {
     }
 
     fn key(&mut self, ev: KeyEvent) {
+        let was_dirty = self.dirty;
         self.dirty = true;
         // The focus-return chord comes before any dialog, binding or window.
         if self.is_focus_return(&ev) {
@@ -764,7 +765,12 @@ impl App {
         match self.router.route(&ev) {
             Route::FocusReturn => {}
             Route::Action(a) => self.action(a),
-            Route::Window(ev) => self.key_to_window(None, &ev),
+            Route::Window(ev) => {
+                // A key typed into a window changes nothing on screen until the window echoes
+                // it, and that screen update redraws: no frame spent (and no delay) before it.
+                self.dirty = was_dirty;
+                self.key_to_window(None, &ev);
+            }
             Route::LeaderArmed | Route::MovePending => {}
             // Escape with nothing to cancel is not worth a complaint.
             Route::Unbound(KeyEvent {
