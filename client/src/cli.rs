@@ -27,7 +27,7 @@ pub enum Command {
     /// Run the daemon in the foreground.
     Daemon(DaemonArgs),
     /// Create a session, starting the daemon in the background if none is running.
-    #[command(visible_alias = "n")]
+    #[command(visible_alias = "n", visible_alias = "new-session")]
     New(NewArgs),
     /// Attach this terminal to a session: the full-screen client.
     #[command(visible_alias = "a")]
@@ -65,6 +65,9 @@ pub enum Command {
     // Not `RunCommand`: a variant may not repeat the enum's name (clippy).
     #[command(name = "run-command")]
     Run(RunCommandArgs),
+    /// `run`: type a command into a window's shell and wait for its output and status.
+    #[command(name = "run")]
+    RunAndWait(RunArgs),
     ListOptions(ListOptionsArgs),
     #[command(visible_alias = "get-config")]
     GetOption(GetOptionArgs),
@@ -84,6 +87,7 @@ impl Command {
     pub fn verb_of(subcommand: &str) -> Option<&'static str> {
         Some(match subcommand {
             "ls" => "list-sessions",
+            "new" => "new-session",
             "kill-session" => "kill-session",
             "list-verbs" => "list-verbs",
             "send-keys" => "send-keys",
@@ -108,6 +112,7 @@ impl Command {
             "set-session-name" => "set-session-name",
             "set-session-accent" => "set-session-accent",
             "run-command" => "run-command",
+            "run" => "run",
             "list-options" => "list-options",
             "get-option" => "get-option",
             "set-option" => "set-option",
@@ -133,12 +138,28 @@ pub struct DaemonArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Without -d it then attaches this terminal to the session. The first window starts in this directory unless -c names another."
+)]
 pub struct NewArgs {
     /// Session name; omit to let the daemon pick one (session-0, session-1, ...).
     pub name: Option<String>,
     /// Create the session without attaching to it.
     #[arg(short = 'd', long)]
     pub detach: bool,
+    /// Directory the first window starts in (default: this one).
+    #[arg(short = 'c', long, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// Extra environment for the first window, NAME=value; repeat for more.
+    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
+    #[arg(long, value_name = "COLS")]
+    pub width: Option<i64>,
+    #[arg(long, value_name = "ROWS")]
+    pub height: Option<i64>,
+    /// Program and arguments to run instead of a shell (after `--`); no shell parsing.
+    #[arg(last = true, value_name = "ARGV")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -273,8 +294,12 @@ pub struct NewWindowArgs {
     pub command: Vec<String>,
     #[arg(long, value_name = "N")]
     pub workspace: Option<i64>,
-    #[arg(long, value_name = "DIR")]
+    /// Directory to start in (default: this one, as tmux does).
+    #[arg(short = 'c', long, value_name = "DIR")]
     pub cwd: Option<String>,
+    /// Extra environment for the window, NAME=value; repeat for more.
+    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
     /// Create the window without moving focus to it.
     #[arg(long)]
     pub no_focus: bool,
@@ -468,6 +493,25 @@ pub struct RunCommandArgs {
     /// what it does. Needs no daemon.
     #[arg(long, conflicts_with = "command")]
     pub list: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The command's output is printed as the terminal showed it, and tuios exits with the command's exit status (2 if it did not finish within --timeout).\nExample: tuios run -w build -- make test"
+)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(long, value_name = "MS")]
+    pub timeout: Option<i64>,
+    /// The command line; several words are joined with spaces. Put it after `--`.
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -67,7 +67,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             config: args.config,
             log_level: args.log_level,
         })),
-        Command::New(a) => new_session(&socket, a.name, a.detach),
+        Command::New(a) => new_session(&socket, &a),
         Command::Attach(a) => {
             if let Some(n) = &a.session {
                 protocol::binary::validate_session_name(n)
@@ -139,7 +139,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         ),
         Command::NewWindow(a) => verb_command(
             &socket,
-            &params::new_window(&a),
+            &with_client_cwd(params::new_window(&a)),
             a.target.json,
             output::window_created,
         ),
@@ -236,6 +236,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             output::session_accent_set,
         ),
         Command::Run(a) => run_command(&socket, &a),
+        Command::RunAndWait(a) => run_and_wait(&socket, &a),
         Command::ListOptions(a) => verb_command(
             &socket,
             &params::list_options(&a),
@@ -305,6 +306,23 @@ fn run_command(socket: &Path, a: &cli::RunCommandArgs) -> Result<i32, Failure> {
         protocol::commands::check(name, &a.args).map_err(Failure::from)?;
     }
     verb_command(socket, &req, a.target.json, output::command_result)
+}
+
+/// `tuios run`: the command's output on stdout, exactly as the daemon returned it, and its exit
+/// status as ours (a status outside 0..=255 becomes 1, as a shell would see it truncated).
+fn run_and_wait(socket: &Path, a: &cli::RunArgs) -> Result<i32, Failure> {
+    let result = call(socket, &params::run(a))?;
+    if a.target.json {
+        print_json(&result)?;
+    } else {
+        emit(result.get("output").and_then(Value::as_str).unwrap_or(""))?;
+    }
+    let code = result.get("exit_code").and_then(Value::as_i64).unwrap_or(1);
+    Ok(if (0..=255).contains(&code) {
+        code as i32
+    } else {
+        1
+    })
 }
 
 /// Write text to stdout; a closed pipe (`tuios ls | head`) is not an error worth reporting.
@@ -406,45 +424,55 @@ fn exit_on_interrupt() {
     }
 }
 
-/// `tuios new [NAME] [-d]`: start the daemon if needed, then create a detached session.
-fn new_session(socket: &Path, name: Option<String>, detach: bool) -> Result<i32, Failure> {
-    if let Some(n) = &name {
+/// A window started for this command begins in the directory the command runs in (tmux's
+/// rule), unless the request names one.
+fn with_client_cwd(mut req: Request) -> Request {
+    if !req.params.contains_key("cwd") {
+        if let Ok(dir) = std::env::current_dir() {
+            req.params.insert(
+                "cwd".into(),
+                Value::from(dir.to_string_lossy().into_owned()),
+            );
+        }
+    }
+    req
+}
+
+/// `tuios new [NAME] [-d]`: start the daemon if needed, create the session with the
+/// `new-session` verb (its first window in this directory), then attach unless detached.
+fn new_session(socket: &Path, a: &cli::NewArgs) -> Result<i32, Failure> {
+    if let Some(n) = &a.name {
         // Refuse a bad name before starting a daemon just to hear it refused.
         protocol::binary::validate_session_name(n)
             .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
     }
     autostart::ensure_daemon(socket)?;
-    let mut client = BinaryClient::connect(socket)?;
-    client.handshake()?;
-    client.send(&ClientMessage::NewSession {
-        name,
-        width: NEW_SESSION_SIZE.0,
-        height: NEW_SESSION_SIZE.1,
-        detach: true,
-    })?;
-    match client.recv()? {
-        DaemonMessage::SessionCreated { name, .. } => {
-            if detach {
-                return emit(&output::session_created(&name));
-            }
-            if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-                // Nothing to attach to: the session stays, driven like a detached one.
-                emit(&output::session_created(&name))?;
-                let _ = writeln!(
-                    io::stderr(),
-                    "note: not attaching, because stdin and stdout are not both a terminal"
-                );
-                return Ok(0);
-            }
-            drop(client);
-            tui::attach(socket, Some(name), false)
-        }
-        DaemonMessage::Error { message, .. } => Err(Failure::with_hints(
-            message,
-            vec!["list the sessions that exist: tuios ls".to_string()],
-        )),
-        other => Err(unexpected(&other)),
+    let mut req = with_client_cwd(params::new_session(a));
+    for (key, value) in [
+        ("width", NEW_SESSION_SIZE.0),
+        ("height", NEW_SESSION_SIZE.1),
+    ] {
+        req.params.entry(key).or_insert(Value::from(value));
     }
+    let created = call(socket, &req)?;
+    let name = created
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    if a.detach {
+        return emit(&output::session_created(&name));
+    }
+    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        // Nothing to attach to: the session stays, driven like a detached one.
+        emit(&output::session_created(&name))?;
+        let _ = writeln!(
+            io::stderr(),
+            "note: not attaching, because stdin and stdout are not both a terminal"
+        );
+        return Ok(0);
+    }
+    tui::attach(socket, Some(name), false)
 }
 
 /// `tuios kill-server`: ask the daemon to stop and wait until its socket is gone.

@@ -4,10 +4,11 @@ use serde_json::{Map, Value};
 
 use crate::cli::{
     CapturePaneArgs, ExplainAgentScreenArgs, FocusWindowArgs, GetOptionArgs, ListOptionsArgs,
-    ListThemesArgs, MoveWindowArgs, NewWindowArgs, ResizeArgs, RunCommandArgs, SelectWorkspaceArgs,
-    SendKeysArgs, SendTextArgs, SessionTarget, SetAgentStateArgs, SetLayoutArgs, SetOptionArgs,
-    SetSessionAccentArgs, SetSessionNameArgs, SetWindowArgs, SetWorkspaceNameArgs,
-    SetWorkspaceOrderArgs, SplitWindowArgs, SubscribeArgs, WaitForArgs, WindowTarget,
+    ListThemesArgs, MoveWindowArgs, NewArgs, NewWindowArgs, ResizeArgs, RunArgs, RunCommandArgs,
+    SelectWorkspaceArgs, SendKeysArgs, SendTextArgs, SessionTarget, SetAgentStateArgs,
+    SetLayoutArgs, SetOptionArgs, SetSessionAccentArgs, SetSessionNameArgs, SetWindowArgs,
+    SetWorkspaceNameArgs, SetWorkspaceOrderArgs, SplitWindowArgs, SubscribeArgs, WaitForArgs,
+    WindowTarget,
 };
 
 /// A verb name and its params object, ready to be sent.
@@ -132,10 +133,36 @@ pub fn new_window(a: &NewWindowArgs) -> Request {
     }
     req.set_opt("workspace", a.workspace);
     req.set_opt("cwd", a.cwd.clone());
+    if !a.env.is_empty() {
+        req.set("env", a.env.clone());
+    }
     if a.no_focus {
         req.set("focus", false);
     }
     req.set_flag("remain", a.remain);
+    req
+}
+
+pub fn new_session(a: &NewArgs) -> Request {
+    let mut req = Request::new("new-session");
+    req.set_opt("name", a.name.clone());
+    req.set_opt("width", a.width);
+    req.set_opt("height", a.height);
+    req.set_opt("cwd", a.cwd.clone());
+    if !a.env.is_empty() {
+        req.set("env", a.env.clone());
+    }
+    if !a.command.is_empty() {
+        req.set("command", a.command.clone());
+    }
+    req
+}
+
+pub fn run(a: &RunArgs) -> Request {
+    let mut req = Request::new("run");
+    window_target(&mut req, &a.target);
+    req.set("command", a.command.join(" "));
+    req.set_opt("timeout", a.timeout);
     req
 }
 
@@ -449,6 +476,8 @@ mod tests {
             Command::ExplainAgentDetect(a) => explain_agent_detect(&a.target),
             Command::ExplainAgentScreen(a) => explain_agent_screen(&a),
             Command::Hello(_) => hello(),
+            Command::New(a) => new_session(&a),
+            Command::RunAndWait(a) => run(&a),
             other => panic!("not a verb command: {other:?}"),
         }
     }
@@ -1057,6 +1086,22 @@ mod tests {
             ],
             &["wait-for", "agent-state", "--until", "idle,done"],
             &["hello"],
+            &[
+                "new", "-d", "n", "-c", "/tmp", "-e", "A=1", "--width", "90", "--height", "30",
+                "--", "top",
+            ],
+            &[
+                "run",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--timeout",
+                "5",
+                "--",
+                "ls",
+                "-l",
+            ],
         ];
         let mut covered = Vec::new();
         for args in samples {
@@ -1078,6 +1123,22 @@ mod tests {
                 assert!(covered.contains(&verb), "no sample for {}", sub.get_name());
             }
         }
+    }
+
+    #[test]
+    fn new_session_and_run_map_their_flags() {
+        assert_eq!(
+            params(&["new", "-d", "ci", "-c", "/tmp", "-e", "A=1", "-e", "B=2", "--", "top", "-b"]),
+            json!({"name": "ci", "cwd": "/tmp", "env": ["A=1", "B=2"], "command": ["top", "-b"]})
+        );
+        assert_eq!(
+            params(&["run", "-w", "2", "--", "printf", "'%s\\n'", "-x"]),
+            json!({"window": "2", "command": "printf '%s\\n' -x"})
+        );
+        assert_eq!(
+            params(&["new-window", "-c", "/srv", "-e", "X=y"]),
+            json!({"cwd": "/srv", "env": ["X=y"]})
+        );
     }
 
     #[test]

@@ -497,6 +497,8 @@ pub struct NewWindowSpec {
     pub focus: bool,
     pub command: Vec<String>,
     pub remain: bool,
+    /// Extra environment (`new-window`/`new-session` env), set after the daemon's own variables.
+    pub env: Vec<(String, String)>,
 }
 
 #[derive(Message)]
@@ -544,7 +546,10 @@ impl Handler<NewWindow> for Session {
                 ("TUIOS_ENV".into(), "1".into()),
                 ("TERM".into(), "xterm-256color".into()),
                 ("COLORTERM".into(), "truecolor".into()),
-            ],
+            ]
+            .into_iter()
+            .chain(spec.env.iter().cloned())
+            .collect(),
         };
         // openpty, fork and exec block: they run on the blocking pool, never on this thread.
         let spawning = tokio::task::spawn_blocking(move || {
@@ -676,6 +681,8 @@ pub struct ResolvedWindow {
     pub id: String,
     pub addr: Addr<Window>,
     pub alive: bool,
+    /// The window's program (the PTY's session leader), for reading its foreground process.
+    pub pid: i32,
 }
 
 #[derive(Message)]
@@ -691,6 +698,7 @@ impl Handler<ResolveWindow> for Session {
             id: w.id.clone(),
             addr: w.addr.clone(),
             alive: w.exited.is_none(),
+            pid: w.agent.link.pid,
         })
     }
 }
