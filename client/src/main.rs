@@ -32,6 +32,7 @@ const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
 const NEW_SESSION_SIZE: (u16, u16) = (80, 24);
 
 fn main() -> ExitCode {
+    let json_errors = wants_json_errors(std::env::args_os().skip(1));
     let parsed = cli::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
@@ -40,7 +41,11 @@ fn main() -> ExitCode {
         // clap would exit 2 on a usage error, which is wait-for's "timed out"; the documented
         // statuses make it a plain failure. Help and version still exit 0.
         Err(e) if e.use_stderr() => {
-            let _ = e.print();
+            if json_errors {
+                usage_error_json(&e);
+            } else {
+                let _ = e.print();
+            }
             return ExitCode::from(failure::EXIT_FAILURE as u8);
         }
         Err(e) => e.exit(),
@@ -48,11 +53,44 @@ fn main() -> ExitCode {
     let code = match run(cli) {
         Ok(code) => code,
         Err(failure) => {
-            failure.report();
+            if json_errors {
+                failure.report_json();
+            } else {
+                failure.report();
+            }
             failure.exit_code()
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// `--json` among the options (before a `--`, after which everything is the command's own):
+/// errors are then printed as JSON too. Read from the raw arguments so a usage error, found
+/// before any parsed command exists, is JSON as well.
+fn wants_json_errors(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.take_while(|a| a != "--").any(|a| a == "--json")
+}
+
+/// A usage error as the error envelope (`invalid_params`, as the daemon calls a wrong argument).
+fn usage_error_json(e: &clap::Error) {
+    let text = e.to_string();
+    let message = text
+        .lines()
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim_start_matches("error: ")
+        .to_string();
+    let detail = text
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| !l.is_empty());
+    let envelope = serde_json::json!({"error": {
+        "code": "invalid_params",
+        "message": message,
+        "hint": {"detail": detail.collect::<Vec<_>>().join(" ")},
+    }});
+    let _ = writeln!(io::stdout().lock(), "{envelope}");
 }
 
 fn run(cli: Cli) -> Result<i32, Failure> {
