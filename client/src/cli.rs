@@ -232,9 +232,11 @@ pub struct SessionOnlyArgs {
 pub struct SendKeysArgs {
     #[command(flatten)]
     pub target: WindowTarget,
-    /// Several arguments are joined with spaces into one key list.
+    /// Key names (Enter, C-c, M-x, ...) or text; as in tmux, an argument holding a space or a
+    /// comma is typed as it is.
     #[arg(required = true, value_name = "KEYS")]
     pub keys: Vec<String>,
+    /// Send the arguments as text, key names included (tmux's -l).
     #[arg(short = 'l', long)]
     pub literal: bool,
     #[arg(short = 'r', long)]

@@ -148,9 +148,17 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         }
         Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
         Command::SendKeys(a) => {
-            verb_command(&socket, &params::send_keys(&a), a.target.json, |_| {
-                String::new()
-            })
+            let requests = params::send_keys_tmux(&a);
+            let mut client = JsonClient::connect(&socket)?;
+            let mut last = Value::Null;
+            for req in &requests {
+                last = client.call(req.verb, req.params_value().as_ref())?;
+            }
+            if a.target.json {
+                print_json(&last)
+            } else {
+                Ok(0)
+            }
         }
         Command::SendText(a) => {
             verb_command(&socket, &params::send_text(&a), a.target.json, |_| {

@@ -87,6 +87,41 @@ pub fn send_keys(a: &SendKeysArgs) -> Request {
     req
 }
 
+/// `send-keys` as tmux reads its arguments: each argument is a key name or a string typed as
+/// it is, so `send-keys 'echo hi' Enter` types the space. Arguments without spaces or commas
+/// go together as key tokens; one holding either is sent literally. Several requests, in order.
+pub fn send_keys_tmux(a: &SendKeysArgs) -> Vec<Request> {
+    let has_separator = |k: &String| k.contains(|c: char| c == ',' || c.is_whitespace());
+    if a.literal || a.raw || !a.keys.iter().any(has_separator) {
+        return vec![send_keys(a)];
+    }
+    let mut out = Vec::new();
+    let mut tokens: Vec<String> = Vec::new();
+    let flush = |tokens: &mut Vec<String>, out: &mut Vec<Request>| {
+        if !tokens.is_empty() {
+            let mut req = Request::new("send-keys");
+            window_target(&mut req, &a.target);
+            req.set("keys", tokens.join(" "));
+            out.push(req);
+            tokens.clear();
+        }
+    };
+    for k in &a.keys {
+        if has_separator(k) {
+            flush(&mut tokens, &mut out);
+            let mut req = Request::new("send-keys");
+            window_target(&mut req, &a.target);
+            req.set("keys", k.clone());
+            req.set("literal", true);
+            out.push(req);
+        } else {
+            tokens.push(k.clone());
+        }
+    }
+    flush(&mut tokens, &mut out);
+    out
+}
+
 pub fn send_text(a: &SendTextArgs) -> Request {
     let mut req = Request::new("send-text");
     window_target(&mut req, &a.target);
@@ -1123,6 +1158,30 @@ mod tests {
                 assert!(covered.contains(&verb), "no sample for {}", sub.get_name());
             }
         }
+    }
+
+    #[test]
+    fn send_keys_arguments_with_spaces_are_typed_as_they_are() {
+        let Command::SendKeys(a) = parse(&["send-keys", "-s", "w", "echo hi", "C-m", "ls", "a,b"])
+        else {
+            panic!("send-keys")
+        };
+        let sent: Vec<Value> = send_keys_tmux(&a)
+            .into_iter()
+            .map(|r| Value::Object(r.params))
+            .collect();
+        assert_eq!(
+            sent,
+            [
+                json!({"session": "w", "keys": "echo hi", "literal": true}),
+                json!({"session": "w", "keys": "C-m ls"}),
+                json!({"session": "w", "keys": "a,b", "literal": true}),
+            ]
+        );
+        let Command::SendKeys(a) = parse(&["send-keys", "ls", "Enter"]) else {
+            panic!("send-keys")
+        };
+        assert_eq!(send_keys_tmux(&a), vec![send_keys(&a)]);
     }
 
     #[test]

@@ -69,3 +69,58 @@ fn json_errors_are_the_error_envelope_with_the_exit_status_kept() {
     let out = daemon.cli(&["run", "-s", &s, "--", "echo", "--json"]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "--json\n");
 }
+
+#[test]
+fn send_keys_speaks_tmux_key_names() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("k");
+    let mut conn = daemon.conn();
+    // A misspelt key name is refused, with the name it was meant to be; nothing is typed.
+    let e = conn.err_code(
+        "send-keys",
+        json!({"session": s, "keys": "echo,Entr"}),
+        "invalid_params",
+    );
+    assert_eq!(e["hint"]["did_you_mean"], "Enter", "{e}");
+    assert_eq!(e["hint"]["param"], "keys", "{e}");
+    let out = daemon.cli(&["send-keys", "-s", &s, "--json", "PgaeUp"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(stdout_json(&out)["error"]["hint"]["did_you_mean"], "PageUp");
+
+    // tmux's spelling: a quoted argument is typed with its space, C-m is Enter.
+    let out = daemon.cli(&["send-keys", "-s", &s, "echo tmux-$((40+2))", "C-m"]);
+    assert!(out.status.success(), "{out:?}");
+    conn.ok(
+        "wait-for",
+        json!({"condition": "window-output", "session": s, "pattern": "(?m)^tmux-42$", "timeout": 10000}),
+    );
+    // C-c interrupts the foreground program, as in tmux.
+    conn.send_text(&s, &w, "sleep 30\n");
+    // C-c goes to whatever holds the foreground when it arrives: wait until that is sleep.
+    poll(DEADLINE, "sleep in the foreground", || {
+        let d = conn.ok("explain-agent-detect", json!({"session": s, "window": w}));
+        if d["process"].to_string().contains("sleep") {
+            Ok(())
+        } else {
+            Err(d.to_string())
+        }
+    });
+    let out = daemon.cli(&["send-keys", "-s", &s, "C-c"]);
+    assert!(out.status.success(), "{out:?}");
+    let r = poll(DEADLINE, "the shell back at its prompt after C-c", || {
+        let resp = conn.call(
+            "run",
+            json!({"session": s, "command": "echo back", "timeout": 10000}),
+        );
+        resp.get("result").cloned().ok_or_else(|| resp.to_string())
+    });
+    assert_eq!(r["exit_code"], 0, "{r}");
+    // -l sends key names as text.
+    let out = daemon.cli(&["send-keys", "-s", &s, "-l", "echo C-c BSpace"]);
+    assert!(out.status.success(), "{out:?}");
+    conn.send_keys(&s, &w, "Enter");
+    conn.ok(
+        "wait-for",
+        json!({"condition": "window-output", "session": s, "pattern": "(?m)^C-c BSpace$", "timeout": 10000}),
+    );
+}
