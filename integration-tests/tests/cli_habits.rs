@@ -124,3 +124,59 @@ fn send_keys_speaks_tmux_key_names() {
         json!({"condition": "window-output", "session": s, "pattern": "(?m)^C-c BSpace$", "timeout": 10000}),
     );
 }
+
+#[test]
+fn windows_get_a_clean_environment_and_the_clients_directory() {
+    let env = TestEnv::new();
+    // The daemon starts from inside tmux, with settings of its own in its environment.
+    let daemon = env.start_daemon_with(&[
+        ("TMUX", "/tmp/tmux-1000/default,4242,0".to_string()),
+        ("TMUX_PANE", "%7".to_string()),
+        ("TUIOS_SCROLLBACK_LINES", "2000".to_string()),
+        ("JOURNAL_STREAM", "8:12345".to_string()),
+        ("KEEP_ME", "kept".to_string()),
+    ]);
+    let (s, w) = daemon.session_with_window("env");
+    let mut conn = daemon.conn();
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "command": "env | grep -E '^(TMUX|TUIOS_|JOURNAL_|KEEP_ME)' | cut -d= -f1 | sort", "timeout": 10000}),
+    );
+    assert_eq!(
+        r["output"],
+        "KEEP_ME\nTUIOS_ENV\nTUIOS_PANE_ID\nTUIOS_SESSION\nTUIOS_SOCKET\nTUIOS_WINDOW_ID\n",
+        "{r}"
+    );
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "command": "echo \"$TUIOS_SESSION $TUIOS_WINDOW_ID\"", "timeout": 10000}),
+    );
+    assert_eq!(r["output"], format!("env {w}\n"), "{r}");
+
+    // new-window from the CLI starts where the CLI runs (the test's directory), or in -c DIR,
+    // with --env added.
+    let sub = daemon.dir().join("sub dir");
+    std::fs::create_dir(&sub).unwrap();
+    let mut cmd = daemon
+        .env()
+        .command(&["new-window", "-s", &s, "--json", "-e", "FOO=bar baz"]);
+    cmd.current_dir(&sub);
+    let out = run_with_deadline(cmd, DEADLINE);
+    assert!(out.status.success(), "{out:?}");
+    let here = stdout_json(&out)["window_id"].as_str().unwrap().to_string();
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "window": here, "command": "pwd; echo \"$FOO\"", "timeout": 10000}),
+    );
+    assert_eq!(r["output"], format!("{}\nbar baz\n", sub.display()), "{r}");
+    let out = daemon.cli(&["new-window", "-s", &s, "--json", "-c", "/"]);
+    let root = stdout_json(&out)["window_id"].as_str().unwrap().to_string();
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "window": root, "command": "pwd", "timeout": 10000}),
+    );
+    assert_eq!(r["output"], "/\n", "{r}");
+    let out = daemon.cli(&["new-window", "-s", &s, "--json", "-e", "NOEQUALS"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(stdout_json(&out)["error"]["hint"]["param"], "env");
+}
