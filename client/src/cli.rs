@@ -169,6 +169,9 @@ pub struct AttachArgs {
     /// Create the session if it does not exist.
     #[arg(short = 'c', long)]
     pub create: bool,
+    /// Attach even to the session this terminal is a window of (it then shows itself).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -409,14 +412,39 @@ pub struct MoveWindowArgs {
     pub follow: bool,
 }
 
+/// `-h` and `-v` are tmux's: the help flag is `--help` only here.
 #[derive(Debug, Args)]
+#[command(
+    disable_help_flag = true,
+    group(ArgGroup::new("axis").required(true).args(["direction", "side_by_side", "stacked"]))
+)]
 pub struct SplitWindowArgs {
     #[command(flatten)]
     pub target: WindowTarget,
     #[arg(value_name = "DIRECTION")]
-    pub direction: String,
+    pub direction: Option<String>,
+    /// tmux's -h: the new pane beside the old one (a vertical divider; the same as `vertical`).
+    #[arg(short = 'h')]
+    pub side_by_side: bool,
+    /// tmux's -v: the new pane below the old one (a horizontal divider; `horizontal`).
+    #[arg(short = 'v')]
+    pub stacked: bool,
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// Print help.
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+impl SplitWindowArgs {
+    /// The verb's direction, however it was given.
+    pub fn axis(&self) -> String {
+        match (&self.direction, self.side_by_side, self.stacked) {
+            (Some(d), _, _) => d.clone(),
+            (None, true, _) => "vertical".to_string(),
+            _ => "horizontal".to_string(),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -708,8 +736,9 @@ mod tests {
     /// absence before anything is sent.
     #[test]
     fn required_params_are_required_args() {
-        // run-command's COMMAND may be left out for --list, which sends nothing.
-        let exceptions = [("run-command", "command")];
+        // run-command's COMMAND may be left out for --list, which sends nothing; split-window's
+        // DIRECTION may be given as tmux's -h or -v instead (one of the three is required).
+        let exceptions = [("run-command", "command"), ("split-window", "direction")];
         let cmd = command();
         for sub in cmd.get_subcommands() {
             let Some(verb) =

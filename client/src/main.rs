@@ -111,6 +111,9 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 protocol::binary::validate_session_name(n)
                     .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
             }
+            if !a.force {
+                refuse_own_session(&socket, a.session.as_deref())?;
+            }
             tui::attach(&socket, a.session, a.create)
         }
         Command::KillServer => kill_server(&socket),
@@ -468,6 +471,50 @@ fn exit_on_interrupt() {
         // SAFETY: the handler only calls an async-signal-safe function.
         unsafe { libc::signal(sig, handler as libc::sighandler_t) };
     }
+}
+
+/// The session this terminal is a window of: the daemon sets `TUIOS_SESSION` and
+/// `TUIOS_SOCKET` in every window, and a session of the same name on another daemon is not it.
+fn own_session(socket: &Path) -> Option<String> {
+    let session = std::env::var("TUIOS_SESSION")
+        .ok()
+        .filter(|s| !s.is_empty())?;
+    let ours = std::env::var_os("TUIOS_SOCKET").map(std::path::PathBuf::from)?;
+    let same = |p: &Path| std::fs::canonicalize(p).ok();
+    (same(&ours).is_some() && same(&ours) == same(socket)).then_some(session)
+}
+
+/// Attaching to the session this terminal is inside would draw the session inside one of its
+/// own windows, forever nested; refuse, as tmux does, unless forced.
+fn refuse_own_session(socket: &Path, target: Option<&str>) -> Result<(), Failure> {
+    let Some(own) = own_session(socket) else {
+        return Ok(());
+    };
+    let target = match target {
+        Some(t) => t.to_string(),
+        // The most recently active session is what attach would pick; ask which that is.
+        None => match call(socket, &params::session_info_default()) {
+            Ok(info) => info
+                .get("session_name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            // No daemon or no session: attach reports that itself.
+            Err(_) => return Ok(()),
+        },
+    };
+    if target != own {
+        return Ok(());
+    }
+    let shown = output::escape_controls(&own);
+    Err(Failure::with_hints(
+        format!("this terminal is a window of session {shown}; attaching to it here would show the session inside itself"),
+        vec![
+            "to get to its client, detach from the outer one or switch to it there".to_string(),
+            "attach another session: tuios attach NAME (tuios ls lists them)".to_string(),
+            format!("attach anyway: tuios attach --force {shown}"),
+        ],
+    ))
 }
 
 /// A window started for this command begins in the directory the command runs in (tmux's

@@ -62,6 +62,11 @@ fn window_target(req: &mut Request, t: &WindowTarget) {
     req.set_opt("window", t.window.clone());
 }
 
+/// `session-info` of the most recently active session (what `attach` without a name picks).
+pub fn session_info_default() -> Request {
+    Request::new("session-info")
+}
+
 pub fn list_sessions() -> Request {
     Request::new("list-sessions")
 }
@@ -275,7 +280,7 @@ pub fn move_window(a: &MoveWindowArgs) -> Request {
 pub fn split_window(a: &SplitWindowArgs) -> Request {
     let mut req = Request::new("split-window");
     window_target(&mut req, &a.target);
-    req.set("direction", a.direction.clone());
+    req.set("direction", a.axis());
     req.set_opt("name", a.name.clone());
     req
 }
@@ -1182,6 +1187,39 @@ mod tests {
             panic!("send-keys")
         };
         assert_eq!(send_keys_tmux(&a), vec![send_keys(&a)]);
+    }
+
+    #[test]
+    fn split_window_takes_tmux_h_and_v() {
+        assert_eq!(
+            params(&["split-window", "-h"]),
+            json!({"direction": "vertical"})
+        );
+        assert_eq!(
+            params(&["split-window", "-v", "-w", "2"]),
+            json!({"direction": "horizontal", "window": "2"})
+        );
+        assert_eq!(
+            params(&["split-window", "horizontal"]),
+            json!({"direction": "horizontal"})
+        );
+        for refused in [
+            &["split-window"][..],
+            &["split-window", "-h", "-v"],
+            &["split-window", "-h", "vertical"],
+        ] {
+            assert!(
+                crate::cli::command()
+                    .try_get_matches_from(std::iter::once("tuios").chain(refused.iter().copied()))
+                    .is_err(),
+                "{refused:?}"
+            );
+        }
+        // --help is still help.
+        let err = crate::cli::command()
+            .try_get_matches_from(["tuios", "split-window", "--help"])
+            .unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::DisplayHelp);
     }
 
     #[test]

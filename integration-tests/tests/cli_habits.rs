@@ -180,3 +180,63 @@ fn windows_get_a_clean_environment_and_the_clients_directory() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert_eq!(stdout_json(&out)["error"]["hint"]["param"], "env");
 }
+
+#[test]
+fn attach_refuses_the_session_it_runs_inside() {
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("inside");
+    daemon.new_session("other");
+    let mut conn = daemon.conn();
+    let bin = tuios_bin().to_string_lossy().into_owned();
+    // From a window of the session: by name, and by default (the session is the most recent).
+    for args in ["attach inside", "attach", "a inside"] {
+        let r = conn.ok(
+            "run",
+            json!({"session": s, "command": format!("'{bin}' {args}; echo status=$?"), "timeout": 15000}),
+        );
+        let out = r["output"].as_str().unwrap();
+        assert!(
+            out.contains("this terminal is a window of session inside"),
+            "{args}: {r}"
+        );
+        assert!(out.contains("tuios attach --force inside"), "{args}: {r}");
+        assert!(out.ends_with("status=1\n"), "{args}: {r}");
+    }
+    // --force skips the check (attach then fails on its own: no terminal on stdin).
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "command": format!("'{bin}' attach --force inside </dev/null; echo status=$?"), "timeout": 15000}),
+    );
+    assert!(
+        !r["output"].as_str().unwrap().contains("window of session"),
+        "{r}"
+    );
+    // The same name on another daemon is another session.
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "command": format!("TUIOS_SOCKET=/nonexistent/x.sock '{bin}' --socket \"$OLDSOCK\" attach inside </dev/null; echo status=$?").replace("$OLDSOCK", &daemon.socket().to_string_lossy()), "timeout": 15000}),
+    );
+    assert!(
+        !r["output"].as_str().unwrap().contains("window of session"),
+        "{r}"
+    );
+}
+
+#[test]
+fn split_window_takes_tmux_h_and_v() {
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("split");
+    // Without a client the verb answers needs_client: what matters here is that -h and -v
+    // reach it as directions (and that -h is not help).
+    for flag in ["-h", "-v"] {
+        let out = daemon.cli(&["split-window", "-s", &s, flag, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert_eq!(stdout_json(&out)["error"]["code"], "needs_client", "{flag}");
+    }
+    let out = daemon.cli(&["split-window", "--help"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("-h"),
+        "{out:?}"
+    );
+}
