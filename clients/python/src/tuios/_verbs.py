@@ -703,9 +703,11 @@ class VerbMethods:
     ) -> Dict[str, Any]:
         """``send-keys``: Send keys to a window, e.g. "ls,Enter" or "ctrl+c". Tokens are
         separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1,
-        ...), ctrl+<key> and alt+<key> become the bytes those keys send, and any other
-        token is typed as written. Use send-text for text that contains spaces or
-        commas.
+        ...), ctrl+<key> and alt+<key>, and tmux's names (C-c, M-x, S-Up, BSpace, BTab,
+        DC, IC, NPage, PPage) become the bytes those keys send, and any other token is
+        typed as written, except a capitalised one within a typo of a key name (Entr),
+        which is refused with did_you_mean. Use literal, or send-text, for text that
+        contains spaces or commas.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
