@@ -28,6 +28,16 @@ fn output_and_exit_status_only() {
     assert_eq!(r["output"], "a\nb\n", "{r}");
     assert_eq!(r["exit_code"], 3, "{r}");
     assert_eq!(r["window_id"], json!(w), "{r}");
+    // The registry's example addresses the window by its list-windows index.
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "window": "0", "command": "echo ready; test -d /tmp"}),
+    );
+    assert_eq!(
+        (r["output"].as_str(), r["window_id"].as_str()),
+        (Some("ready\n"), Some(w.as_str())),
+        "{r}"
+    );
     assert!(r.get("truncated").is_none(), "{r}");
 
     // The shell's state carries over from one run to the next: it is the window's own shell.
@@ -158,6 +168,57 @@ fn refusals_and_timeout() {
         }
     });
     assert_eq!(r["output"], "back\n", "{r}");
+
+    // A subshell running a command looks like the shell (same name, same argv), and is
+    // refused all the same: its process group is not the shell alone.
+    let fg = |conn: &mut JsonConn| {
+        conn.ok("explain-agent-detect", json!({"session": s, "window": w}))["process"].clone()
+    };
+    let outer = fg(&mut conn)["pid"].as_i64().unwrap();
+    conn.send_text(&s, &w, "(sleep 30; echo sub)\n");
+    poll(
+        DEADLINE,
+        "the subshell and its sleep in the foreground",
+        || {
+            let p = fg(&mut conn);
+            let leader = p["pid"].as_i64().unwrap_or(outer);
+            if leader != outer && group_members(leader).contains(&"sleep".to_string()) {
+                Ok(())
+            } else {
+                Err(p.to_string())
+            }
+        },
+    );
+    let e = conn.err_code(
+        "run",
+        json!({"session": s, "window": w, "command": "echo no"}),
+        "invalid_params",
+    );
+    assert!(e["message"].as_str().unwrap().contains("foreground"), "{e}");
+    conn.send_keys(&s, &w, "C-c");
+
+    // A shell started at the prompt takes the line; that shell answers.
+    poll(DEADLINE, "the outer shell alone at its prompt", || {
+        let p = fg(&mut conn);
+        if p["pid"] == outer && group_members(outer).is_empty() {
+            Ok(())
+        } else {
+            Err(p.to_string())
+        }
+    });
+    conn.send_text(&s, &w, "sh\n");
+    let nested = poll(DEADLINE, "the nested sh in the foreground", || {
+        let p = fg(&mut conn);
+        match p["pid"].as_i64() {
+            Some(pid) if pid != outer && p["comm"] == "sh" => Ok(pid),
+            _ => Err(p.to_string()),
+        }
+    });
+    let r = conn.ok(
+        "run",
+        json!({"session": s, "window": w, "command": "echo $$", "timeout": 10000}),
+    );
+    assert_eq!(r["output"], format!("{nested}\n"), "{r}");
 }
 
 #[test]
@@ -213,6 +274,31 @@ fn bash_with_readline_too() {
         json!({"session": s, "window": w, "command": "for i in 1 2; do\n\techo \"$i\"\ndone", "timeout": 15000}),
     );
     assert_eq!(r["output"], "1\n2\n", "{r}");
+}
+
+/// Names of the processes in process group `pgid` other than its leader, from /proc.
+fn group_members(pgid: i64) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i64>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let pgrp = stat[close + 1..].split_whitespace().nth(2);
+        if pid != pgid && pgrp == Some(pgid.to_string().as_str()) {
+            out.push(stat[open + 1..close].to_string());
+        }
+    }
+    out
 }
 
 /// The path of a program the test needs; fails loudly when it is missing.

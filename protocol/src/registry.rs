@@ -516,9 +516,9 @@ static VERBS: &[VerbSpec] = &[
             param("window_count", Int, "Windows in the session: 1."),
         ],
         examples: &[
-            r#"{"id":1,"verb":"new-session","params":{"name":"work"}}"#,
-            r#"{"id":2,"verb":"new-session","params":{"name":"ci","width":120,"height":40,"cwd":"/tmp","env":["CI=1"]}}"#,
-            r#"{"id":3,"verb":"new-session","params":{"name":"top","command":["top","-b"]}}"#,
+            r#"{"id":1,"verb":"new-session","params":{"name":"scratch"}}"#,
+            r#"{"id":2,"verb":"new-session","params":{"name":"tests","width":120,"height":40,"cwd":"/tmp","env":["CI=1"]}}"#,
+            r#"{"id":3,"verb":"new-session","params":{"name":"job","command":["/bin/sh","-c","echo job finished"]}}"#,
         ],
     },
     VerbSpec {
@@ -598,8 +598,7 @@ static VERBS: &[VerbSpec] = &[
             param("shell_exited", Bool, "True when the command ended the shell itself (exit); exit_code is then the shell's exit status."),
         ],
         examples: &[
-            r#"{"id":1,"verb":"run","params":{"session":"work","command":"make test","timeout":600000}}"#,
-            r#"{"id":2,"verb":"run","params":{"window":"build","command":"ls -1 /etc | head -n 3"}}"#,
+            r#"{"id":1,"verb":"run","params":{"session":"ci","window":"0","command":"echo ready; test -d /tmp","timeout":60000}}"#,
         ],
     },
     VerbSpec {

@@ -217,16 +217,62 @@ fn shell_flavour(w: &ResolvedWindow) -> Result<Flavour, VerbError> {
     let Some(fg) = proc::read_process(fg_pgid) else {
         return Ok(Flavour::Posix);
     };
-    if fg_pgid != w.pid {
-        return Err(busy(&w.id, &fg.comm, "is running in the foreground"));
+    // The window's own shell, or a shell started from it (`bash` typed at the prompt), as long
+    // as it is interactive: `sh script.sh` or `sh -c ...` in the foreground is a running program.
+    // A subshell running a command (`(sleep 9; echo)`) looks like the shell itself, but its
+    // process group has other members: a shell at its prompt is alone in the foreground.
+    if flavour_of(&fg.comm).is_some() && group_has_others(fg_pgid) {
+        return Err(busy(
+            &w.id,
+            &fg.comm,
+            "is running a command in the foreground",
+        ));
     }
-    flavour_of(&fg.comm).ok_or_else(|| {
-        busy(
+    match flavour_of(&fg.comm) {
+        Some(flavour) if interactive(&fg.argv) => Ok(flavour),
+        Some(_) => Err(busy(
+            &w.id,
+            &fg.comm,
+            "is running a script in the foreground",
+        )),
+        None if fg_pgid != w.pid => Err(busy(&w.id, &fg.comm, "is running in the foreground")),
+        None => Err(busy(
             &w.id,
             &fg.comm,
             "runs in it, and it is not a shell run knows",
-        )
-    })
+        )),
+    }
+}
+
+/// Whether a process other than `pgid` itself is in process group `pgid` (a few small /proc
+/// reads per process of the machine, once per call).
+fn group_has_others(pgid: i32) -> bool {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| pid != pgid)
+        .any(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| stat_pgrp(&stat))
+                == Some(pgid)
+        })
+}
+
+/// Field `pgrp` of a `/proc/<pid>/stat` (counted after the command name's last `)`).
+fn stat_pgrp(stat: &str) -> Option<i32> {
+    stat[stat.rfind(')')? + 1..]
+        .split_whitespace()
+        .nth(2)?
+        .parse()
+        .ok()
+}
+
+/// A shell's argv with options only: it reads commands from its terminal.
+pub fn interactive(argv: &[String]) -> bool {
+    argv.iter().skip(1).all(|a| a.starts_with('-') && a != "-c")
 }
 
 /// The flavour of a shell from its process name.
@@ -417,6 +463,22 @@ mod tests {
             line.contains("eval 'echo x'") && line.ends_with("$status\n"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn only_an_interactive_shell_takes_the_line() {
+        let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(interactive(&argv(&["/bin/sh"])));
+        assert!(interactive(&argv(&["-bash"])));
+        assert!(interactive(&argv(&["bash", "--norc", "-i"])));
+        assert!(!interactive(&argv(&["sh", "script.sh"])));
+        assert!(!interactive(&argv(&["sh", "-c", "sleep 9"])));
+    }
+
+    #[test]
+    fn pgrp_from_stat() {
+        assert_eq!(stat_pgrp("42 (a b) c) S 1 4242 4242 0"), Some(4242));
+        assert_eq!(stat_pgrp("garbage"), None);
     }
 
     #[test]
