@@ -98,7 +98,17 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError>
 
     let s = session(env, p.session).await?;
     let w = live_window(&s, p.window).await?;
-    let flavour = shell_flavour(&w)?;
+    let flavour = loop {
+        match shell_flavour(&w)? {
+            Some(f) => break f,
+            // Forked but not yet exec'd: a window created a moment ago. Its shell is a few
+            // milliseconds away; nothing signals the exec, so look again shortly.
+            None if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            None => return Err(timed_out(&w.id, timeout_ms)),
+        }
+    };
     let token = uuid::Uuid::new_v4().simple().to_string()[..16].to_string();
     let line = typed_line(flavour, &command, &token);
     let end_re = end_pattern(&token);
@@ -208,15 +218,23 @@ fn timed_out(window_id: &str, timeout_ms: i64) -> VerbError {
 
 /// Which syntax to type in, from the window's foreground process: it must be the shell itself
 /// (waiting at its prompt), not a program the shell started.
-fn shell_flavour(w: &ResolvedWindow) -> Result<Flavour, VerbError> {
+/// `None` while the window's program is still the daemon's fork, before its exec.
+fn shell_flavour(w: &ResolvedWindow) -> Result<Option<Flavour>, VerbError> {
     use crate::agent::proc;
     let Some(fg_pgid) = proc::foreground_pgid(w.pid) else {
-        // No /proc to ask: assume the common case rather than refuse.
-        return Ok(Flavour::Posix);
+        // No terminal yet: the fork before its setsid and exec. Without /proc to ask, assume
+        // the common case rather than refuse.
+        return Ok(match proc::read_process(w.pid) {
+            Some(p) if is_daemon_exe(&p.exe) => None,
+            _ => Some(Flavour::Posix),
+        });
     };
     let Some(fg) = proc::read_process(fg_pgid) else {
-        return Ok(Flavour::Posix);
+        return Ok(Some(Flavour::Posix));
     };
+    if fg_pgid == w.pid && is_daemon_exe(&fg.exe) {
+        return Ok(None);
+    }
     // The window's own shell, or a shell started from it (`bash` typed at the prompt), as long
     // as it is interactive: `sh script.sh` or `sh -c ...` in the foreground is a running program.
     // A subshell running a command (`(sleep 9; echo)`) looks like the shell itself, but its
@@ -229,7 +247,7 @@ fn shell_flavour(w: &ResolvedWindow) -> Result<Flavour, VerbError> {
         ));
     }
     match flavour_of(&fg.comm) {
-        Some(flavour) if interactive(&fg.argv) => Ok(flavour),
+        Some(flavour) if interactive(&fg.argv) => Ok(Some(flavour)),
         Some(_) => Err(busy(
             &w.id,
             &fg.comm,
@@ -242,6 +260,13 @@ fn shell_flavour(w: &ResolvedWindow) -> Result<Flavour, VerbError> {
             "runs in it, and it is not a shell run knows",
         )),
     }
+}
+
+/// Whether `exe` (a process's `/proc/<pid>/exe`) is this daemon's own executable.
+fn is_daemon_exe(exe: &str) -> bool {
+    !exe.is_empty()
+        && std::env::current_exe()
+            .is_ok_and(|me| crate::agent::proc::clean_exe(&me.to_string_lossy()) == exe)
 }
 
 /// Whether a process other than `pgid` itself is in process group `pgid` (a few small /proc
