@@ -276,6 +276,42 @@ fn bash_with_readline_too() {
     assert_eq!(r["output"], "1\n2\n", "{r}");
 }
 
+/// zsh and fish, each as its window's program without user configuration: output, status,
+/// quotes, and a command with a tab and a second line (typed encoded).
+#[test]
+fn zsh_and_fish() {
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("shells");
+    let mut conn = daemon.conn();
+    for argv in [
+        json!([which("zsh"), "-f", "-i"]),
+        json!([which("fish"), "--no-config", "-i"]),
+    ] {
+        let w = conn.new_window_id(&s, json!({"command": argv}));
+        let mut run = |command: &str| {
+            conn.ok(
+                "run",
+                json!({"session": s, "window": w, "command": command, "timeout": 15000}),
+            )
+        };
+        let r = run("printf 'a\\nb\\n'; false");
+        assert_eq!(
+            (r["output"].as_str(), r["exit_code"].as_i64()),
+            (Some("a\nb\n"), Some(1)),
+            "{argv}: {r}"
+        );
+        let r = run("echo \"it's\"\n\techo tab");
+        assert_eq!(r["output"], "it's\ntab\n", "{argv}: {r}");
+        let r = run("set x y; echo done");
+        assert_eq!(r["output"], "done\n", "{argv}: {r}");
+        // A syntax error is the command's failure, and the shell goes on.
+        let r = run("echo 'unterminated");
+        assert_ne!(r["exit_code"], 0, "{argv}: {r}");
+        let r = run("echo alive");
+        assert_eq!(r["output"], "alive\n", "{argv}: {r}");
+    }
+}
+
 /// Names of the processes in process group `pgid` other than its leader, from /proc.
 fn group_members(pgid: i64) -> Vec<String> {
     let mut out = Vec::new();

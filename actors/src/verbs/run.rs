@@ -37,6 +37,9 @@ use crate::session::ResolvedWindow;
 use crate::window as win;
 
 const DEFAULT_TIMEOUT_MS: i64 = 30_000;
+/// How long a shell whose foreground process group is not the shell alone is given to become
+/// free before `run` refuses it.
+const SHELL_BUSY_GRACE: Duration = Duration::from_secs(2);
 const START: &str = "#tuios-run:";
 const END: &str = "#tuios-end:";
 
@@ -52,12 +55,14 @@ pub(super) struct RunParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavour {
     Posix,
+    /// zsh's `command` runs external programs only, so eval is reached through `builtin`.
+    Zsh,
     Fish,
 }
 
 /// Shells whose syntax the typed line is known to work in (the kernel's `comm` of the process).
 const POSIX_SHELLS: &[&str] = &[
-    "sh", "dash", "bash", "zsh", "ksh", "ksh93", "mksh", "ash", "busybox", "yash", "posh",
+    "sh", "dash", "bash", "ksh", "ksh93", "mksh", "ash", "busybox", "yash", "posh",
 ];
 
 pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError> {
@@ -98,16 +103,20 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError>
 
     let s = session(env, p.session).await?;
     let w = live_window(&s, p.window).await?;
+    // A shell whose process group is busy may be a subshell running a command, or a shell
+    // just started whose start-up runs a helper (fish does): give it a moment before refusing.
+    let busy_until = (now + SHELL_BUSY_GRACE).min(deadline);
     let flavour = loop {
-        match shell_flavour(&w)? {
-            Some(f) => break f,
+        match shell_flavour(&w) {
+            Ok(Probe::Ready(f)) => break f,
             // Forked but not yet exec'd: a window created a moment ago. Its shell is a few
             // milliseconds away; nothing signals the exec, so look again shortly.
-            None if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-            None => return Err(timed_out(&w.id, timeout_ms)),
+            Ok(Probe::Starting) if Instant::now() < deadline => {}
+            Ok(Probe::Starting) => return Err(timed_out(&w.id, timeout_ms)),
+            Err(r) if r.retry && Instant::now() < busy_until => {}
+            Err(r) => return Err(r.error),
         }
+        tokio::time::sleep(Duration::from_millis(10)).await;
     };
     let token = uuid::Uuid::new_v4().simple().to_string()[..16].to_string();
     let line = typed_line(flavour, &command, &token);
@@ -216,48 +225,62 @@ fn timed_out(window_id: &str, timeout_ms: i64) -> VerbError {
     )
 }
 
-/// Which syntax to type in, from the window's foreground process: it must be the shell itself
-/// (waiting at its prompt), not a program the shell started.
-/// `None` while the window's program is still the daemon's fork, before its exec.
-fn shell_flavour(w: &ResolvedWindow) -> Result<Option<Flavour>, VerbError> {
+/// What the window's foreground process says about typing into it now.
+enum Probe {
+    Ready(Flavour),
+    /// Still the daemon's fork, before its exec.
+    Starting,
+}
+
+struct Refusal {
+    error: VerbError,
+    /// Worth looking again shortly (a shell that may be about to be free).
+    retry: bool,
+}
+
+/// Which syntax to type in, from the window's foreground process: it must be a shell waiting
+/// at its prompt, not a program the shell started.
+fn shell_flavour(w: &ResolvedWindow) -> Result<Probe, Refusal> {
     use crate::agent::proc;
+    let refuse = |comm: &str, what: &str, retry: bool| Refusal {
+        error: busy(&w.id, comm, what),
+        retry,
+    };
     let Some(fg_pgid) = proc::foreground_pgid(w.pid) else {
         // No terminal yet: the fork before its setsid and exec. Without /proc to ask, assume
         // the common case rather than refuse.
         return Ok(match proc::read_process(w.pid) {
-            Some(p) if is_daemon_exe(&p.exe) => None,
-            _ => Some(Flavour::Posix),
+            Some(p) if is_daemon_exe(&p.exe) => Probe::Starting,
+            _ => Probe::Ready(Flavour::Posix),
         });
     };
     let Some(fg) = proc::read_process(fg_pgid) else {
-        return Ok(Some(Flavour::Posix));
+        return Ok(Probe::Ready(Flavour::Posix));
     };
     if fg_pgid == w.pid && is_daemon_exe(&fg.exe) {
-        return Ok(None);
+        return Ok(Probe::Starting);
     }
     // The window's own shell, or a shell started from it (`bash` typed at the prompt), as long
     // as it is interactive: `sh script.sh` or `sh -c ...` in the foreground is a running program.
     // A subshell running a command (`(sleep 9; echo)`) looks like the shell itself, but its
     // process group has other members: a shell at its prompt is alone in the foreground.
-    if flavour_of(&fg.comm).is_some() && group_has_others(fg_pgid) {
-        return Err(busy(
-            &w.id,
-            &fg.comm,
-            "is running a command in the foreground",
-        ));
-    }
     match flavour_of(&fg.comm) {
-        Some(flavour) if interactive(&fg.argv) => Ok(Some(flavour)),
-        Some(_) => Err(busy(
-            &w.id,
+        Some(_) if !interactive(&fg.argv) => Err(refuse(
             &fg.comm,
             "is running a script in the foreground",
+            false,
         )),
-        None if fg_pgid != w.pid => Err(busy(&w.id, &fg.comm, "is running in the foreground")),
-        None => Err(busy(
-            &w.id,
+        Some(_) if group_has_others(fg_pgid) => Err(refuse(
+            &fg.comm,
+            "is running a command in the foreground",
+            true,
+        )),
+        Some(flavour) => Ok(Probe::Ready(flavour)),
+        None if fg_pgid != w.pid => Err(refuse(&fg.comm, "is running in the foreground", false)),
+        None => Err(refuse(
             &fg.comm,
             "runs in it, and it is not a shell run knows",
+            false,
         )),
     }
 }
@@ -305,6 +328,8 @@ pub fn flavour_of(comm: &str) -> Option<Flavour> {
     let name = comm.trim_start_matches('-');
     if name == "fish" {
         Some(Flavour::Fish)
+    } else if name == "zsh" {
+        Some(Flavour::Zsh)
     } else if POSIX_SHELLS.contains(&name) {
         Some(Flavour::Posix)
     } else {
@@ -332,15 +357,20 @@ fn busy(window_id: &str, comm: &str, what: &str) -> VerbError {
 pub fn typed_line(flavour: Flavour, command: &str, token: &str) -> String {
     let needs_encoding = command.chars().any(|c| c.is_control());
     match flavour {
-        Flavour::Posix => {
+        Flavour::Posix | Flavour::Zsh => {
             let cmd = if needs_encoding {
                 format!("\"$(printf '{}')\"", octal(command))
             } else {
                 posix_quote(command)
             };
+            let eval = if flavour == Flavour::Zsh {
+                "builtin eval"
+            } else {
+                "command eval"
+            };
             // Leading space: shells that honour ignorespace keep it out of history.
             format!(
-                " printf '%s%s\\n' '{START}' {token}; command eval {cmd}; printf '%s%s:%s;\\n' '{END}' {token} \"$?\"\n"
+                " printf '%s%s\\n' '{START}' {token}; {eval} {cmd}; printf '%s%s:%s;\\n' '{END}' {token} \"$?\"\n"
             )
         }
         Flavour::Fish => {
@@ -443,7 +473,7 @@ mod tests {
 
     #[test]
     fn the_echoed_line_never_matches_a_marker() {
-        for flavour in [Flavour::Posix, Flavour::Fish] {
+        for flavour in [Flavour::Posix, Flavour::Zsh, Flavour::Fish] {
             let line = typed_line(flavour, "printf 'a\\nb\\n'; false", "0123456789abcdef");
             assert!(!end_pattern("0123456789abcdef").is_match(&line), "{line}");
             assert!(!start_pattern("0123456789abcdef").is_match(&line), "{line}");
@@ -483,6 +513,8 @@ mod tests {
             "{line}"
         );
         assert!(!line[..line.len() - 1].contains(['\t', '\n']));
+        let line = typed_line(Flavour::Zsh, "echo x", "t");
+        assert!(line.contains("; builtin eval 'echo x';"), "{line}");
         let line = typed_line(Flavour::Fish, "echo x", "t");
         assert!(
             line.contains("eval 'echo x'") && line.ends_with("$status\n"),
@@ -511,6 +543,7 @@ mod tests {
         assert_eq!(flavour_of("dash"), Some(Flavour::Posix));
         assert_eq!(flavour_of("-bash"), Some(Flavour::Posix));
         assert_eq!(flavour_of("fish"), Some(Flavour::Fish));
+        assert_eq!(flavour_of("zsh"), Some(Flavour::Zsh));
         assert_eq!(flavour_of("vim"), None);
     }
 
