@@ -33,7 +33,6 @@ use tokio::time::{timeout_at, Instant};
 
 use super::{live_window, mailbox, session, VerbEnv};
 use crate::errors;
-use crate::session::ResolvedWindow;
 use crate::window as win;
 
 const DEFAULT_TIMEOUT_MS: i64 = 30_000;
@@ -107,7 +106,13 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError>
     // just started whose start-up runs a helper (fish does): give it a moment before refusing.
     let busy_until = (now + SHELL_BUSY_GRACE).min(deadline);
     let flavour = loop {
-        match shell_flavour(&w) {
+        // A few /proc reads (a scan of the process table for the group check): off the
+        // connection's thread.
+        let (id, pid) = (w.id.clone(), w.pid);
+        let probe = tokio::task::spawn_blocking(move || shell_flavour(&id, pid))
+            .await
+            .map_err(|e| errors::internal(format!("reading the window's processes failed: {e}")))?;
+        match probe {
             Ok(Probe::Ready(f)) => break f,
             // Forked but not yet exec'd: a window created a moment ago. Its shell is a few
             // milliseconds away; nothing signals the exec, so look again shortly.
@@ -125,7 +130,7 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError>
     let (found_tx, found_rx) = oneshot::channel();
     w.addr
         .send(win::WatchOutput {
-            pattern: end_re.clone(),
+            pattern: end_re,
             visible_only: false,
             fresh: false,
             reply: found_tx,
@@ -240,16 +245,16 @@ struct Refusal {
 
 /// Which syntax to type in, from the window's foreground process: it must be a shell waiting
 /// at its prompt, not a program the shell started.
-fn shell_flavour(w: &ResolvedWindow) -> Result<Probe, Refusal> {
+fn shell_flavour(window_id: &str, pid: i32) -> Result<Probe, Refusal> {
     use crate::agent::proc;
     let refuse = |comm: &str, what: &str, retry: bool| Refusal {
-        error: busy(&w.id, comm, what),
+        error: busy(window_id, comm, what),
         retry,
     };
-    let Some(fg_pgid) = proc::foreground_pgid(w.pid) else {
+    let Some(fg_pgid) = proc::foreground_pgid(pid) else {
         // No terminal yet: the fork before its setsid and exec. Without /proc to ask, assume
         // the common case rather than refuse.
-        return Ok(match proc::read_process(w.pid) {
+        return Ok(match proc::read_process(pid) {
             Some(p) if is_daemon_exe(&p.exe) => Probe::Starting,
             _ => Probe::Ready(Flavour::Posix),
         });
@@ -257,7 +262,7 @@ fn shell_flavour(w: &ResolvedWindow) -> Result<Probe, Refusal> {
     let Some(fg) = proc::read_process(fg_pgid) else {
         return Ok(Probe::Ready(Flavour::Posix));
     };
-    if fg_pgid == w.pid && is_daemon_exe(&fg.exe) {
+    if fg_pgid == pid && is_daemon_exe(&fg.exe) {
         return Ok(Probe::Starting);
     }
     // The window's own shell, or a shell started from it (`bash` typed at the prompt), as long
@@ -276,7 +281,7 @@ fn shell_flavour(w: &ResolvedWindow) -> Result<Probe, Refusal> {
             true,
         )),
         Some(flavour) => Ok(Probe::Ready(flavour)),
-        None if fg_pgid != w.pid => Err(refuse(&fg.comm, "is running in the foreground", false)),
+        None if fg_pgid != pid => Err(refuse(&fg.comm, "is running in the foreground", false)),
         None => Err(refuse(
             &fg.comm,
             "runs in it, and it is not a shell run knows",
