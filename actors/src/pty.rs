@@ -68,6 +68,13 @@ pub fn spawn(spec: &SpawnSpec) -> Result<SpawnedPty, String> {
     if let Some(cwd) = &spec.cwd {
         cmd.cwd(cwd);
     }
+    // The builder starts from the daemon's own environment; what only meant something to the
+    // daemon (or to the tmux it was started from) is dropped before the window's own is set.
+    for (k, _) in std::env::vars_os() {
+        if let Some(name) = k.to_str().filter(|n| not_for_windows(n)) {
+            cmd.env_remove(name);
+        }
+    }
     for (k, v) in &spec.env {
         cmd.env(k, v);
     }
@@ -83,6 +90,28 @@ pub fn spawn(spec: &SpawnSpec) -> Result<SpawnedPty, String> {
         child,
         pid,
     })
+}
+
+/// Variables of the daemon's environment a window must not inherit: tmux's (a window is not
+/// inside tmux, and tmux-aware programs would talk to the wrong server), every `TUIOS_*` (the
+/// daemon's settings such as `TUIOS_LOG` and `TUIOS_SHELL`; the window's own `TUIOS_SOCKET`,
+/// `TUIOS_SESSION`, `TUIOS_WINDOW_ID`, `TUIOS_PANE_ID` and `TUIOS_ENV` are set afresh), and
+/// systemd's per-service ones (a program could otherwise notify the service manager as if it were
+/// the daemon, or take the journal for its stderr).
+pub fn not_for_windows(name: &str) -> bool {
+    matches!(
+        name,
+        "TMUX"
+            | "TMUX_PANE"
+            | "NOTIFY_SOCKET"
+            | "LISTEN_FDS"
+            | "LISTEN_PID"
+            | "LISTEN_FDNAMES"
+            | "JOURNAL_STREAM"
+            | "INVOCATION_ID"
+            | "WATCHDOG_PID"
+            | "WATCHDOG_USEC"
+    ) || name.starts_with("TUIOS_")
 }
 
 fn dup_fd(fd: RawFd) -> io::Result<OwnedFd> {

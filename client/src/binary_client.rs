@@ -92,6 +92,8 @@ impl BinaryClient {
     }
 
     /// [`Self::hello`] where a refusal is simply the command's failure.
+    // Unused since `tuios new` creates sessions over JSON; kept for binary-protocol commands.
+    #[allow(dead_code)]
     pub fn handshake(&mut self) -> Result<Welcome, Failure> {
         self.hello()?.map_err(|(_, message)| {
             Failure::with_hints(

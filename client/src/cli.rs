@@ -27,7 +27,7 @@ pub enum Command {
     /// Run the daemon in the foreground.
     Daemon(DaemonArgs),
     /// Create a session, starting the daemon in the background if none is running.
-    #[command(visible_alias = "n")]
+    #[command(visible_alias = "n", visible_alias = "new-session")]
     New(NewArgs),
     /// Attach this terminal to a session: the full-screen client.
     #[command(visible_alias = "a")]
@@ -66,6 +66,9 @@ pub enum Command {
     // Not `RunCommand`: a variant may not repeat the enum's name (clippy).
     #[command(name = "run-command")]
     Run(RunCommandArgs),
+    /// `run`: type a command into a window's shell and wait for its output and status.
+    #[command(name = "run")]
+    RunAndWait(RunArgs),
     ListOptions(ListOptionsArgs),
     #[command(visible_alias = "get-config")]
     GetOption(GetOptionArgs),
@@ -85,6 +88,7 @@ impl Command {
     pub fn verb_of(subcommand: &str) -> Option<&'static str> {
         Some(match subcommand {
             "ls" => "list-sessions",
+            "new" => "new-session",
             "kill-session" => "kill-session",
             "resurrect" => "resurrect",
             "list-verbs" => "list-verbs",
@@ -110,6 +114,7 @@ impl Command {
             "set-session-name" => "set-session-name",
             "set-session-accent" => "set-session-accent",
             "run-command" => "run-command",
+            "run" => "run",
             "list-options" => "list-options",
             "get-option" => "get-option",
             "set-option" => "set-option",
@@ -135,12 +140,28 @@ pub struct DaemonArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Without -d it then attaches this terminal to the session. The first window starts in this directory unless -c names another."
+)]
 pub struct NewArgs {
     /// Session name; omit to let the daemon pick one (session-0, session-1, ...).
     pub name: Option<String>,
     /// Create the session without attaching to it.
     #[arg(short = 'd', long)]
     pub detach: bool,
+    /// Directory the first window starts in (default: this one).
+    #[arg(short = 'c', long, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// Extra environment for the first window, NAME=value; repeat for more.
+    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
+    #[arg(long, value_name = "COLS")]
+    pub width: Option<i64>,
+    #[arg(long, value_name = "ROWS")]
+    pub height: Option<i64>,
+    /// Program and arguments to run instead of a shell (after `--`); no shell parsing.
+    #[arg(last = true, value_name = "ARGV")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -150,6 +171,9 @@ pub struct AttachArgs {
     /// Create the session if it does not exist.
     #[arg(short = 'c', long)]
     pub create: bool,
+    /// Attach even to the session this terminal is a window of (it then shows itself).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -221,9 +245,11 @@ pub struct SessionOnlyArgs {
 pub struct SendKeysArgs {
     #[command(flatten)]
     pub target: WindowTarget,
-    /// Several arguments are joined with spaces into one key list.
+    /// Key names (Enter, C-c, M-x, ...) or text; as in tmux, an argument holding a space or a
+    /// comma is typed as it is.
     #[arg(required = true, value_name = "KEYS")]
     pub keys: Vec<String>,
+    /// Send the arguments as text, key names included (tmux's -l).
     #[arg(short = 'l', long)]
     pub literal: bool,
     #[arg(short = 'r', long)]
@@ -283,8 +309,12 @@ pub struct NewWindowArgs {
     pub command: Vec<String>,
     #[arg(long, value_name = "N")]
     pub workspace: Option<i64>,
-    #[arg(long, value_name = "DIR")]
+    /// Directory to start in (default: this one, as tmux does).
+    #[arg(short = 'c', long, value_name = "DIR")]
     pub cwd: Option<String>,
+    /// Extra environment for the window, NAME=value; repeat for more.
+    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
     /// Create the window without moving focus to it.
     #[arg(long)]
     pub no_focus: bool,
@@ -392,14 +422,39 @@ pub struct MoveWindowArgs {
     pub follow: bool,
 }
 
+/// `-h` and `-v` are tmux's: the help flag is `--help` only here.
 #[derive(Debug, Args)]
+#[command(
+    disable_help_flag = true,
+    group(ArgGroup::new("axis").required(true).args(["direction", "side_by_side", "stacked"]))
+)]
 pub struct SplitWindowArgs {
     #[command(flatten)]
     pub target: WindowTarget,
     #[arg(value_name = "DIRECTION")]
-    pub direction: String,
+    pub direction: Option<String>,
+    /// tmux's -h: the new pane beside the old one (a vertical divider; the same as `vertical`).
+    #[arg(short = 'h')]
+    pub side_by_side: bool,
+    /// tmux's -v: the new pane below the old one (a horizontal divider; `horizontal`).
+    #[arg(short = 'v')]
+    pub stacked: bool,
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// Print help.
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+impl SplitWindowArgs {
+    /// The verb's direction, however it was given.
+    pub fn axis(&self) -> String {
+        match (&self.direction, self.side_by_side, self.stacked) {
+            (Some(d), _, _) => d.clone(),
+            (None, true, _) => "vertical".to_string(),
+            _ => "horizontal".to_string(),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -478,6 +533,25 @@ pub struct RunCommandArgs {
     /// what it does. Needs no daemon.
     #[arg(long, conflicts_with = "command")]
     pub list: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The command's output is printed as the terminal showed it, and tuios exits with the command's exit status (2 if it did not finish within --timeout).\nExample: tuios run -w build -- make test"
+)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(long, value_name = "MS")]
+    pub timeout: Option<i64>,
+    /// The command line; several words are joined with spaces. Put it after `--`.
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -672,8 +746,9 @@ mod tests {
     /// absence before anything is sent.
     #[test]
     fn required_params_are_required_args() {
-        // run-command's COMMAND may be left out for --list, which sends nothing.
-        let exceptions = [("run-command", "command")];
+        // run-command's COMMAND may be left out for --list, which sends nothing; split-window's
+        // DIRECTION may be given as tmux's -h or -v instead (one of the three is required).
+        let exceptions = [("run-command", "command"), ("split-window", "direction")];
         let cmd = command();
         for sub in cmd.get_subcommands() {
             let Some(verb) =

@@ -77,6 +77,40 @@ impl Failure {
         out
     }
 
+    /// The protocol's error envelope, `{"error": {code, message, hint?}}`, for `--json`: a
+    /// daemon's refusal as it sent it; the client's own failures with codes of their own
+    /// (`no_daemon`, `client_error`), the same the Python client uses for no daemon.
+    pub fn to_json(&self) -> Value {
+        let (code, message, hint) = match self {
+            Failure::NoDaemon(socket) => (
+                "no_daemon".to_string(),
+                format!("no tuios daemon is running on {}", socket.display()),
+                Some(serde_json::json!({
+                    "command": "tuios new -d NAME",
+                    "detail": no_daemon_hints(socket).join("; "),
+                })),
+            ),
+            Failure::Verb(e) => (e.code.clone(), e.message.clone(), e.hint.clone()),
+            Failure::Other { message, hints } => (
+                "client_error".to_string(),
+                message.clone(),
+                (!hints.is_empty()).then(|| serde_json::json!({"detail": hints.join("; ")})),
+            ),
+        };
+        let mut error = serde_json::json!({"code": code, "message": message});
+        if let Some(h) = hint {
+            error["hint"] = h;
+        }
+        serde_json::json!({ "error": error })
+    }
+
+    /// `--json`: the error envelope on stdout, one line, and nothing on stderr, so a script
+    /// reads one format whatever happened.
+    pub fn report_json(&self) {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{}", self.to_json());
+    }
+
     pub fn report(&self) {
         let mut err = io::stderr().lock();
         for line in self.lines() {
@@ -229,6 +263,30 @@ mod tests {
         assert_eq!(verb("timeout").exit_code(), EXIT_TIMEOUT);
         assert_eq!(verb("window_not_found").exit_code(), EXIT_FAILURE);
         assert_eq!(Failure::msg("did not answer").exit_code(), EXIT_FAILURE);
+    }
+
+    #[test]
+    fn json_errors_are_the_protocol_envelope() {
+        let v = Failure::Verb(VerbError {
+            code: "window_not_found".into(),
+            message: "no window 9".into(),
+            hint: Some(json!({"param": "window"})),
+        })
+        .to_json();
+        assert_eq!(
+            v,
+            json!({"error": {"code": "window_not_found", "message": "no window 9", "hint": {"param": "window"}}})
+        );
+        let v = Failure::NoDaemon(PathBuf::from("/tmp/x.sock")).to_json();
+        assert_eq!(v["error"]["code"], "no_daemon");
+        assert!(v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("/tmp/x.sock"));
+        assert_eq!(
+            Failure::msg("m").to_json(),
+            json!({"error": {"code": "client_error", "message": "m"}})
+        );
     }
 
     #[test]

@@ -173,7 +173,7 @@ impl EventStream {
 
 /// A wait-for blocks in the daemon for its own timeout; wait that long plus headroom.
 fn read_timeout_for(verb: &str, params: Option<&Value>) -> Duration {
-    if verb != "wait-for" {
+    if verb != "wait-for" && verb != "run" {
         return DEFAULT_READ_TIMEOUT;
     }
     let ms = params

@@ -33,6 +33,7 @@ const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
 const NEW_SESSION_SIZE: (u16, u16) = (80, 24);
 
 fn main() -> ExitCode {
+    let json_errors = wants_json_errors(std::env::args_os().skip(1));
     let parsed = cli::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
@@ -41,7 +42,11 @@ fn main() -> ExitCode {
         // clap would exit 2 on a usage error, which is wait-for's "timed out"; the documented
         // statuses make it a plain failure. Help and version still exit 0.
         Err(e) if e.use_stderr() => {
-            let _ = e.print();
+            if json_errors {
+                usage_error_json(&e);
+            } else {
+                let _ = e.print();
+            }
             return ExitCode::from(failure::EXIT_FAILURE as u8);
         }
         Err(e) => e.exit(),
@@ -49,11 +54,44 @@ fn main() -> ExitCode {
     let code = match run(cli) {
         Ok(code) => code,
         Err(failure) => {
-            failure.report();
+            if json_errors {
+                failure.report_json();
+            } else {
+                failure.report();
+            }
             failure.exit_code()
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// `--json` among the options (before a `--`, after which everything is the command's own):
+/// errors are then printed as JSON too. Read from the raw arguments so a usage error, found
+/// before any parsed command exists, is JSON as well.
+fn wants_json_errors(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.take_while(|a| a != "--").any(|a| a == "--json")
+}
+
+/// A usage error as the error envelope (`invalid_params`, as the daemon calls a wrong argument).
+fn usage_error_json(e: &clap::Error) {
+    let text = e.to_string();
+    let message = text
+        .lines()
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim_start_matches("error: ")
+        .to_string();
+    let detail = text
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| !l.is_empty());
+    let envelope = serde_json::json!({"error": {
+        "code": "invalid_params",
+        "message": message,
+        "hint": {"detail": detail.collect::<Vec<_>>().join(" ")},
+    }});
+    let _ = writeln!(io::stdout().lock(), "{envelope}");
 }
 
 fn run(cli: Cli) -> Result<i32, Failure> {
@@ -68,11 +106,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             config: args.config,
             log_level: args.log_level,
         })),
-        Command::New(a) => new_session(&socket, a.name, a.detach),
+        Command::New(a) => new_session(&socket, &a),
         Command::Attach(a) => {
             if let Some(n) = &a.session {
                 protocol::binary::validate_session_name(n)
                     .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
+            }
+            if !a.force {
+                refuse_own_session(&socket, a.session.as_deref())?;
             }
             tui::attach(&socket, a.session, a.create)
         }
@@ -117,9 +158,17 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         }
         Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
         Command::SendKeys(a) => {
-            verb_command(&socket, &params::send_keys(&a), a.target.json, |_| {
-                String::new()
-            })
+            let requests = params::send_keys_tmux(&a);
+            let mut client = JsonClient::connect(&socket)?;
+            let mut last = Value::Null;
+            for req in &requests {
+                last = client.call(req.verb, req.params_value().as_ref())?;
+            }
+            if a.target.json {
+                print_json(&last)
+            } else {
+                Ok(0)
+            }
         }
         Command::SendText(a) => {
             verb_command(&socket, &params::send_text(&a), a.target.json, |_| {
@@ -146,7 +195,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         ),
         Command::NewWindow(a) => verb_command(
             &socket,
-            &params::new_window(&a),
+            &with_client_cwd(params::new_window(&a)),
             a.target.json,
             output::window_created,
         ),
@@ -243,6 +292,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             output::session_accent_set,
         ),
         Command::Run(a) => run_command(&socket, &a),
+        Command::RunAndWait(a) => run_and_wait(&socket, &a),
         Command::ListOptions(a) => verb_command(
             &socket,
             &params::list_options(&a),
@@ -312,6 +362,23 @@ fn run_command(socket: &Path, a: &cli::RunCommandArgs) -> Result<i32, Failure> {
         protocol::commands::check(name, &a.args).map_err(Failure::from)?;
     }
     verb_command(socket, &req, a.target.json, output::command_result)
+}
+
+/// `tuios run`: the command's output on stdout, exactly as the daemon returned it, and its exit
+/// status as ours (a status outside 0..=255 becomes 1, as a shell would see it truncated).
+fn run_and_wait(socket: &Path, a: &cli::RunArgs) -> Result<i32, Failure> {
+    let result = call(socket, &params::run(a))?;
+    if a.target.json {
+        print_json(&result)?;
+    } else {
+        emit(result.get("output").and_then(Value::as_str).unwrap_or(""))?;
+    }
+    let code = result.get("exit_code").and_then(Value::as_i64).unwrap_or(1);
+    Ok(if (0..=255).contains(&code) {
+        code as i32
+    } else {
+        1
+    })
 }
 
 /// Write text to stdout; a closed pipe (`tuios ls | head`) is not an error worth reporting.
@@ -413,45 +480,99 @@ fn exit_on_interrupt() {
     }
 }
 
-/// `tuios new [NAME] [-d]`: start the daemon if needed, then create a detached session.
-fn new_session(socket: &Path, name: Option<String>, detach: bool) -> Result<i32, Failure> {
-    if let Some(n) = &name {
+/// The session this terminal is a window of: the daemon sets `TUIOS_SESSION` and
+/// `TUIOS_SOCKET` in every window, and a session of the same name on another daemon is not it.
+fn own_session(socket: &Path) -> Option<String> {
+    let session = std::env::var("TUIOS_SESSION")
+        .ok()
+        .filter(|s| !s.is_empty())?;
+    let ours = std::env::var_os("TUIOS_SOCKET").map(std::path::PathBuf::from)?;
+    let same = |p: &Path| std::fs::canonicalize(p).ok();
+    (same(&ours).is_some() && same(&ours) == same(socket)).then_some(session)
+}
+
+/// Attaching to the session this terminal is inside would draw the session inside one of its
+/// own windows, forever nested; refuse, as tmux does, unless forced.
+fn refuse_own_session(socket: &Path, target: Option<&str>) -> Result<(), Failure> {
+    let Some(own) = own_session(socket) else {
+        return Ok(());
+    };
+    let target = match target {
+        Some(t) => t.to_string(),
+        // The most recently active session is what attach would pick; ask which that is.
+        None => match call(socket, &params::session_info_default()) {
+            Ok(info) => info
+                .get("session_name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            // No daemon or no session: attach reports that itself.
+            Err(_) => return Ok(()),
+        },
+    };
+    if target != own {
+        return Ok(());
+    }
+    let shown = output::escape_controls(&own);
+    Err(Failure::with_hints(
+        format!("this terminal is a window of session {shown}; attaching to it here would show the session inside itself"),
+        vec![
+            "to get to its client, detach from the outer one or switch to it there".to_string(),
+            "attach another session: tuios attach NAME (tuios ls lists them)".to_string(),
+            format!("attach anyway: tuios attach --force {shown}"),
+        ],
+    ))
+}
+
+/// A window started for this command begins in the directory the command runs in (tmux's
+/// rule), unless the request names one.
+fn with_client_cwd(mut req: Request) -> Request {
+    if !req.params.contains_key("cwd") {
+        if let Ok(dir) = std::env::current_dir() {
+            req.params.insert(
+                "cwd".into(),
+                Value::from(dir.to_string_lossy().into_owned()),
+            );
+        }
+    }
+    req
+}
+
+/// `tuios new [NAME] [-d]`: start the daemon if needed, create the session with the
+/// `new-session` verb (its first window in this directory), then attach unless detached.
+fn new_session(socket: &Path, a: &cli::NewArgs) -> Result<i32, Failure> {
+    if let Some(n) = &a.name {
         // Refuse a bad name before starting a daemon just to hear it refused.
         protocol::binary::validate_session_name(n)
             .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
     }
     autostart::ensure_daemon(socket)?;
-    let mut client = BinaryClient::connect(socket)?;
-    client.handshake()?;
-    client.send(&ClientMessage::NewSession {
-        name,
-        width: NEW_SESSION_SIZE.0,
-        height: NEW_SESSION_SIZE.1,
-        detach: true,
-    })?;
-    match client.recv()? {
-        DaemonMessage::SessionCreated { name, .. } => {
-            if detach {
-                return emit(&output::session_created(&name));
-            }
-            if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-                // Nothing to attach to: the session stays, driven like a detached one.
-                emit(&output::session_created(&name))?;
-                let _ = writeln!(
-                    io::stderr(),
-                    "note: not attaching, because stdin and stdout are not both a terminal"
-                );
-                return Ok(0);
-            }
-            drop(client);
-            tui::attach(socket, Some(name), false)
-        }
-        DaemonMessage::Error { message, .. } => Err(Failure::with_hints(
-            message,
-            vec!["list the sessions that exist: tuios ls".to_string()],
-        )),
-        other => Err(unexpected(&other)),
+    let mut req = with_client_cwd(params::new_session(a));
+    for (key, value) in [
+        ("width", NEW_SESSION_SIZE.0),
+        ("height", NEW_SESSION_SIZE.1),
+    ] {
+        req.params.entry(key).or_insert(Value::from(value));
     }
+    let created = call(socket, &req)?;
+    let name = created
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    if a.detach {
+        return emit(&output::session_created(&name));
+    }
+    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        // Nothing to attach to: the session stays, driven like a detached one.
+        emit(&output::session_created(&name))?;
+        let _ = writeln!(
+            io::stderr(),
+            "note: not attaching, because stdin and stdout are not both a terminal"
+        );
+        return Ok(0);
+    }
+    tui::attach(socket, Some(name), false)
 }
 
 /// `tuios kill-server`: ask the daemon to stop and wait until its socket is gone.

@@ -4,10 +4,11 @@ use serde_json::{Map, Value};
 
 use crate::cli::{
     CapturePaneArgs, ExplainAgentScreenArgs, FocusWindowArgs, GetOptionArgs, ListOptionsArgs,
-    ListThemesArgs, MoveWindowArgs, NewWindowArgs, ResizeArgs, RunCommandArgs, SelectWorkspaceArgs,
-    SendKeysArgs, SendTextArgs, SessionTarget, SetAgentStateArgs, SetLayoutArgs, SetOptionArgs,
-    SetSessionAccentArgs, SetSessionNameArgs, SetWindowArgs, SetWorkspaceNameArgs,
-    SetWorkspaceOrderArgs, SplitWindowArgs, SubscribeArgs, WaitForArgs, WindowTarget,
+    ListThemesArgs, MoveWindowArgs, NewArgs, NewWindowArgs, ResizeArgs, RunArgs, RunCommandArgs,
+    SelectWorkspaceArgs, SendKeysArgs, SendTextArgs, SessionTarget, SetAgentStateArgs,
+    SetLayoutArgs, SetOptionArgs, SetSessionAccentArgs, SetSessionNameArgs, SetWindowArgs,
+    SetWorkspaceNameArgs, SetWorkspaceOrderArgs, SplitWindowArgs, SubscribeArgs, WaitForArgs,
+    WindowTarget,
 };
 
 /// A verb name and its params object, ready to be sent.
@@ -61,6 +62,11 @@ fn window_target(req: &mut Request, t: &WindowTarget) {
     req.set_opt("window", t.window.clone());
 }
 
+/// `session-info` of the most recently active session (what `attach` without a name picks).
+pub fn session_info_default() -> Request {
+    Request::new("session-info")
+}
+
 pub fn list_sessions() -> Request {
     Request::new("list-sessions")
 }
@@ -90,6 +96,41 @@ pub fn send_keys(a: &SendKeysArgs) -> Request {
     req.set_flag("literal", a.literal);
     req.set_flag("raw", a.raw);
     req
+}
+
+/// `send-keys` as tmux reads its arguments: each argument is a key name or a string typed as
+/// it is, so `send-keys 'echo hi' Enter` types the space. Arguments without spaces or commas
+/// go together as key tokens; one holding either is sent literally. Several requests, in order.
+pub fn send_keys_tmux(a: &SendKeysArgs) -> Vec<Request> {
+    let has_separator = |k: &String| k.contains(|c: char| c == ',' || c.is_whitespace());
+    if a.literal || a.raw || !a.keys.iter().any(has_separator) {
+        return vec![send_keys(a)];
+    }
+    let mut out = Vec::new();
+    let mut tokens: Vec<String> = Vec::new();
+    let flush = |tokens: &mut Vec<String>, out: &mut Vec<Request>| {
+        if !tokens.is_empty() {
+            let mut req = Request::new("send-keys");
+            window_target(&mut req, &a.target);
+            req.set("keys", tokens.join(" "));
+            out.push(req);
+            tokens.clear();
+        }
+    };
+    for k in &a.keys {
+        if has_separator(k) {
+            flush(&mut tokens, &mut out);
+            let mut req = Request::new("send-keys");
+            window_target(&mut req, &a.target);
+            req.set("keys", k.clone());
+            req.set("literal", true);
+            out.push(req);
+        } else {
+            tokens.push(k.clone());
+        }
+    }
+    flush(&mut tokens, &mut out);
+    out
 }
 
 pub fn send_text(a: &SendTextArgs) -> Request {
@@ -138,10 +179,36 @@ pub fn new_window(a: &NewWindowArgs) -> Request {
     }
     req.set_opt("workspace", a.workspace);
     req.set_opt("cwd", a.cwd.clone());
+    if !a.env.is_empty() {
+        req.set("env", a.env.clone());
+    }
     if a.no_focus {
         req.set("focus", false);
     }
     req.set_flag("remain", a.remain);
+    req
+}
+
+pub fn new_session(a: &NewArgs) -> Request {
+    let mut req = Request::new("new-session");
+    req.set_opt("name", a.name.clone());
+    req.set_opt("width", a.width);
+    req.set_opt("height", a.height);
+    req.set_opt("cwd", a.cwd.clone());
+    if !a.env.is_empty() {
+        req.set("env", a.env.clone());
+    }
+    if !a.command.is_empty() {
+        req.set("command", a.command.clone());
+    }
+    req
+}
+
+pub fn run(a: &RunArgs) -> Request {
+    let mut req = Request::new("run");
+    window_target(&mut req, &a.target);
+    req.set("command", a.command.join(" "));
+    req.set_opt("timeout", a.timeout);
     req
 }
 
@@ -219,7 +286,7 @@ pub fn move_window(a: &MoveWindowArgs) -> Request {
 pub fn split_window(a: &SplitWindowArgs) -> Request {
     let mut req = Request::new("split-window");
     window_target(&mut req, &a.target);
-    req.set("direction", a.direction.clone());
+    req.set("direction", a.axis());
     req.set_opt("name", a.name.clone());
     req
 }
@@ -456,6 +523,8 @@ mod tests {
             Command::ExplainAgentDetect(a) => explain_agent_detect(&a.target),
             Command::ExplainAgentScreen(a) => explain_agent_screen(&a),
             Command::Hello(_) => hello(),
+            Command::New(a) => new_session(&a),
+            Command::RunAndWait(a) => run(&a),
             other => panic!("not a verb command: {other:?}"),
         }
     }
@@ -1065,6 +1134,22 @@ mod tests {
             &["wait-for", "agent-state", "--until", "idle,done"],
             &["hello"],
             &["resurrect", "work"],
+            &[
+                "new", "-d", "n", "-c", "/tmp", "-e", "A=1", "--width", "90", "--height", "30",
+                "--", "top",
+            ],
+            &[
+                "run",
+                "-s",
+                "s",
+                "-w",
+                "w",
+                "--timeout",
+                "5",
+                "--",
+                "ls",
+                "-l",
+            ],
         ];
         let mut covered = Vec::new();
         for args in samples {
@@ -1086,6 +1171,79 @@ mod tests {
                 assert!(covered.contains(&verb), "no sample for {}", sub.get_name());
             }
         }
+    }
+
+    #[test]
+    fn send_keys_arguments_with_spaces_are_typed_as_they_are() {
+        let Command::SendKeys(a) = parse(&["send-keys", "-s", "w", "echo hi", "C-m", "ls", "a,b"])
+        else {
+            panic!("send-keys")
+        };
+        let sent: Vec<Value> = send_keys_tmux(&a)
+            .into_iter()
+            .map(|r| Value::Object(r.params))
+            .collect();
+        assert_eq!(
+            sent,
+            [
+                json!({"session": "w", "keys": "echo hi", "literal": true}),
+                json!({"session": "w", "keys": "C-m ls"}),
+                json!({"session": "w", "keys": "a,b", "literal": true}),
+            ]
+        );
+        let Command::SendKeys(a) = parse(&["send-keys", "ls", "Enter"]) else {
+            panic!("send-keys")
+        };
+        assert_eq!(send_keys_tmux(&a), vec![send_keys(&a)]);
+    }
+
+    #[test]
+    fn split_window_takes_tmux_h_and_v() {
+        assert_eq!(
+            params(&["split-window", "-h"]),
+            json!({"direction": "vertical"})
+        );
+        assert_eq!(
+            params(&["split-window", "-v", "-w", "2"]),
+            json!({"direction": "horizontal", "window": "2"})
+        );
+        assert_eq!(
+            params(&["split-window", "horizontal"]),
+            json!({"direction": "horizontal"})
+        );
+        for refused in [
+            &["split-window"][..],
+            &["split-window", "-h", "-v"],
+            &["split-window", "-h", "vertical"],
+        ] {
+            assert!(
+                crate::cli::command()
+                    .try_get_matches_from(std::iter::once("tuios").chain(refused.iter().copied()))
+                    .is_err(),
+                "{refused:?}"
+            );
+        }
+        // --help is still help.
+        let err = crate::cli::command()
+            .try_get_matches_from(["tuios", "split-window", "--help"])
+            .unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::DisplayHelp);
+    }
+
+    #[test]
+    fn new_session_and_run_map_their_flags() {
+        assert_eq!(
+            params(&["new", "-d", "ci", "-c", "/tmp", "-e", "A=1", "-e", "B=2", "--", "top", "-b"]),
+            json!({"name": "ci", "cwd": "/tmp", "env": ["A=1", "B=2"], "command": ["top", "-b"]})
+        );
+        assert_eq!(
+            params(&["run", "-w", "2", "--", "printf", "'%s\\n'", "-x"]),
+            json!({"window": "2", "command": "printf '%s\\n' -x"})
+        );
+        assert_eq!(
+            params(&["new-window", "-c", "/srv", "-e", "X=y"]),
+            json!({"cwd": "/srv", "env": ["X=y"]})
+        );
     }
 
     #[test]

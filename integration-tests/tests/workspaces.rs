@@ -157,12 +157,17 @@ fn every_verb_works_headless_or_needs_a_client() {
         ("list-windows", json!({"session": s})),
         ("list-workspaces", json!({"session": s})),
         ("move-window", json!({"session": s, "workspace": 2})),
+        ("new-session", json!({"name": "extra"})),
         ("new-window", json!({"session": s, "focus": false})),
         (
             "resize",
             json!({"session": s, "window": first, "width": 90, "height": 30}),
         ),
         ("resurrect", json!({})),
+        (
+            "run",
+            json!({"session": s, "window": first, "command": "true"}),
+        ),
         (
             "run-command",
             json!({"session": s, "command": "ListWindows"}),

@@ -497,13 +497,38 @@ static VERBS: &[VerbSpec] = &[
         ],
     },
     VerbSpec {
+        name: "new-session",
+        description: "Create a session with its first window, running the shell or the given command, and answer with the session as list-sessions shows it.",
+        params: &[
+            param("name", Str, "Name of the session (up to 200 bytes; letters, digits and . _ - work everywhere). Leave it out to let the daemon pick session-0, session-1, ..."),
+            with_default("width", Int, "Width in columns, 1 to 1000. Attached clients resize the session to their own size.", "80"),
+            with_default("height", Int, "Height in rows, 1 to 1000.", "24"),
+            param("command", StringList, "Program and arguments for the first window instead of a shell, e.g. [\"htop\"]; no shell parsing. The window stays when the program exits, so its output can still be captured."),
+            param("cwd", Str, "Directory the first window starts in. It must exist. Leave it out for the daemon's directory (the CLI sends its own)."),
+            param("env", StringList, "Extra environment for the first window, each \"NAME=value\", e.g. [\"RUST_LOG=debug\"]."),
+        ],
+        returns: &[
+            param("name", Str, "The session's name."),
+            param("id", Str, "The session's id."),
+            param("window_id", Str, "Id of its first window."),
+            param("width", Int, "Width in columns."),
+            param("height", Int, "Height in rows."),
+            param("window_count", Int, "Windows in the session: 1."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"new-session","params":{"name":"scratch"}}"#,
+            r#"{"id":2,"verb":"new-session","params":{"name":"tests","width":120,"height":40,"cwd":"/tmp","env":["CI=1"]}}"#,
+            r#"{"id":3,"verb":"new-session","params":{"name":"job","command":["/bin/sh","-c","echo job finished"]}}"#,
+        ],
+    },
+    VerbSpec {
         name: "new-window",
         description: "Open a window in a session. It runs the session's shell, or the program given in command (executed directly, without a shell). A command window closes when its program exits, unless remain is true.",
         params: &[
             SESSION,
             param("name", Str, "Name for the window. Leave it out to let the program running in it set the title."),
             param("workspace", Int, "Workspace to open the window on, counting from 1. Leave it out for the current workspace."),
-            param("cwd", Str, "Directory to start in. It must exist. Leave it out to use the daemon's directory."),
+            param("cwd", Str, "Directory to start in. It must exist. Leave it out to use the daemon's directory (the CLI sends its own, as tmux does)."),
             with_default(
                 "focus",
                 Bool,
@@ -521,6 +546,7 @@ static VERBS: &[VerbSpec] = &[
                 "Keep a command window after its program exits, with its screen and scrollback, so capture-pane can still read it. Shell windows always stay.",
                 "false",
             ),
+            param("env", StringList, "Extra environment for the window, each \"NAME=value\", e.g. [\"RUST_LOG=debug\"]."),
         ],
         returns: &[
             param("window_id", Str, "Id of the new window."),
@@ -574,6 +600,26 @@ static VERBS: &[VerbSpec] = &[
         ],
     },
     VerbSpec {
+        name: "run",
+        description: "Type a command into a window's shell, wait for it to finish, and return its output (without the echoed command line or the prompt) and its exit status. The shell must be waiting at its prompt (sh, dash, bash, zsh, ksh or fish). An extension beyond the Go shapes.",
+        params: &[
+            SESSION,
+            WINDOW,
+            required("command", Str, "The command line, as you would type it at the prompt, e.g. \"make test\". It runs in the shell itself (eval), so cd and variables persist."),
+            with_default("timeout", Int, "Milliseconds to wait for the command to finish before failing with the timeout code. The command keeps running then.", "30000"),
+        ],
+        returns: &[
+            param("output", Str, "What the command printed, as the terminal shows it: rows joined with \\n (CRLF becomes \\n, trailing spaces dropped, a line longer than the window's width comes back split at the width)."),
+            param("exit_code", Int, "The command's exit status."),
+            param("window_id", Str, "Id of the window it ran in."),
+            param("truncated", Bool, "True when the output began more rows ago than the scrollback keeps; output then starts at the oldest row kept."),
+            param("shell_exited", Bool, "True when the command ended the shell itself (exit); exit_code is then the shell's exit status."),
+        ],
+        examples: &[
+            r#"{"id":1,"verb":"run","params":{"session":"ci","window":"0","command":"echo ready; test -d /tmp","timeout":60000}}"#,
+        ],
+    },
+    VerbSpec {
         name: "run-command",
         description: "Run one named tuios command with string arguments. Window, focus and workspace commands run in the daemon when no client is attached; the others (keys, layout, appearance) need an attached client. Unknown names and wrong argument counts are refused.",
         params: &[
@@ -615,7 +661,7 @@ static VERBS: &[VerbSpec] = &[
     },
     VerbSpec {
         name: "send-keys",
-        description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key> become the bytes those keys send, and any other token is typed as written. Use send-text for text that contains spaces or commas.",
+        description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key>, and tmux's names (C-c, M-x, S-Up, BSpace, BTab, DC, IC, NPage, PPage) become the bytes those keys send, and any other token is typed as written, except a capitalised one within a typo of a key name (Entr), which is refused with did_you_mean. Use literal, or send-text, for text that contains spaces or commas.",
         params: &[
             SESSION,
             WINDOW,
@@ -1227,9 +1273,11 @@ mod tests {
                 "list-windows",
                 "list-workspaces",
                 "move-window",
+                "new-session",
                 "new-window",
                 "resize",
                 "resurrect",
+                "run",
                 "run-command",
                 "select-workspace",
                 "send-keys",
@@ -1249,8 +1297,8 @@ mod tests {
                 "wait-for"
             ]
         );
-        // The spec's 35 verbs and the `resurrect` extension.
-        assert_eq!(names.len(), 36);
+        // The spec's 35 verbs and the extensions: new-session, resurrect, run.
+        assert_eq!(names.len(), 38);
         for v in verbs() {
             assert!(!v.description.is_empty(), "{}", v.name);
             assert!(!v.examples.is_empty(), "{} has no example", v.name);

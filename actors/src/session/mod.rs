@@ -505,6 +505,8 @@ pub struct NewWindowSpec {
     pub focus: bool,
     pub command: Vec<String>,
     pub remain: bool,
+    /// Extra environment (`new-window`/`new-session` env), set after the daemon's own variables.
+    pub env: Vec<(String, String)>,
 }
 
 #[derive(Message)]
@@ -563,7 +565,10 @@ impl Session {
                 ("TUIOS_ENV".into(), "1".into()),
                 ("TERM".into(), "xterm-256color".into()),
                 ("COLORTERM".into(), "truecolor".into()),
-            ],
+            ]
+            .into_iter()
+            .chain(spec.env.iter().cloned())
+            .collect(),
         };
         if restored {
             spawn_spec.env.push(("TUIOS_RESTORED".into(), "1".into()));
@@ -700,6 +705,8 @@ pub struct ResolvedWindow {
     pub id: String,
     pub addr: Addr<Window>,
     pub alive: bool,
+    /// The window's program (the PTY's session leader), for reading its foreground process.
+    pub pid: i32,
 }
 
 #[derive(Message)]
@@ -715,6 +722,7 @@ impl Handler<ResolveWindow> for Session {
             id: w.id.clone(),
             addr: w.addr.clone(),
             alive: w.exited.is_none(),
+            pid: w.agent.link.pid,
         })
     }
 }

@@ -687,6 +687,8 @@ impl Handler<RestoreWindow> for Session {
             focus: false,
             command,
             remain: w.remain,
+            // Extra variables given at creation are not saved (they may hold secrets).
+            env: Vec::new(),
         };
         let minimized = w.minimized;
         Box::pin(

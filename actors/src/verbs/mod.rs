@@ -30,7 +30,9 @@ pub(super) fn mailbox<T>(r: Result<T, MailboxError>) -> Result<T, VerbError> {
 
 mod io;
 mod labels;
+mod new_session;
 mod options;
+mod run;
 mod run_command;
 mod windows;
 
@@ -74,7 +76,11 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
             let s = session(env, params.session).await?;
             mailbox(s.addr.send(session::ListWindows).await)
         }
-        "new-window" => windows::new_window(env, decode(p)?).await,
+        "new-window" => {
+            let extra: new_session::EnvParam = decode(p)?;
+            let extra = new_session::parse_env(extra.env.unwrap_or_default())?;
+            windows::new_window(env, decode(p)?, extra).await
+        }
         "close-window" => {
             let params: WindowParams = decode(p)?;
             let s = session(env, params.session).await?;
@@ -113,6 +119,8 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
         "get-option" => options::get_option(env, decode(p)?).await,
         "list-themes" => options::list_themes(env, decode(p)?).await,
         "run-command" => run_command::run_command(env, decode(p)?).await,
+        "run" => run::run(env, decode(p)?).await,
+        "new-session" => new_session::new_session(env, decode(p)?).await,
         "set-agent-state" => crate::agent::verbs::set_agent_state(env, decode(p)?).await,
         "get-agent-state" => crate::agent::verbs::get_agent_state(env, decode(p)?).await,
         "explain-agent-detect" => crate::agent::verbs::explain_agent_detect(env, decode(p)?).await,

@@ -55,6 +55,7 @@ pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Va
                 focus: true,
                 command: args.iter().skip(1).cloned().collect(),
                 remain: false,
+                env: Vec::new(),
             };
             if spec.command.first().is_some_and(|c| c.is_empty()) {
                 return Err(VerbError::invalid_params(

@@ -10,7 +10,11 @@ use serde_json::Value;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess, NewWindowSpec, NUM_WORKSPACES};
 
-pub(super) async fn new_window(env: &VerbEnv, params: NewWindowParams) -> Result<Value, VerbError> {
+pub(super) async fn new_window(
+    env: &VerbEnv,
+    params: NewWindowParams,
+    extra_env: Vec<(String, String)>,
+) -> Result<Value, VerbError> {
     let s = session(env, params.session).await?;
     let workspace = params.workspace.unwrap_or(0);
     if workspace < 0 {
@@ -61,6 +65,7 @@ pub(super) async fn new_window(env: &VerbEnv, params: NewWindowParams) -> Result
         focus: params.focus.unwrap_or(true),
         command,
         remain: params.remain.unwrap_or(false),
+        env: extra_env,
     };
     mailbox(s.addr.send(sess::NewWindow(spec)).await)?
 }

@@ -123,3 +123,23 @@ def test_run_uses_the_run_verb_or_refuses_clearly(tuios_session: TuiosSession) -
     )
     assert result["output"] == "a\nb\n", result
     assert result["exit_code"] == 3, result
+
+
+def test_new_session_over_json_then_run(tuios_session: TuiosSession, tmp_path: Any) -> None:
+    """A harness needs neither the CLI nor the binary protocol to start a session."""
+    client = tuios_session.client
+    name = tuios_session.name + "-json"
+    created = client.new_session(
+        name=name, width=100, height=30, cwd=str(tmp_path), env=["HARNESS_VAR=from-json"]
+    )
+    try:
+        assert created["name"] == name and created["window_id"], created
+        assert (created["width"], created["height"]) == (100, 30), created
+        result = client.run('pwd; echo "$HARNESS_VAR"', session=name, timeout=10000)
+        assert result["output"] == f"{tmp_path}\nfrom-json\n", result
+        assert result["exit_code"] == 0, result
+        with pytest.raises(tuios.InvalidParams) as info:
+            client.new_session(name=name)
+        assert info.value.hint is not None and info.value.hint.param == "name"
+    finally:
+        client.kill_session(session=name)

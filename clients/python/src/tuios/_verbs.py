@@ -28,9 +28,11 @@ VERB_METHODS: Dict[str, str] = {
     "list-windows": "list_windows",
     "list-workspaces": "list_workspaces",
     "move-window": "move_window",
+    "new-session": "new_session",
     "new-window": "new_window",
     "resize": "resize",
     "resurrect": "resurrect",
+    "run": "run",
     "run-command": "run_command",
     "select-workspace": "select_workspace",
     "send-keys": "send_keys",
@@ -492,6 +494,54 @@ class VerbMethods:
             },
         )
 
+    def new_session(
+        self,
+        *,
+        name: Optional[str] = None,
+        width: Optional[int] = None,
+        height: Optional[int] = None,
+        command: Optional[Sequence[str]] = None,
+        cwd: Optional[str] = None,
+        env: Optional[Sequence[str]] = None,
+    ) -> Dict[str, Any]:
+        """``new-session``: Create a session with its first window, running the shell or
+        the given command, and answer with the session as list-sessions shows it.
+
+        Args:
+            name: Name of the session (up to 200 bytes; letters, digits and . _ - work
+                everywhere). Leave it out to let the daemon pick session-0, session-1, ...
+            width: Width in columns, 1 to 1000. Attached clients resize the session to their own
+                size. Default: 80.
+            height: Height in rows, 1 to 1000. Default: 24.
+            command: Program and arguments for the first window instead of a shell, e.g.
+                ["htop"]; no shell parsing. The window stays when the program exits, so its
+                output can still be captured.
+            cwd: Directory the first window starts in. It must exist. Leave it out for the
+                daemon's directory (the CLI sends its own).
+            env: Extra environment for the first window, each "NAME=value", e.g.
+                ["RUST_LOG=debug"].
+
+        Returns:
+            The result object, with these keys among others:
+            name (string): The session's name.
+            id (string): The session's id.
+            window_id (string): Id of its first window.
+            width (int): Width in columns.
+            height (int): Height in rows.
+            window_count (int): Windows in the session: 1.
+        """
+        return self._verb(
+            "new-session",
+            {
+                "name": name,
+                "width": width,
+                "height": height,
+                "command": command,
+                "cwd": cwd,
+                "env": env,
+            },
+        )
+
     def new_window(
         self,
         *,
@@ -502,6 +552,7 @@ class VerbMethods:
         focus: Optional[bool] = None,
         command: Optional[Sequence[str]] = None,
         remain: Optional[bool] = None,
+        env: Optional[Sequence[str]] = None,
     ) -> Dict[str, Any]:
         """``new-window``: Open a window in a session. It runs the session's shell, or
         the program given in command (executed directly, without a shell). A command
@@ -515,7 +566,7 @@ class VerbMethods:
             workspace: Workspace to open the window on, counting from 1. Leave it out for the
                 current workspace.
             cwd: Directory to start in. It must exist. Leave it out to use the daemon's
-                directory.
+                directory (the CLI sends its own, as tmux does).
             focus: Focus the new window and switch to its workspace. Pass false to open it in
                 the background. Default: true.
             command: Program and arguments to run instead of a shell, e.g. ["make","test"]. They
@@ -524,6 +575,7 @@ class VerbMethods:
             remain: Keep a command window after its program exits, with its screen and
                 scrollback, so capture-pane can still read it. Shell windows always stay.
                 Default: false.
+            env: Extra environment for the window, each "NAME=value", e.g. ["RUST_LOG=debug"].
 
         Returns:
             The result object, with these keys among others:
@@ -546,6 +598,7 @@ class VerbMethods:
                 "focus": focus,
                 "command": command,
                 "remain": remain,
+                "env": env,
             },
         )
 
@@ -605,6 +658,8 @@ class VerbMethods:
                 left as they are.
         """
         return self._verb("resurrect", {"session": session})
+
+    # run: written by hand in Client (refuses with UnsupportedVerb on a daemon without the verb).
 
     def run_command(
         self,
@@ -675,9 +730,11 @@ class VerbMethods:
     ) -> Dict[str, Any]:
         """``send-keys``: Send keys to a window, e.g. "ls,Enter" or "ctrl+c". Tokens are
         separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1,
-        ...), ctrl+<key> and alt+<key> become the bytes those keys send, and any other
-        token is typed as written. Use send-text for text that contains spaces or
-        commas.
+        ...), ctrl+<key> and alt+<key>, and tmux's names (C-c, M-x, S-Up, BSpace, BTab,
+        DC, IC, NPage, PPage) become the bytes those keys send, and any other token is
+        typed as written, except a capitalised one within a typo of a key name (Entr),
+        which is refused with did_you_mean. Use literal, or send-text, for text that
+        contains spaces or commas.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
