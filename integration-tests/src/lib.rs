@@ -983,6 +983,16 @@ impl TmuxClient {
     /// gives every tuios process (but tmux's own TERM). When the client exits, the pane prints
     /// `EXIT=<status>` and stays open, so the test can read what the client said.
     pub fn start(env: &TestEnv, session: &str, width: u16, height: u16) -> TmuxClient {
+        // The first attach's hint line would cover the dock for seconds: it has a test of its
+        // own (`start_first_time`); every other client starts as a returning user's.
+        let marker = env.dir().join("state").join("tuios");
+        std::fs::create_dir_all(&marker).expect("create the state directory");
+        std::fs::write(marker.join("attach-hint-shown"), b"").expect("write the hint marker");
+        Self::start_first_time(env, session, width, height)
+    }
+
+    /// Like [`TmuxClient::start`], as a user attaching for the first time would see it.
+    pub fn start_first_time(env: &TestEnv, session: &str, width: u16, height: u16) -> TmuxClient {
         let n = TMUX_SERVERS.fetch_add(1, Ordering::Relaxed);
         let client = TmuxClient {
             server: format!("tuios-it-{}-{n}", std::process::id()),

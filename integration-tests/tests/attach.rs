@@ -92,7 +92,7 @@ fn typed_command_output_shows_in_the_client_and_in_capture_pane() {
     let daemon = TestDaemon::start();
     let (session, window) = daemon.session_with_window("w");
     let client = TmuxClient::start(daemon.env(), &session, 100, 30);
-    let screen = client.wait_mode("WM");
+    let screen = client.wait_mode("TERM");
     let (row, line) = dock(&screen).expect("dock drawn");
     assert_eq!(row, 29, "the dock is the bottom row by default:\n{screen}");
     assert!(
@@ -104,8 +104,6 @@ fn typed_command_output_shows_in_the_client_and_in_capture_pane() {
         "the window's frame starts at the top left:\n{screen}"
     );
 
-    client.send_keys(&["i"]);
-    client.wait_mode("TERM");
     // The shell computes the marker, so only its output, not the echoed command, contains it.
     client.type_line("echo out-$((6*7))");
     let screen = client.wait_screen("the command's output", |s| shows_line(s, "out-42"));
@@ -127,11 +125,9 @@ fn split_focus_workspaces_and_detach_then_reattach_loses_nothing() {
     let (session, first) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
     let client = TmuxClient::start(daemon.env(), &session, 100, 30);
-    client.wait_mode("WM");
+    client.wait_mode("TERM");
     wait_clients(&mut conn, &session, 1);
 
-    client.send_keys(&["i"]);
-    client.wait_mode("TERM");
     client.type_line("echo before-$((2+3))");
     client.wait_screen("the first window's output", |s| shows_line(s, "before-5"));
     conn.wait_for_line(&session, &first, "before-5");
@@ -189,7 +185,7 @@ fn split_focus_workspaces_and_detach_then_reattach_loses_nothing() {
     let ids = conn.window_ids(&session);
     assert_eq!(ids, [first.clone(), second.clone()]);
     let again = TmuxClient::start(daemon.env(), &session, 100, 30);
-    again.wait_mode("WM");
+    again.wait_mode("TERM");
     let screen = again.wait_screen("the earlier output, re-attached", |s| {
         frames_side_by_side(s) == 2 && shows_line(s, "before-5")
     });
@@ -207,8 +203,8 @@ fn two_clients_show_the_same_session_and_see_each_others_typing() {
     let mut conn = daemon.conn();
     let a = TmuxClient::start(daemon.env(), &session, 100, 30);
     let b = TmuxClient::start(daemon.env(), &session, 100, 30);
-    a.wait_mode("WM");
-    b.wait_mode("WM");
+    a.wait_mode("TERM");
+    b.wait_mode("TERM");
     wait_clients(&mut conn, &session, 2);
 
     // A split made in one client appears in both.
@@ -218,8 +214,6 @@ fn two_clients_show_the_same_session_and_see_each_others_typing() {
     assert_eq!(conn.window_ids(&session).len(), 2);
 
     // Typed in A (into the focused, new window), shown by B.
-    a.send_keys(&["i"]);
-    a.wait_mode("TERM");
     a.type_line("echo shared-$((3*3))");
     a.wait_screen("the output in client A", |s| shows_line(s, "shared-9"));
     let seen_by_b = b.wait_screen("the output in client B", |s| shows_line(s, "shared-9"));
@@ -247,7 +241,7 @@ fn resizing_the_terminal_resizes_the_session_and_the_smallest_client_wins() {
     let (session, _) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
     let a = TmuxClient::start(daemon.env(), &session, 100, 30);
-    a.wait_mode("WM");
+    a.wait_mode("TERM");
     wait_session_size(&mut conn, &session, 100, 30);
 
     a.resize(80, 24);
@@ -258,7 +252,7 @@ fn resizing_the_terminal_resizes_the_session_and_the_smallest_client_wins() {
 
     // A second, shorter client: the session takes the smaller size in each direction.
     let b = TmuxClient::start(daemon.env(), &session, 90, 20);
-    b.wait_mode("WM");
+    b.wait_mode("TERM");
     wait_session_size(&mut conn, &session, 80, 20);
     // The larger terminal draws the session's size: its dock sits on the session's last row.
     a.wait_screen("client A drawing 20 rows", |s| {
@@ -279,7 +273,7 @@ fn set_option_moves_the_dock_live() {
     let (session, _) = daemon.session_with_window("w");
     let mut conn = daemon.conn();
     let client = TmuxClient::start(daemon.env(), &session, 100, 30);
-    let screen = client.wait_mode("WM");
+    let screen = client.wait_mode("TERM");
     assert_eq!(dock(&screen).map(|(row, _)| row), Some(29), "{screen}");
     wait_clients(&mut conn, &session, 1);
 
@@ -297,7 +291,7 @@ fn set_option_moves_the_dock_live() {
     });
     let last = screen.lines().nth(29).unwrap_or("");
     assert!(
-        !last.ends_with(" WM"),
+        !last.ends_with(" TERM"),
         "the bottom row still shows a dock:\n{screen}"
     );
     // The window moved down under it.
@@ -339,7 +333,7 @@ fn routed_verbs_work_with_a_client_and_need_one_without() {
     // Attached: the client carries them out.
     let (session, first) = daemon.session_with_window("w");
     let client = TmuxClient::start(daemon.env(), &session, 100, 30);
-    client.wait_mode("WM");
+    client.wait_mode("TERM");
     wait_clients(&mut conn, &session, 1);
 
     let layout = conn.ok("set-layout", json!({ "session": session, "tiling": true }));
@@ -484,4 +478,22 @@ fn a_client_that_never_answers_fails_routed_verbs_after_ten_seconds() {
     assert_eq!(conn.window_ids(&session).len(), 1);
     let _ = stream.shutdown(std::net::Shutdown::Both);
     drain.join().expect("the reader thread");
+}
+
+#[test]
+fn the_first_attach_types_into_the_window_and_says_which_key_is_the_leader() {
+    require_tmux!();
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("w");
+    let client = TmuxClient::start_first_time(daemon.env(), &session, 100, 30);
+    let screen = client.wait_screen("the first-run line in the dock", |s| {
+        dock(s).is_some_and(|(_, d)| d.contains("keys go to the program") && d.ends_with(" TERM"))
+    });
+    assert!(screen.contains("ctrl+b ? help"), "{screen}");
+    // Typed straight into the shell: no key needed first.
+    client.type_line("echo typed-$((5*5))");
+    daemon.conn().wait_for_line(&session, &window, "typed-25");
+    // The line is shown once: the next attach goes without it.
+    let marker = daemon.dir().join("state/tuios/attach-hint-shown");
+    assert!(marker.exists(), "the first attach leaves its marker");
 }

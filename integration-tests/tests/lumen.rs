@@ -74,6 +74,10 @@ impl Rig {
         }
         conn.ok("close-window", json!({"session": SESSION, "window": shell}));
         let tmux = TmuxClient::start(daemon.env(), SESSION, 100, 30);
+        // The client starts in terminal mode; these tests start from window management (whose
+        // shorter dock hint leaves room for every window's full name).
+        tmux.wait_mode("TERM");
+        tmux.leader("Escape");
         tmux.wait_screen("the client with every window", |s| {
             dock(s).is_some_and(|(_, d)| {
                 d.ends_with(" WM")

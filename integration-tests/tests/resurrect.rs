@@ -498,7 +498,7 @@ fn the_clients_layout_round_trips() {
     let mut c = conn(&env);
     {
         let client = TmuxClient::start(&env, "work", 100, 30);
-        client.wait_mode("WM");
+        client.wait_mode("TERM");
         let layout = c.ok("set-layout", json!({"session": "work", "tiling": true}));
         assert_eq!(layout["tiling_mode"], "tiling", "{layout}");
         // The client closes here; the layout stays with the session.

@@ -25,6 +25,8 @@ use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
 /// How long a one-line hint in the dock stays.
 const FLASH: Duration = Duration::from_secs(3);
+/// How long the first attach's hint about the leader key stays up.
+const FIRST_RUN_HINT: Duration = Duration::from_secs(10);
 
 /// The last screen the daemon sent for a window.
 #[derive(Debug, Clone, Default)]
@@ -653,8 +655,21 @@ impl App {
     }
 
     fn flash(&mut self, text: impl Into<String>) {
-        self.flash = Some((text.into(), Instant::now() + FLASH));
+        self.flash_for(text, FLASH);
+    }
+
+    fn flash_for(&mut self, text: impl Into<String>, shown: Duration) {
+        self.flash = Some((text.into(), Instant::now() + shown));
         self.dirty = true;
+    }
+
+    /// The line a first attach shows: keys go to the program, and which key reaches tuios.
+    pub fn first_run_hint(&mut self) {
+        let leader = self.leader().label();
+        self.flash_for(
+            format!("keys go to the program · {leader} ? help · {leader} Esc: windows"),
+            FIRST_RUN_HINT,
+        );
     }
 
     fn reply(&mut self, request: u64, result: Result<Option<Value>, String>) {

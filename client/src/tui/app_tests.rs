@@ -38,12 +38,36 @@ fn state(windows: Vec<WindowView>, focused: &str, version: u64) -> SessionView {
     }
 }
 
+/// An attached client, switched to window-management mode (where most of these tests start).
 fn attached(windows: Vec<WindowView>, focused: &str) -> App {
     let mut app = App::new(keys(), (100, 30));
     app.on_op(DaemonOp::Attached {
         state: state(windows, focused, 1),
     });
+    assert_eq!(
+        app.mode(),
+        Mode::Terminal,
+        "a client starts in terminal mode"
+    );
+    app.router.mode = Mode::WindowManagement;
     app
+}
+
+#[test]
+fn a_new_client_types_into_the_focused_window() {
+    let mut app = App::new(keys(), (100, 30));
+    app.on_op(DaemonOp::Attached {
+        state: state(vec![win("a", 1)], "a", 1),
+    });
+    take(&mut app);
+    app.on_key(key('c'));
+    assert_eq!(
+        take(&mut app),
+        vec![ClientOp::Input {
+            window: "a".into(),
+            data: b"c".to_vec()
+        }]
+    );
 }
 
 fn key(c: char) -> KeyEvent {

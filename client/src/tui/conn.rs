@@ -5,7 +5,7 @@
 use std::io::{self, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::time::Duration;
 
 use bytes::BytesMut;
@@ -167,7 +167,7 @@ impl Conn {
 
     /// Starts the reader thread: every message goes to `tx`, then `wake` is called so the run
     /// loop, waiting for terminal input, looks at the channel.
-    pub fn start_reader(&mut self, tx: Sender<Incoming>, wake: impl Fn() + Send + 'static) {
+    pub fn start_reader(&mut self, tx: SyncSender<Incoming>, wake: impl Fn() + Send + 'static) {
         let Some(mut reader) = self.reader.take() else {
             return;
         };
@@ -258,7 +258,12 @@ fn capped_sizes(op: &ClientOp) -> Option<ClientOp> {
     }
 }
 
+/// Messages read from the daemon and not yet taken by the run loop. When the loop falls this
+/// far behind, the reader thread waits, the socket fills, and the daemon skips screen frames
+/// for this client (the latest rows still come): memory stays bounded either way.
+const INCOMING_QUEUE: usize = 256;
+
 /// A channel pair for [`Conn::start_reader`].
-pub fn channel() -> (Sender<Incoming>, Receiver<Incoming>) {
-    std::sync::mpsc::channel()
+pub fn channel() -> (SyncSender<Incoming>, Receiver<Incoming>) {
+    std::sync::mpsc::sync_channel(INCOMING_QUEUE)
 }

@@ -359,7 +359,9 @@ pub struct Router {
 impl Router {
     pub fn new(leader: Chord, focus_return: Vec<Chord>) -> Router {
         Router {
-            mode: Mode::WindowManagement,
+            // Keys go to the program from the start, as in tmux and zellij; window management
+            // is behind the leader.
+            mode: Mode::Terminal,
             leader,
             focus_return,
             leader_armed: false,
@@ -606,6 +608,12 @@ mod tests {
     fn terminal_mode_sends_keys_and_the_leader_reaches_bindings() {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
         assert_eq!(
+            r.mode,
+            Mode::Terminal,
+            "keys go to the program from the start"
+        );
+        r.mode = Mode::WindowManagement;
+        assert_eq!(
             r.route(&key('i', Modifiers::NONE)),
             Route::Action(Action::TerminalMode)
         );
@@ -669,6 +677,7 @@ mod tests {
     #[test]
     fn window_management_mode_bindings_without_leader() {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
+        r.mode = Mode::WindowManagement;
         assert_eq!(
             r.route(&key('3', Modifiers::NONE)),
             Route::Action(Action::Workspace(3))

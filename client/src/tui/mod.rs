@@ -72,6 +72,9 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
     let (links, warnings) = settings::LinkPolicy::load(Some(&config::options::policy_file_path()));
     app.set_link_policy(links, warnings);
     app.on_op(protocol::attach::DaemonOp::Attached { state });
+    if first_attach() {
+        app.first_run_hint();
+    }
 
     terminal
         .set_raw_mode()
@@ -119,6 +122,24 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
             crate::failure::EXIT_FAILURE
         }
     })
+}
+
+/// Whether this is the user's first `tuios attach` (no marker in the state directory yet); the
+/// marker is written now, so the hint shows once.
+fn first_attach() -> bool {
+    let Some(marker) =
+        daemon::paths::sessions_dir().and_then(|d| d.parent().map(|p| p.join("attach-hint-shown")))
+    else {
+        return false;
+    };
+    if marker.exists() {
+        return false;
+    }
+    if let Some(dir) = marker.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(&marker, b"");
+    true
 }
 
 fn clamp16(n: usize) -> u16 {

@@ -1839,9 +1839,7 @@ fn attached(cfg: &Config, file: &Path, dir: &Path, notes: &mut Vec<String>) -> A
                 watch: ("client", pid),
                 other: Some(("daemon", t.pid)),
             };
-            seat.ready(|s| dock_mode(s, "WM"))?;
-            // Terminal mode: keys go to the window.
-            seat.keys(&["i"])?;
+            // The client starts in terminal mode: keys go to the window.
             seat.ready(|s| dock_mode(s, "TERM"))?;
             Ok(seat)
         })());
@@ -2053,7 +2051,7 @@ impl Tuios {
         let mut child = pty.spawn(&[&bin, "attach", &self.session], &env)?;
         let mut acc = Vec::new();
         let r = (|| {
-            // The dock names the mode: window management first, then terminal mode after `i`.
+            // The dock names the mode: terminal at the start; window management in older builds.
             pty.read_until(
                 &mut acc,
                 Duration::from_secs(10),
