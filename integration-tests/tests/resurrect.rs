@@ -201,6 +201,19 @@ fn structure_round_trips_a_sigterm_restart() {
 
     let _second = start(&env);
     check_restored(&env, &built, &before);
+
+    // Once a client comes back to it, the session is no longer reported as restored.
+    tuios_integration_tests::TmuxClient::require();
+    let client = tuios_integration_tests::TmuxClient::start(&env, "work", 100, 30);
+    client.wait_mode("TERM");
+    poll(
+        DEADLINE,
+        "restored to clear on attach",
+        || match restored_flag(&mut conn(&env)) {
+            Value::Null => Ok(()),
+            other => Err(format!("still reported: {other}")),
+        },
+    );
 }
 
 #[test]

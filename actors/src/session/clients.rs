@@ -142,6 +142,8 @@ impl Handler<AttachClient> for Session {
             height: msg.height,
         });
         self.recompute_size();
+        // A restored session is reported as restored until someone comes back to it (as Go does).
+        self.saved.attached_since = true;
         tracing::info!(session = %self.name, client = id, clients = self.clients.list.len(), "client attached");
         // The others learn of the new client and of any size change.
         self.broadcast_state();

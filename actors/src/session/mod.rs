@@ -850,7 +850,7 @@ impl Handler<Summarize> for Session {
                 .iter()
                 .map(|w| w.agent.session_keys(w.custom_name.is_some()))
                 .collect(),
-            restored: self.saved.restored,
+            restored: self.saved.restored && !self.saved.attached_since,
         })
     }
 }

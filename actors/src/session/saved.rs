@@ -323,6 +323,8 @@ fn load(file: &Path) -> Result<SavedSession, String> {
 pub struct SaveState {
     /// The session was brought back from a file.
     pub restored: bool,
+    /// A client attached since: `restored` is no longer reported (it still decides saving).
+    pub attached_since: bool,
     /// Windows are still being restored: the file must not be replaced by a partial table.
     restoring: bool,
     /// No more saving: the session is ending.
