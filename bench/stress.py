@@ -21,12 +21,17 @@ BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(__file__), "..", "target", "release", "tuios")
 
 
-def rss_kb(pid):
+def status_kb(pid, field):
+    """A memory figure of /proc/PID/status, in KiB (VmRSS now, VmHWM the peak so far)."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
+
+
+def rss_kb(pid):
+    return status_kb(pid, "VmRSS")
 
 
 class Conn:
@@ -78,11 +83,7 @@ class Daemon:
 
 
 def hwm_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
+    return status_kb(pid, "VmHWM")
 
 
 def watch_peak(pid, seconds):

@@ -595,6 +595,21 @@ impl JsonConn {
     }
 
     /// The `list-windows` row of `window`; the test fails when it is not listed.
+    /// Waits until `program` holds the window's foreground (as the agent detector reads it).
+    pub fn wait_foreground(&mut self, session: &str, window: &str, program: &str) {
+        poll(DEADLINE, &format!("{program} in the foreground"), || {
+            let d = self.ok(
+                "explain-agent-detect",
+                json!({"session": session, "window": window}),
+            );
+            if d["process"].to_string().contains(program) {
+                Ok(())
+            } else {
+                Err(d.to_string())
+            }
+        });
+    }
+
     pub fn window_row(&mut self, session: &str, window: &str) -> Value {
         let list = self.ok("list-windows", json!({ "session": session }));
         list["windows"]

@@ -97,14 +97,7 @@ fn send_keys_speaks_tmux_key_names() {
     // C-c interrupts the foreground program, as in tmux.
     conn.send_text(&s, &w, "sleep 30\n");
     // C-c goes to whatever holds the foreground when it arrives: wait until that is sleep.
-    poll(DEADLINE, "sleep in the foreground", || {
-        let d = conn.ok("explain-agent-detect", json!({"session": s, "window": w}));
-        if d["process"].to_string().contains("sleep") {
-            Ok(())
-        } else {
-            Err(d.to_string())
-        }
-    });
+    conn.wait_foreground(&s, &w, "sleep");
     let out = daemon.cli(&["send-keys", "-s", &s, "C-c"]);
     assert!(out.status.success(), "{out:?}");
     let r = poll(DEADLINE, "the shell back at its prompt after C-c", || {

@@ -142,14 +142,7 @@ fn refusals_and_timeout() {
         "{e}"
     );
     // While sleep holds the foreground, run refuses instead of typing into it.
-    poll(DEADLINE, "sleep in the foreground", || {
-        let d = conn.ok("explain-agent-detect", json!({"session": s, "window": w}));
-        if d["process"].to_string().contains("sleep") {
-            Ok(())
-        } else {
-            Err(d.to_string())
-        }
-    });
+    conn.wait_foreground(&s, &w, "sleep");
     let e = conn.err_code(
         "run",
         json!({"session": s, "window": w, "command": "echo no"}),
