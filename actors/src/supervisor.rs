@@ -17,6 +17,9 @@ pub struct ChildExited(pub ExitInfo);
 #[derive(Default)]
 pub struct Supervisor {
     watched: HashMap<i32, Recipient<ChildExited>>,
+    /// A live upgrade is handing the children over: none is reaped, so every exit stays for
+    /// the next daemon (same process) to collect with its own `waitpid`.
+    paused: bool,
 }
 
 /// Reap `pid` if it has ended, without waiting. `None` while it runs (or is not our child).
@@ -46,6 +49,9 @@ impl Supervisor {
     /// Reap every watched child that has ended. A child that exits before it is watched stays a
     /// zombie until `Watch` reaps it, so no exit can be missed.
     fn reap(&mut self) {
+        if self.paused {
+            return;
+        }
         self.watched.retain(|&pid, window| match try_reap(pid) {
             Some(info) => {
                 window.do_send(ChildExited(info));
@@ -89,11 +95,25 @@ impl Handler<Watch> for Supervisor {
     type Result = ();
     fn handle(&mut self, msg: Watch, _: &mut Self::Context) {
         // It may have ended already (its SIGCHLD came before the watch).
-        match try_reap(msg.pid) {
+        match (!self.paused).then(|| try_reap(msg.pid)).flatten() {
             Some(info) => msg.window.do_send(ChildExited(info)),
             None => {
                 self.watched.insert(msg.pid, msg.window);
             }
         }
+    }
+}
+
+/// Stop reaping (`true`) while a live upgrade hands the children over, or start again
+/// (`false`) when it did not happen; resuming reaps whatever ended meanwhile.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct PauseReaping(pub bool);
+
+impl Handler<PauseReaping> for Supervisor {
+    type Result = ();
+    fn handle(&mut self, msg: PauseReaping, _: &mut Self::Context) {
+        self.paused = msg.0;
+        self.reap();
     }
 }

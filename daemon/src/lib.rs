@@ -9,6 +9,7 @@ mod lock;
 mod logging;
 mod probe;
 mod run;
+pub mod upgrade;
 
 pub use lock::StartLock;
 pub use logging::init_logging;

@@ -826,7 +826,7 @@ pub fn unescape(s: &str) -> Vec<u8> {
 }
 
 /// Verbs the daemon adds to the spec's, each marked as an extension in its description.
-pub const EXTENSION_VERBS: [&str; 1] = ["resurrect"];
+pub const EXTENSION_VERBS: [&str; 2] = ["resurrect", "upgrade"];
 
 /// `list-verbs` names without the extensions, for comparing with [`SPEC_VERBS`].
 pub fn without_extensions(names: &[String]) -> Vec<String> {

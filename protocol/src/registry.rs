@@ -860,6 +860,13 @@ static VERBS: &[VerbSpec] = &[
         examples: &[r#"{"id":1,"verb":"unsubscribe"}"#],
     },
     VerbSpec {
+        name: "upgrade",
+        description: "Extension (not in the control-protocol spec): replace the running daemon with the tuios binary now on disk, in the same process, keeping every session, window and running program (live upgrade; SIGUSR2 does the same). On success this connection closes without a response, like every other connection: attached clients reconnect by themselves and event streams end, to be subscribed again; call hello on a new connection to see the new daemon_version (the pid stays the same). If the new binary cannot take over (it does not start, or reads no handover format this daemon writes), the daemon carries on unchanged and the response is an error saying why.",
+        params: &[],
+        returns: &[],
+        examples: &[r#"{"id":1,"verb":"upgrade"}"#],
+    },
+    VerbSpec {
         name: "wait-for",
         description: "Block this connection until a condition holds, and fail with the timeout code if it does not hold in time.",
         params: &[
@@ -1246,11 +1253,12 @@ mod tests {
                 "split-window",
                 "subscribe",
                 "unsubscribe",
+                "upgrade",
                 "wait-for"
             ]
         );
-        // The spec's 35 verbs and the `resurrect` extension.
-        assert_eq!(names.len(), 36);
+        // The spec's 35 verbs and the `resurrect` and `upgrade` extensions.
+        assert_eq!(names.len(), 37);
         for v in verbs() {
             assert!(!v.description.is_empty(), "{}", v.name);
             assert!(!v.examples.is_empty(), "{} has no example", v.name);

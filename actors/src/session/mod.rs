@@ -16,6 +16,7 @@ use protocol::events::Event;
 
 mod agent;
 mod clients;
+pub mod handover;
 mod labels;
 pub mod saved;
 mod workspaces;

@@ -356,6 +356,20 @@ impl SaveState {
     fn active(&self) -> bool {
         !self.stopped && !self.restoring && store_dir().is_some()
     }
+
+    /// This session was handed over by a live upgrade: it keeps the `restored` it had, and its
+    /// file is already its own (nothing to keep aside before the first write).
+    pub(super) fn handed_over(&mut self, restored: bool) {
+        self.restored = restored;
+        self.writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .claimed = true;
+    }
+
+    pub(super) fn was_restored(&self) -> bool {
+        self.restored
+    }
 }
 
 /// Start the once-a-second check (when saving is on).
@@ -368,7 +382,7 @@ pub(super) fn start(ctx: &mut Context<Session>) {
 
 impl Session {
     /// The structure to save; working directories are filled in later from the returned pids.
-    fn structure(&self) -> (SavedSession, Vec<i32>) {
+    pub(super) fn structure(&self) -> (SavedSession, Vec<i32>) {
         let windows = self
             .windows
             .iter()

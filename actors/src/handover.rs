@@ -1,0 +1,314 @@
+//! Live upgrade: the running daemon hands its state to the `tuios` binary now on disk, which
+//! it executes in the same process (same pid), so every window's program stays its child and
+//! never notices.
+//!
+//! What crosses the exec: the listening socket, every window's PTY master (descriptors with
+//! close-on-exec cleared on exactly these), and this document, in a memfd whose number is in
+//! [`ENV_FD`]: a header line `tuios-handover <version>` and then JSON: each session's structure
+//! (the issue-17 saved format) and per window its id, program pid, size and terminal as replay
+//! bytes ([`emulator::Emulator::replay`]).
+//!
+//! Order, so that nothing is torn down before the point of no return: the binary on disk is
+//! asked which handover versions it reads (a refusal ends the upgrade there, untouched); then
+//! the supervisor stops reaping (exits wait for the next daemon) and every window stops reading
+//! its PTY and exports itself; then the exec. If the exec fails, windows read again, the
+//! supervisor reaps again, and the request is answered with the reason.
+
+use std::collections::HashMap;
+use std::os::fd::OwnedFd;
+use std::sync::Mutex;
+
+use actix::prelude::*;
+use protocol::attach::WindowModes;
+use protocol::{ErrorCode, Hint, VerbError};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::session::saved::SavedSession;
+use crate::session::Session;
+use crate::session_manager::{ListSessions, SessionManager};
+use crate::supervisor::PauseReaping;
+use crate::Services;
+
+/// The handover format this daemon writes and reads.
+pub const VERSION: u32 = 1;
+/// Every version this daemon can read (what `tuios daemon --handover-versions` prints).
+pub const READS: &[u32] = &[VERSION];
+/// The environment variable holding the memfd's descriptor number; removed at once.
+pub const ENV_FD: &str = "TUIOS_HANDOVER_FD";
+/// The first word of the header line.
+pub const MAGIC: &str = "tuios-handover";
+
+/// Everything handed over.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct State {
+    pub version: u32,
+    /// The version of tuios that wrote it, for the log.
+    pub written_by: String,
+    pub listener_fd: i32,
+    /// The socket came from systemd: its file is systemd's and is never removed.
+    pub systemd_socket: bool,
+    /// `NOTIFY_SOCKET` as the service manager gave it (removed from the environment at start).
+    #[serde(default)]
+    pub notify_socket: Option<String>,
+    pub sessions: Vec<HandedSession>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct HandedSession {
+    /// The structure, windows in order (working directories are left out).
+    pub saved: SavedSession,
+    /// Whether the session had itself been restored from its file.
+    pub restored: bool,
+    /// Same order as `saved.windows`.
+    pub windows: Vec<HandedWindow>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct HandedWindow {
+    pub id: String,
+    pub pty_id: String,
+    pub stored_title: String,
+    pub live_title: Option<String>,
+    /// The PTY master's descriptor number across the exec.
+    pub fd: i32,
+    pub pid: i32,
+    pub cols: u16,
+    pub rows: u16,
+    pub scrollback: usize,
+    /// The terminal's state as bytes for a fresh emulator ([`emulator::Emulator::replay`]).
+    pub replay: String,
+    /// The program has ended and was reaped (`exit_code`/`exit_signal` say how).
+    pub reaped: bool,
+    /// ... and the session had recorded it.
+    pub exited: bool,
+    pub exit_code: Option<i32>,
+    pub exit_signal: Option<i32>,
+    pub failed_frames: u64,
+    pub modes: WindowModes,
+    /// Made with an explicit argv: closes when its program exits (unless `remain`).
+    pub command: bool,
+}
+
+/// The handover document as written to the memfd.
+pub fn encode(state: &State) -> Result<Vec<u8>, String> {
+    let mut out = format!("{MAGIC} {}\n", state.version).into_bytes();
+    serde_json::to_writer(&mut out, state)
+        .map_err(|e| format!("cannot encode the daemon's state: {e}"))?;
+    Ok(out)
+}
+
+/// Read a handover document: the header's version must be one this daemon reads.
+pub fn decode(bytes: &[u8]) -> Result<State, String> {
+    let nl = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or("no header line: not a tuios handover")?;
+    let header = std::str::from_utf8(&bytes[..nl]).map_err(|_| "the header is not text")?;
+    let version = header
+        .strip_prefix(MAGIC)
+        .and_then(|v| v.strip_prefix(' '))
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .ok_or_else(|| format!("header {header:?} is not a tuios handover header"))?;
+    if !READS.contains(&version) {
+        return Err(format!(
+            "handover format version {version} is not one this tuios reads ({READS:?})"
+        ));
+    }
+    let state: State = serde_json::from_slice(&bytes[nl + 1..])
+        .map_err(|e| format!("the handed-over state is damaged: {e}"))?;
+    if state.version != version {
+        return Err(format!(
+            "the header says version {version} but the state says {}",
+            state.version
+        ));
+    }
+    Ok(state)
+}
+
+/// What a new daemon received: the document and its descriptors, each owned (and made
+/// close-on-exec again) by the receiver.
+pub struct Incoming {
+    pub state: State,
+    pub fds: HashMap<i32, OwnedFd>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+static INCOMING: Mutex<Option<Incoming>> = Mutex::new(None);
+
+/// Keep what was handed over for the session manager, which takes it when it starts.
+pub fn stash_incoming(incoming: Incoming) {
+    *lock(&INCOMING) = Some(incoming);
+}
+
+/// What was handed over, once.
+pub fn take_incoming() -> Option<Incoming> {
+    lock(&INCOMING).take()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Asking for an upgrade (the `upgrade` verb) and carrying it out (the daemon's main loop).
+
+/// A request to upgrade. The reply comes only when the upgrade did not happen: on success the
+/// process is replaced and the requester's connection closes.
+pub struct UpgradeRequest {
+    pub reply: oneshot::Sender<String>,
+}
+
+static TRIGGER: Mutex<Option<mpsc::UnboundedSender<UpgradeRequest>>> = Mutex::new(None);
+
+/// Where upgrade requests go: the daemon's main loop, which alone may exec.
+pub fn set_trigger(tx: mpsc::UnboundedSender<UpgradeRequest>) {
+    *lock(&TRIGGER) = Some(tx);
+}
+
+/// The `upgrade` verb: resolves with an error when the upgrade did not happen, and never
+/// otherwise (the process execs the new binary and the connection closes).
+pub async fn request() -> Result<Value, VerbError> {
+    let tx = lock(&TRIGGER).clone();
+    let Some(tx) = tx else {
+        return Err(VerbError::new(
+            ErrorCode::CommandFailed,
+            "this daemon cannot upgrade itself (it was not started as `tuios daemon`)",
+        ));
+    };
+    let (reply, answer) = oneshot::channel();
+    if tx.send(UpgradeRequest { reply }).is_err() {
+        return Err(VerbError::new(
+            ErrorCode::CommandFailed,
+            "the daemon is shutting down; nothing to upgrade",
+        ));
+    }
+    match answer.await {
+        Ok(why) => Err(VerbError::new(
+            ErrorCode::CommandFailed,
+            format!("the upgrade did not happen: {why}"),
+        )
+        .with_hint(Hint::new().detail(
+            "The daemon carries on as it was, with every session and program. Install a tuios binary that starts (the same path the daemon was started from), then try again.",
+        ))),
+        // Dropped without an answer: the daemon is going down by other means.
+        Err(_) => Ok(json!({"type": "ok"})),
+    }
+}
+
+/// The actors an upgrade works with, registered when the session manager starts.
+#[derive(Clone)]
+pub struct Control {
+    pub manager: Addr<SessionManager>,
+    pub services: Services,
+}
+
+static CONTROL: Mutex<Option<Control>> = Mutex::new(None);
+
+pub fn register(control: Control) {
+    *lock(&CONTROL) = Some(control);
+}
+
+/// The exported state, ready to cross the exec, and how to undo the export.
+pub struct Outgoing {
+    pub sessions: Vec<HandedSession>,
+    /// The PTY masters, close-on-exec dups; their numbers are in `sessions`.
+    pub fds: Vec<OwnedFd>,
+    frozen: Vec<Addr<Session>>,
+    control: Control,
+}
+
+impl Outgoing {
+    /// The upgrade did not happen: windows read their PTYs again and exits are reaped again.
+    /// The exported descriptors are closed (they were dups).
+    pub async fn thaw(self) {
+        for s in &self.frozen {
+            let _ = s.send(crate::session::handover::ThawAll).await;
+        }
+        let _ = self
+            .control
+            .services
+            .supervisor
+            .send(PauseReaping(false))
+            .await;
+    }
+}
+
+/// Stop reaping and freeze every window, collecting the state to hand over.
+pub async fn freeze() -> Result<Outgoing, String> {
+    let control = lock(&CONTROL)
+        .clone()
+        .ok_or("the daemon's actors are not running")?;
+    control
+        .services
+        .supervisor
+        .send(PauseReaping(true))
+        .await
+        .map_err(|e| format!("the supervisor did not answer: {e}"))?;
+    let mut out = Outgoing {
+        sessions: Vec::new(),
+        fds: Vec::new(),
+        frozen: Vec::new(),
+        control: control.clone(),
+    };
+    let sessions = match control.manager.send(ListSessions).await {
+        Ok(s) => s,
+        Err(e) => {
+            out.thaw().await;
+            return Err(format!("the session manager did not answer: {e}"));
+        }
+    };
+    for (addr, _) in sessions {
+        out.frozen.push(addr.clone());
+        match addr.send(crate::session::handover::Export).await {
+            Ok(Ok((session, fds))) => {
+                out.sessions.push(session);
+                out.fds.extend(fds);
+            }
+            // A session that ended meanwhile has nothing to hand over.
+            Err(_) => {}
+            Ok(Err(why)) => {
+                out.thaw().await;
+                return Err(why);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> State {
+        State {
+            version: VERSION,
+            written_by: "0.1.0".into(),
+            listener_fd: 3,
+            systemd_socket: false,
+            notify_socket: None,
+            sessions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn round_trips_with_its_header() {
+        let bytes = encode(&sample()).unwrap();
+        assert!(bytes.starts_with(b"tuios-handover 1\n"));
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.listener_fd, 3);
+    }
+
+    #[test]
+    fn other_versions_and_damage_are_refused() {
+        let mut bytes = encode(&sample()).unwrap();
+        bytes[15] = b'9';
+        let err = decode(&bytes).unwrap_err();
+        assert!(err.contains("version 9"), "{err}");
+        assert!(decode(b"something else\n{}").is_err());
+        assert!(decode(b"no newline").is_err());
+        let bytes = encode(&sample()).unwrap();
+        let err = decode(&bytes[..bytes.len() - 5]).unwrap_err();
+        assert!(err.contains("damaged"), "{err}");
+    }
+}
