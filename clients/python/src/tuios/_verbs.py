@@ -47,6 +47,7 @@ VERB_METHODS: Dict[str, str] = {
     "split-window": "split_window",
     "subscribe": "subscribe",
     "unsubscribe": "unsubscribe",
+    "upgrade": "upgrade",
     "wait-for": "wait_for",
 }
 
@@ -1004,6 +1005,19 @@ class VerbMethods:
         after the response.
         """
         return self._verb("unsubscribe", {})
+
+    def upgrade(self) -> Dict[str, Any]:
+        """``upgrade``: Extension (not in the control-protocol spec): replace the
+        running daemon with the tuios binary now on disk, in the same process, keeping
+        every session, window and running program (live upgrade; SIGUSR2 does the same).
+        On success this connection closes without a response, like every other
+        connection: attached clients reconnect by themselves and event streams end, to
+        be subscribed again; call hello on a new connection to see the new
+        daemon_version (the pid stays the same). If the new binary cannot take over (it
+        does not start, or reads no handover format this daemon writes), the daemon
+        carries on unchanged and the response is an error saying why.
+        """
+        return self._verb("upgrade", {})
 
     def wait_for(
         self,
