@@ -31,6 +31,9 @@ use crate::session_manager::{ListSessions, SessionManager};
 use crate::supervisor::PauseReaping;
 use crate::Services;
 
+/// A verb result (re-exported for the daemon, which has no JSON dependency of its own).
+pub type VerbValue = Value;
+
 /// The handover format this daemon writes and reads.
 pub const VERSION: u32 = 1;
 /// Every version this daemon can read (what `tuios daemon --handover-versions` prints).
@@ -153,10 +156,13 @@ pub fn take_incoming() -> Option<Incoming> {
 // ---------------------------------------------------------------------------------------------
 // Asking for an upgrade (the `upgrade` verb) and carrying it out (the daemon's main loop).
 
-/// A request to upgrade. The reply comes only when the upgrade did not happen: on success the
-/// process is replaced and the requester's connection closes.
+/// A request to upgrade, or with `check` only to ask whether the binary on disk could take
+/// over. The daemon answers once the binary on disk has been checked: `Ok` with the result
+/// (for a real upgrade, just before it freezes the windows and executes), `Err` with the reason
+/// it will not happen.
 pub struct UpgradeRequest {
-    pub reply: oneshot::Sender<String>,
+    pub check: bool,
+    pub reply: oneshot::Sender<Result<Value, String>>,
 }
 
 static TRIGGER: Mutex<Option<mpsc::UnboundedSender<UpgradeRequest>>> = Mutex::new(None);
@@ -166,9 +172,13 @@ pub fn set_trigger(tx: mpsc::UnboundedSender<UpgradeRequest>) {
     *lock(&TRIGGER) = Some(tx);
 }
 
-/// The `upgrade` verb: resolves with an error when the upgrade did not happen, and never
-/// otherwise (the process execs the new binary and the connection closes).
-pub async fn request() -> Result<Value, VerbError> {
+/// The `upgrade` verb. A real upgrade is answered before the exec: every JSON connection gets
+/// the answers in flight and is then closed, and the new daemon serves the next connection.
+pub async fn request(params: &Value) -> Result<Value, VerbError> {
+    let check = params
+        .get("check")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let tx = lock(&TRIGGER).clone();
     let Some(tx) = tx else {
         return Err(VerbError::new(
@@ -177,22 +187,48 @@ pub async fn request() -> Result<Value, VerbError> {
         ));
     };
     let (reply, answer) = oneshot::channel();
-    if tx.send(UpgradeRequest { reply }).is_err() {
-        return Err(VerbError::new(
+    let closed = || {
+        VerbError::new(
             ErrorCode::CommandFailed,
             "the daemon is shutting down; nothing to upgrade",
-        ));
-    }
+        )
+    };
+    tx.send(UpgradeRequest { check, reply })
+        .map_err(|_| closed())?;
     match answer.await {
-        Ok(why) => Err(VerbError::new(
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(why)) => Err(VerbError::new(
             ErrorCode::CommandFailed,
-            format!("the upgrade did not happen: {why}"),
+            format!("the upgrade will not happen: {why}"),
         )
         .with_hint(Hint::new().detail(
-            "The daemon carries on as it was, with every session and program. Install a tuios binary that starts (the same path the daemon was started from), then try again.",
+            "The daemon carries on as it was, with every session and program. Install a tuios binary that supports live upgrade at the path the daemon was started from (upgrade with check true tells whether it would work), or restart the daemon: sessions are restored, programs are not.",
         ))),
-        // Dropped without an answer: the daemon is going down by other means.
-        Err(_) => Ok(json!({"type": "ok"})),
+        Err(_) => Err(closed()),
+    }
+}
+
+/// The `upgrade` verb's result when only checking.
+pub fn check_result(binary: &str, reads: &[u32]) -> Value {
+    json!({"type": "upgrade_check", "binary": binary, "reads": reads, "writes": VERSION, "would_upgrade": true})
+}
+
+/// The `upgrade` verb's result, sent just before the daemon executes the new binary.
+pub fn upgrading_result(binary: &str) -> Value {
+    json!({"type": "upgrading", "binary": binary, "from_version": env!("CARGO_PKG_VERSION")})
+}
+
+static ACCEPTOR: Mutex<Option<Addr<crate::acceptor::Acceptor>>> = Mutex::new(None);
+
+pub fn register_acceptor(acceptor: Addr<crate::acceptor::Acceptor>) {
+    *lock(&ACCEPTOR) = Some(acceptor);
+}
+
+/// Answer and close every JSON connection (see [`crate::acceptor::DrainConnections`]).
+pub async fn drain_connections() {
+    let acceptor = lock(&ACCEPTOR).clone();
+    if let Some(a) = acceptor {
+        let _ = a.send(crate::acceptor::DrainConnections).await;
     }
 }
 

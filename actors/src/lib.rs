@@ -137,6 +137,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         services,
     };
     let acceptor = acceptor::Acceptor::start(listener, env);
+    handover::register_acceptor(acceptor.clone());
     DaemonHandle {
         hub,
         acceptor,

@@ -1,7 +1,7 @@
 //! `tuios upgrade`: ask the daemon to replace itself with the tuios binary now on disk (live
 //! upgrade), then wait until the new one answers and say what changed.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -36,25 +36,23 @@ pub fn run(socket: &Path) -> Result<String, Failure> {
     writer
         .write_all(crate::params::request_line("upgrade", None).as_bytes())
         .map_err(|e| Failure::msg(format!("cannot send the upgrade request: {e}")))?;
+    let mut reader = BufReader::new(stream);
     let mut line = String::new();
-    let read = BufReader::new(stream).read_line(&mut line);
-    match read {
-        // The old daemon answers only when the upgrade did not happen.
+    match reader.read_line(&mut line) {
+        // An error (the binary on disk cannot take over) is reported as it is.
         Ok(n) if n > 0 => {
             parse_response(line.trim_end())?;
-            return Err(Failure::msg(
-                "the daemon answered the upgrade request without upgrading",
-            ));
         }
-        // The connection closed: the daemon executed the new binary.
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
-        Err(e) => {
-            return Err(Failure::msg(format!(
-                "no word from the daemon after the upgrade request: {e}"
-            )))
+        _ => {
+            return Err(Failure::msg(
+                "the daemon closed the connection without answering the upgrade request",
+            ))
         }
     }
+    // The old daemon closes every connection just before it executes the new binary: a
+    // daemon that answers after that is the new one.
+    let mut rest = Vec::new();
+    let _ = reader.read_to_end(&mut rest);
     let deadline = Instant::now() + COMEBACK_WAIT;
     let after = loop {
         match hello(socket) {

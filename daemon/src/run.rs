@@ -426,20 +426,12 @@ async fn serve(info: ServeInfo) -> i32 {
                 Err(name) => break name,
                 Ok(()) => {
                     tracing::info!("SIGUSR2 received: live upgrade");
-                    let why = match &upgrade {
-                        Some(ctx) => crate::upgrade::perform(ctx).await,
-                        None => "the listening socket cannot be handed over".to_string(),
-                    };
-                    tracing::error!("live upgrade did not happen: {why}");
+                    upgrade_once(upgrade.as_ref(), false, None).await;
                 }
             },
             Some(req) = upgrade_requests.recv() => {
-                let why = match &upgrade {
-                    Some(ctx) => crate::upgrade::perform(ctx).await,
-                    None => "the listening socket cannot be handed over".to_string(),
-                };
-                tracing::error!("live upgrade did not happen: {why}");
-                let _ = req.reply.send(why);
+                let req: actors::handover::UpgradeRequest = req;
+                upgrade_once(upgrade.as_ref(), req.check, Some(req.reply)).await;
             }
         }
     };
@@ -464,6 +456,25 @@ async fn serve(info: ServeInfo) -> i32 {
     }
     tracing::info!("tuios daemon stopped");
     0
+}
+
+/// One upgrade attempt; returns when it did not happen (it was a check, or it failed).
+async fn upgrade_once(
+    ctx: Option<&crate::upgrade::Context>,
+    check: bool,
+    reply: Option<tokio::sync::oneshot::Sender<Result<actors::handover::VerbValue, String>>>,
+) {
+    let Some(ctx) = ctx else {
+        let why = "the listening socket cannot be handed over".to_string();
+        if let Some(reply) = reply {
+            let _ = reply.send(Err(why.clone()));
+        }
+        tracing::error!("live upgrade did not happen: {why}");
+        return;
+    };
+    if let Some(why) = crate::upgrade::perform(ctx, check, reply).await {
+        tracing::error!("live upgrade did not happen: {why}");
+    }
 }
 
 struct Signals {

@@ -10,8 +10,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use actors::handover::VerbValue;
 use actors::handover::{self, Incoming, State, ENV_FD};
 use rustix::io::FdFlags;
+use tokio::sync::oneshot;
 
 /// The hidden option of `tuios daemon` that prints the handover versions a binary reads.
 pub const VERSIONS_FLAG: &str = "--handover-versions";
@@ -38,21 +40,46 @@ pub struct Context {
     pub notify_socket: Option<String>,
 }
 
-/// Carry out an upgrade. Returns only when it did not happen, with the reason; the daemon then
-/// carries on as before.
-pub async fn perform(ctx: &Context) -> String {
-    let exe = match binary_on_disk() {
-        Ok(exe) => exe,
-        Err(why) => return why,
+/// Carry out an upgrade (or, with `check`, only say whether one would work), answering
+/// `reply` once the binary on disk has been checked. Returns only when no upgrade happened,
+/// with the reason when one was wanted; the daemon then carries on as before.
+pub async fn perform(
+    ctx: &Context,
+    check: bool,
+    reply: Option<oneshot::Sender<Result<VerbValue, String>>>,
+) -> Option<String> {
+    let answer = |r: Result<VerbValue, String>| {
+        if let Some(reply) = reply {
+            let _ = reply.send(r);
+        }
     };
-    if let Err(why) = check_binary(&exe).await {
-        return why;
-    }
+    let checked = match binary_on_disk() {
+        Ok(exe) => check_binary(&exe).await.map(|reads| (exe, reads)),
+        Err(why) => Err(why),
+    };
+    let exe = match checked {
+        Err(why) => {
+            answer(Err(why.clone()));
+            return Some(why);
+        }
+        Ok((exe, reads)) if check => {
+            answer(Ok(handover::check_result(
+                &exe.display().to_string(),
+                &reads,
+            )));
+            return None;
+        }
+        Ok((exe, _)) => exe,
+    };
+    answer(Ok(handover::upgrading_result(&exe.display().to_string())));
+    // Whatever JSON requests are in flight (this upgrade's among them) are answered before
+    // the exec closes their connections.
+    handover::drain_connections().await;
     tracing::info!(binary = %exe.display(), "live upgrade: handing the sessions over");
     let started = std::time::Instant::now();
     let mut out = match handover::freeze().await {
         Ok(out) => out,
-        Err(why) => return format!("the sessions could not be handed over: {why}"),
+        Err(why) => return Some(format!("the sessions could not be handed over: {why}")),
     };
     let state = State {
         version: handover::VERSION,
@@ -80,7 +107,7 @@ pub async fn perform(ctx: &Context) -> String {
     };
     // Still here: nothing was handed over. Windows read again; the exported dups close.
     out.thaw().await;
-    why
+    Some(why)
 }
 
 /// The binary to run: where /proc/self/exe points, which after a reinstall is the path with
@@ -103,7 +130,7 @@ fn binary_on_disk() -> Result<PathBuf, String> {
 }
 
 /// Ask the binary on disk which handover versions it reads; it must read the one written here.
-async fn check_binary(exe: &Path) -> Result<(), String> {
+async fn check_binary(exe: &Path) -> Result<Vec<u32>, String> {
     let run = tokio::process::Command::new(exe)
         .args(["daemon", VERSIONS_FLAG])
         .stdin(std::process::Stdio::null())
@@ -147,7 +174,7 @@ async fn check_binary(exe: &Path) -> Result<(), String> {
             handover::VERSION
         ));
     }
-    Ok(())
+    Ok(reads)
 }
 
 /// Write the state to a memfd, clear close-on-exec on exactly the handed descriptors and exec.

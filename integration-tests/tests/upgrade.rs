@@ -261,6 +261,17 @@ fn a_binary_that_cannot_take_over_leaves_the_daemon_as_it_was() {
     let window = counter_window(&mut conn, "keep");
     let before = wait_count_above(&env, "keep", &window, 2);
 
+    // The copy on disk could take over: a check says so and replaces nothing.
+    let checked = conn.ok("upgrade", json!({"check": true}));
+    assert_eq!(checked["would_upgrade"], true, "{checked}");
+    assert_eq!(checked["binary"], binary.display().to_string(), "{checked}");
+    assert!(
+        checked["reads"]
+            .as_array()
+            .is_some_and(|r| r.contains(&checked["writes"])),
+        "{checked}"
+    );
+
     // An older tuios: it knows no --handover-versions.
     replace_with_script(&binary, "echo 'error: unexpected argument' >&2; exit 2");
     let out = run_with_deadline(env.command(&["upgrade"]), DEADLINE);
