@@ -38,25 +38,35 @@ pub fn run(socket: &Path) -> Result<String, Failure> {
         .map_err(|e| Failure::msg(format!("cannot send the upgrade request: {e}")))?;
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
-    match reader.read_line(&mut line) {
+    let answer = match reader.read_line(&mut line) {
         // An error (the binary on disk cannot take over) is reported as it is.
-        Ok(n) if n > 0 => {
-            parse_response(line.trim_end())?;
-        }
+        Ok(n) if n > 0 => parse_response(line.trim_end())?,
         _ => {
             return Err(Failure::msg(
                 "the daemon closed the connection without answering the upgrade request",
             ))
         }
-    }
+    };
     // The old daemon closes every connection just before it executes the new binary: a
     // daemon that answers after that is the new one.
     let mut rest = Vec::new();
     let _ = reader.read_to_end(&mut rest);
+    let pid = before.get("pid").and_then(Value::as_u64).unwrap_or(0);
+    let binary = answer.get("binary").and_then(Value::as_str).unwrap_or("");
     let deadline = Instant::now() + COMEBACK_WAIT;
     let after = loop {
+        // The old daemon may still answer for a moment after closing the connections: the
+        // new one runs the binary the answer named (same file, so same inode).
+        let switched = runs_binary(pid, binary).unwrap_or(true);
         match hello(socket) {
-            Ok(v) => break v,
+            Ok(v) if switched => break v,
+            Ok(_) if Instant::now() >= deadline => {
+                return Err(Failure::msg(format!(
+                    "the daemon still runs its old binary {} s after the upgrade began; see its log",
+                    COMEBACK_WAIT.as_secs()
+                )))
+            }
+            Ok(_) => std::thread::sleep(RETRY),
             Err(e) if Instant::now() >= deadline => {
                 return Err(Failure::with_hints(
                     format!(
@@ -87,4 +97,16 @@ pub fn run(socket: &Path) -> Result<String, Failure> {
         out.push_str("warning: another daemon answered; the programs of the old one are gone\n");
     }
     Ok(out)
+}
+
+/// Whether process `pid` executes the file at `binary` (the same inode), or `None` when that
+/// cannot be told (no /proc, another user's process).
+fn runs_binary(pid: u64, binary: &str) -> Option<bool> {
+    use std::os::unix::fs::MetadataExt;
+    if pid == 0 || binary.is_empty() {
+        return None;
+    }
+    let running = std::fs::metadata(format!("/proc/{pid}/exe")).ok()?;
+    let on_disk = std::fs::metadata(binary).ok()?;
+    Some(running.dev() == on_disk.dev() && running.ino() == on_disk.ino())
 }
