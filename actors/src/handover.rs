@@ -55,6 +55,9 @@ pub struct State {
     /// `NOTIFY_SOCKET` as the service manager gave it (removed from the environment at start).
     #[serde(default)]
     pub notify_socket: Option<String>,
+    /// systemd keeps the window PTYs in its descriptor store.
+    #[serde(default)]
+    pub fd_store: bool,
     pub sessions: Vec<HandedSession>,
 }
 
@@ -135,6 +138,72 @@ pub fn decode(bytes: &[u8]) -> Result<State, String> {
 pub struct Incoming {
     pub state: State,
     pub fds: HashMap<i32, OwnedFd>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash survival: PTY masters kept in the service manager's descriptor store.
+
+/// Where the daemon keeps descriptors that must outlive a crash (systemd's store).
+pub trait FdStore: Send + Sync {
+    fn store(&self, name: &str, fd: std::os::fd::BorrowedFd<'_>);
+    fn remove(&self, name: &str);
+}
+
+static FD_STORE: Mutex<Option<std::sync::Arc<dyn FdStore>>> = Mutex::new(None);
+
+/// Keep every window's PTY master in `store` from now on (the daemon runs under systemd).
+pub fn set_fd_store(store: std::sync::Arc<dyn FdStore>) {
+    *lock(&FD_STORE) = Some(store);
+}
+
+/// The store's name for a window's PTY master.
+pub fn pty_fd_name(window_id: &str) -> String {
+    format!("pty-{window_id}")
+}
+
+/// Keep a new window's PTY master in the store (when there is one).
+pub fn store_pty(window_id: &str, fd: std::os::fd::BorrowedFd<'_>) {
+    let store = lock(&FD_STORE).clone();
+    if let Some(store) = store {
+        store.store(&pty_fd_name(window_id), fd);
+    }
+}
+
+/// A window closed: its PTY must not outlive it in the store.
+pub fn unstore_pty(window_id: &str) {
+    let store = lock(&FD_STORE).clone();
+    if let Some(store) = store {
+        store.remove(&pty_fd_name(window_id));
+    }
+}
+
+/// PTY masters the service manager handed back after a crash, by window id.
+static SURVIVORS: Mutex<Option<HashMap<String, OwnedFd>>> = Mutex::new(None);
+
+/// Keep the PTY masters passed back at start (names `pty-<window id>`), for the windows of the
+/// saved sessions to take over.
+pub fn stash_survivors(fds: Vec<(String, OwnedFd)>) {
+    let map = fds
+        .into_iter()
+        .filter_map(|(name, fd)| Some((name.strip_prefix("pty-")?.to_string(), fd)))
+        .collect();
+    *lock(&SURVIVORS) = Some(map);
+}
+
+/// The PTY master kept for window `id`, once.
+pub fn take_survivor(id: &str) -> Option<OwnedFd> {
+    lock(&SURVIVORS).as_mut()?.remove(id)
+}
+
+/// PTY masters no saved window claimed: removed from the store and closed, so their programs
+/// get the hangup they would have had when the window went.
+pub fn drop_unclaimed_survivors() {
+    let left = lock(&SURVIVORS).take().unwrap_or_default();
+    for (id, fd) in left {
+        tracing::warn!(window = %id, "a kept PTY matches no saved window; closing it");
+        unstore_pty(&id);
+        drop(fd);
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -323,6 +392,7 @@ mod tests {
             listener_fd: 3,
             systemd_socket: false,
             notify_socket: None,
+            fd_store: false,
             sessions: Vec::new(),
         }
     }

@@ -37,6 +37,8 @@ pub struct SpawnSpec {
 pub struct ExitInfo {
     pub code: Option<i32>,
     pub signal: Option<i32>,
+    /// Why neither is known (a program taken over after a crash is not our child).
+    pub reason: Option<&'static str>,
 }
 
 pub struct SpawnedPty {
@@ -411,4 +413,25 @@ pub fn set_cloexec(fd: RawFd, on: bool) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The session (the program's pid: it leads it) of the terminal whose master is `fd`; `None`
+/// when nothing holds the terminal's other side any more.
+pub fn pty_session(fd: &OwnedFd) -> Option<i32> {
+    use std::os::fd::AsRawFd;
+    let mut sid: libc::pid_t = 0;
+    // SAFETY: TIOCGSID with a valid pointer, on a descriptor we own; on a master, Linux answers
+    // for the terminal pair.
+    let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGSID, &mut sid) };
+    (r == 0 && sid > 0).then_some(sid)
+}
+
+/// The size (cols, rows) of the terminal whose master is `fd`.
+pub fn pty_winsize(fd: &OwnedFd) -> Option<(u16, u16)> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: zeroed winsize is a valid value; TIOCGWINSZ fills it, on a descriptor we own.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGWINSZ, &mut ws) };
+    (r == 0 && ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col, ws.ws_row))
 }

@@ -136,6 +136,8 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
             for job in jobs {
                 job.await;
             }
+            // Kept PTYs of windows no saved session holds any more are let go.
+            crate::handover::drop_unclaimed_survivors();
         }
         .into_actor(act)
     }));
@@ -303,6 +305,7 @@ fn adopt_handed_over(
                     window,
                     master,
                     saved,
+                    foreign: false,
                 }),
                 None => tracing::error!(
                     session = %handed.saved.name,

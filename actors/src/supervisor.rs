@@ -34,11 +34,13 @@ fn try_reap(pid: i32) -> Option<ExitInfo> {
         Some(ExitInfo {
             code: Some(libc::WEXITSTATUS(status)),
             signal: None,
+            reason: None,
         })
     } else if libc::WIFSIGNALED(status) {
         Some(ExitInfo {
             code: None,
             signal: Some(libc::WTERMSIG(status)),
+            reason: None,
         })
     } else {
         None
@@ -115,5 +117,72 @@ impl Handler<PauseReaping> for Supervisor {
     fn handle(&mut self, msg: PauseReaping, _: &mut Self::Context) {
         self.paused = msg.0;
         self.reap();
+    }
+}
+
+/// Report the exit of `pid`, a program this process did not start (its window was taken over
+/// after a crash of the daemon that did): it is not a child, so its exit status cannot be
+/// read. Its end is seen through a pidfd (or, where the kernel has none, by polling), and
+/// reported with no code or signal and a reason.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WatchForeign {
+    pub pid: i32,
+    pub window: Recipient<ChildExited>,
+}
+
+/// Why an exit carries no status.
+pub const NOT_A_CHILD: &str =
+    "the program was started by a daemon that crashed; its exit status is not known";
+
+/// How often a program without a pidfd is looked for.
+const FOREIGN_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Handler<WatchForeign> for Supervisor {
+    type Result = ();
+    fn handle(&mut self, msg: WatchForeign, ctx: &mut Self::Context) {
+        let unknown = ExitInfo {
+            code: None,
+            signal: None,
+            reason: Some(NOT_A_CHILD),
+        };
+        let pid = msg.pid;
+        let window = msg.window;
+        // SAFETY: pidfd_open(2) takes a pid and flags and returns a new descriptor or -1.
+        let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if raw >= 0 {
+            use std::os::fd::FromRawFd;
+            // SAFETY: a descriptor just returned by pidfd_open, owned here only.
+            let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(raw as i32) };
+            // SAFETY: an OwnedFd always returns the same open descriptor, closed only when the
+            // AsyncFd (which owns it) is dropped.
+            let registered = unsafe {
+                tokio::io::unix::AsyncFd::register_with_interest(fd, tokio::io::Interest::READABLE)
+            };
+            match registered {
+                Ok(afd) => {
+                    ctx.spawn(
+                        async move {
+                            // A pidfd becomes readable when its process ends.
+                            let _ = afd.readable().await;
+                            window.do_send(ChildExited(unknown));
+                        }
+                        .into_actor(self),
+                    );
+                    return;
+                }
+                Err(e) => tracing::debug!(pid, "cannot watch a pidfd: {}; polling instead", e),
+            }
+        } else if std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+            window.do_send(ChildExited(unknown));
+            return;
+        }
+        ctx.run_interval(FOREIGN_POLL, move |_, ctx| {
+            // SAFETY: kill(pid, 0) only checks that the process exists.
+            if unsafe { libc::kill(pid, 0) } != 0 {
+                window.do_send(ChildExited(unknown));
+                ctx.cancel_future(ctx.handle());
+            }
+        });
     }
 }

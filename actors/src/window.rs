@@ -23,7 +23,7 @@ use crate::event_hub::{EventHub, Publish};
 use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
 use crate::pty_reader::{Drained, Output, OutputEnded, PtyReader, StopReading};
 use crate::screen::{self, Viewer};
-use crate::supervisor::{ChildExited, Supervisor, Watch};
+use crate::supervisor::{ChildExited, Supervisor, Watch, WatchForeign};
 use protocol::events::Event;
 
 /// Least time between two batches of a window's events and notices.
@@ -202,6 +202,11 @@ impl Window {
                 pid,
                 window: ctx.address().recipient(),
             });
+            if let Some(raw) = master.as_raw_fd() {
+                // SAFETY: the master stays open while this borrow is used (the call below).
+                let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
+                crate::handover::store_pty(&id, fd);
+            }
             let emulator = Emulator::new(cols, rows, scrollback);
             Window::assemble(
                 id,
@@ -645,6 +650,8 @@ impl Actor for Window {
     type Context = Context<Self>;
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
+        // A closed window's PTY must not be kept for a restart (nor keep its program alive).
+        crate::handover::unstore_pty(&self.id);
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
         } else if let Some(leftovers) = self.leftovers.take() {
@@ -1168,6 +1175,9 @@ pub struct Adopted {
     /// The session had recorded the exit (else it is told again here).
     pub exit_recorded: bool,
     pub failed_frames: u64,
+    /// Taken over after a crash: the program is not this process's child (its end is watched
+    /// through a pidfd), and its screen may be stale (a resize nudge makes it redraw).
+    pub foreign: bool,
 }
 
 impl Window {
@@ -1200,10 +1210,21 @@ impl Window {
                         })
                         .ok();
                     let reader = PtyReader::start(reader_fd, ctx.address(), drain.clone());
-                    links.supervisor.do_send(Watch {
-                        pid: w.pid,
-                        window: ctx.address().recipient(),
-                    });
+                    if w.foreign {
+                        links.supervisor.do_send(WatchForeign {
+                            pid: w.pid,
+                            window: ctx.address().recipient(),
+                        });
+                        // SIGWINCH twice: a full-screen program draws its screen again.
+                        let (cols, rows) = (w.cols, w.rows);
+                        let _ = master.resize(pty::pty_size(cols, rows.saturating_sub(1).max(1)));
+                        let _ = master.resize(pty::pty_size(cols, rows));
+                    } else {
+                        links.supervisor.do_send(Watch {
+                            pid: w.pid,
+                            window: ctx.address().recipient(),
+                        });
+                    }
                     (input, Some(reader))
                 }
                 None => (None, None),

@@ -62,9 +62,9 @@ pub fn run(socket: &Path) -> Result<String, Failure> {
             Ok(v) if switched => break v,
             Ok(_) if Instant::now() >= deadline => {
                 return Err(Failure::msg(format!(
-                    "the daemon still runs its old binary {} s after the upgrade began; see its log",
-                    COMEBACK_WAIT.as_secs()
-                )))
+                "the daemon still runs its old binary {} s after the upgrade began; see its log",
+                COMEBACK_WAIT.as_secs()
+            )))
             }
             Ok(_) => std::thread::sleep(RETRY),
             Err(e) if Instant::now() >= deadline => {

@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod paths;
 
+pub mod fdstore;
 mod files;
 mod lock;
 mod logging;

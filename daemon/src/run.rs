@@ -75,6 +75,16 @@ pub fn run(opts: DaemonOptions) -> i32 {
     if let Some(path) = notify_socket.as_deref().filter(|_| handed.is_some()) {
         std::env::set_var("NOTIFY_SOCKET", path);
     }
+    // systemd (254 and later) says how many descriptors it keeps for the service in FDSTORE;
+    // without it, nothing is stored. Removed like NOTIFY_SOCKET: it is not the panes' business.
+    let fd_store = match &handed {
+        Some(h) => h.state.fd_store,
+        None => std::env::var("FDSTORE")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .is_some_and(|n| n > 0),
+    };
+    std::env::remove_var("FDSTORE");
     // A socket handed over is systemd's only if it was systemd's before.
     let systemd_socket = match &handed {
         Some(h) => h.state.systemd_socket,
@@ -148,9 +158,34 @@ pub fn run(opts: DaemonOptions) -> i32 {
         );
         actors::handover::stash_incoming(h);
     }
+    let mut activated = activated;
+    if let Some(a) = activated.as_mut() {
+        let kept = std::mem::take(&mut a.kept);
+        if !kept.is_empty() {
+            tracing::info!(
+                ptys = kept.len(),
+                "systemd kept window terminals through a restart; taking their programs over"
+            );
+            actors::handover::stash_survivors(kept);
+        }
+    }
+    let store = notify_socket
+        .as_ref()
+        .filter(|_| fd_store)
+        .and_then(|path| match crate::fdstore::SystemdStore::new(&path.into()) {
+            Ok(store) => Some(Arc::new(store)),
+            Err(e) => {
+                tracing::warn!("systemd's descriptor store is unusable ({e}); programs will not survive a crash");
+                None
+            }
+        });
+    if let Some(store) = &store {
+        actors::handover::set_fd_store(store.clone());
+    }
     let info = ServeInfo {
         socket,
         activated: activated.map(|a| a.listener),
+        fd_store: store,
         systemd_socket,
         notify_socket,
         scrollback_lines: cfg.scrollback_lines,
@@ -307,7 +342,11 @@ fn take_handed_listener(
         .ok()
         .and_then(|a| a.as_pathname().map(PathBuf::from))?;
     listener.set_nonblocking(true).ok()?;
-    Some(crate::activation::Activated { listener, path })
+    Some(crate::activation::Activated {
+        listener,
+        path,
+        kept: Vec::new(),
+    })
 }
 
 struct ServeInfo {
@@ -317,6 +356,8 @@ struct ServeInfo {
     activated: Option<std::os::unix::net::UnixListener>,
     /// The socket file is systemd's: never removed, its mode is the unit's.
     systemd_socket: bool,
+    /// systemd's descriptor store, when the service has one.
+    fd_store: Option<Arc<crate::fdstore::SystemdStore>>,
     notify_socket: Option<String>,
     scrollback_lines: usize,
     default_shell: Option<String>,
@@ -376,11 +417,20 @@ async fn serve(info: ServeInfo) -> i32 {
         return EXIT_FAILURE;
     }
 
+    // A socket we bound goes into systemd's store: after a crash the next start serves on it
+    // (a passed one is systemd's already).
+    if let Some(store) = info.fd_store.as_ref().filter(|_| !systemd_socket) {
+        use std::os::fd::AsFd;
+        if let Err(e) = store.store(crate::fdstore::LISTENER_NAME, listener.as_fd()) {
+            tracing::warn!("cannot keep the listening socket in systemd's store: {e}");
+        }
+    }
     let upgrade = match rustix::io::fcntl_dupfd_cloexec(&listener, 3) {
         Ok(fd) => Some(crate::upgrade::Context {
             listener: fd,
             systemd_socket,
             notify_socket: info.notify_socket.clone(),
+            fd_store: info.fd_store.is_some(),
         }),
         Err(e) => {
             tracing::warn!("live upgrade unavailable: cannot duplicate the listening socket: {e}");

@@ -38,6 +38,8 @@ pub struct Context {
     pub listener: OwnedFd,
     pub systemd_socket: bool,
     pub notify_socket: Option<String>,
+    /// systemd keeps the window PTYs (see `crate::fdstore`).
+    pub fd_store: bool,
 }
 
 /// Carry out an upgrade (or, with `check`, only say whether one would work), answering
@@ -87,6 +89,7 @@ pub async fn perform(
         listener_fd: ctx.listener.as_raw_fd(),
         systemd_socket: ctx.systemd_socket,
         notify_socket: ctx.notify_socket.clone(),
+        fd_store: ctx.fd_store,
         sessions: std::mem::take(&mut out.sessions),
     };
     let windows: usize = state.sessions.iter().map(|s| s.windows.len()).sum();

@@ -35,7 +35,13 @@ fn capture_all(conn: &mut JsonConn, session: &str, window: &str) -> String {
 /// The highest count the window shows (scrollback included).
 fn last_count(text: &str) -> u64 {
     text.lines()
-        .filter_map(|l| l.trim().strip_prefix("n=")?.parse().ok())
+        .filter_map(|l| {
+            l.split_whitespace()
+                .last()?
+                .strip_prefix("n=")?
+                .parse()
+                .ok()
+        })
         .max()
         .unwrap_or(0)
 }
@@ -293,4 +299,277 @@ fn a_binary_that_cannot_take_over_leaves_the_daemon_as_it_was() {
     let hello = conn.ok("hello", json!({}));
     assert_eq!(hello["pid"], daemon_pid);
     drop(proc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash survival: the test plays systemd. It is the daemon's NOTIFY_SOCKET and keeps the
+// descriptors the daemon stores (FDSTORE=1, FDNAME=, SCM_RIGHTS), drops the ones it removes
+// (FDSTOREREMOVE=1), and after a SIGKILL starts the daemon again with them in LISTEN_FDS and
+// their names in LISTEN_FDNAMES.
+
+/// systemd's side of the notify socket and its descriptor store.
+struct FakeSystemd {
+    socket: std::os::unix::net::UnixDatagram,
+    path: std::path::PathBuf,
+    store: Vec<(String, std::os::fd::OwnedFd)>,
+}
+
+impl FakeSystemd {
+    fn new(env: &TestEnv) -> FakeSystemd {
+        let path = env.dir().join("notify.sock");
+        let socket = std::os::unix::net::UnixDatagram::bind(&path).unwrap();
+        socket.set_nonblocking(true).unwrap();
+        FakeSystemd {
+            socket,
+            path,
+            store: Vec::new(),
+        }
+    }
+
+    /// Take every datagram waiting now into the store.
+    fn receive(&mut self) {
+        use std::os::fd::{AsRawFd, FromRawFd};
+        loop {
+            let mut buf = [0u8; 4096];
+            let mut iov = libc::iovec {
+                iov_base: buf.as_mut_ptr().cast(),
+                iov_len: buf.len(),
+            };
+            let mut control = [0u8; 256];
+            // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+            let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control.as_mut_ptr().cast();
+            msg.msg_controllen = control.len() as _;
+            // SAFETY: recvmsg on our own socket with buffers described by `msg`.
+            let n = unsafe {
+                libc::recvmsg(
+                    self.socket.as_raw_fd(),
+                    &mut msg,
+                    libc::MSG_DONTWAIT | libc::MSG_CMSG_CLOEXEC,
+                )
+            };
+            if n < 0 {
+                return;
+            }
+            let text = String::from_utf8_lossy(&buf[..n as usize]).to_string();
+            let mut fds = Vec::new();
+            // SAFETY: walking the control messages the kernel wrote into `control`.
+            unsafe {
+                let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+                while !cmsg.is_null() {
+                    if (*cmsg).cmsg_level == libc::SOL_SOCKET
+                        && (*cmsg).cmsg_type == libc::SCM_RIGHTS
+                    {
+                        let data = libc::CMSG_DATA(cmsg).cast::<i32>();
+                        let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize)
+                            / std::mem::size_of::<i32>();
+                        for i in 0..count {
+                            fds.push(std::os::fd::OwnedFd::from_raw_fd(*data.add(i)));
+                        }
+                    }
+                    cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+                }
+            }
+            let field = |key: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .map(str::to_owned)
+            };
+            let name = field("FDNAME=").unwrap_or_else(|| "stored".into());
+            if field("FDSTOREREMOVE=").as_deref() == Some("1") {
+                self.store.retain(|(n, _)| *n != name);
+            } else if field("FDSTORE=").as_deref() == Some("1") {
+                for fd in fds {
+                    self.store.push((name.clone(), fd));
+                }
+            }
+        }
+    }
+
+    fn names(&mut self) -> Vec<String> {
+        self.receive();
+        self.store.iter().map(|(n, _)| n.clone()).collect()
+    }
+}
+
+/// `tuios daemon` as systemd starts it: NOTIFY_SOCKET, FDSTORE, and when `fds` are given,
+/// those as fds 3.. with LISTEN_PID/LISTEN_FDS/LISTEN_FDNAMES.
+fn start_under_systemd(
+    env: &TestEnv,
+    systemd: &FakeSystemd,
+    fds: &[(String, std::os::fd::OwnedFd)],
+) -> OwnDaemon {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let names: Vec<&str> = fds.iter().map(|(n, _)| n.as_str()).collect();
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c");
+    if fds.is_empty() {
+        cmd.arg("exec \"$0\" daemon");
+    } else {
+        cmd.arg(format!(
+            "LISTEN_PID=$$ LISTEN_FDS={} LISTEN_FDNAMES={} exec \"$0\" daemon",
+            fds.len(),
+            names.join(":")
+        ));
+    }
+    cmd.arg(tuios_bin());
+    for (key, value) in env.command(&[]).get_envs() {
+        match value {
+            Some(v) => cmd.env(key, v),
+            None => cmd.env_remove(key),
+        };
+    }
+    cmd.env("NOTIFY_SOCKET", &systemd.path)
+        .env("FDSTORE", "64")
+        .current_dir(env.dir())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(
+            std::fs::File::create(env.dir().join(format!("systemd-{}.stderr", fds.len()))).unwrap(),
+        );
+    let raw: Vec<i32> = fds.iter().map(|(_, fd)| fd.as_raw_fd()).collect();
+    // SAFETY: only async-signal-safe calls (fcntl, dup2, close) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            // Out of the way first, so no target number overwrites a source.
+            let mut high = Vec::with_capacity(raw.len());
+            for &fd in &raw {
+                let h = libc::fcntl(fd, libc::F_DUPFD, 1000);
+                if h < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                high.push(h);
+            }
+            for (i, &h) in high.iter().enumerate() {
+                if libc::dup2(h, 3 + i as i32) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                libc::close(h);
+            }
+            Ok(())
+        });
+    }
+    let proc = OwnDaemon(cmd.spawn().expect("spawn the daemon under fake systemd"));
+    poll(DEADLINE, "the daemon to serve", || {
+        std::os::unix::net::UnixStream::connect(env.socket())
+            .map(drop)
+            .map_err(|e| e.to_string())
+    });
+    proc
+}
+
+#[test]
+fn programs_survive_a_daemon_crash_under_systemd() {
+    let env = TestEnv::new();
+    let mut systemd = FakeSystemd::new(&env);
+    let mut daemon = start_under_systemd(&env, &systemd, &[]);
+    let out = env.cli(&["new", "-d", "crash"]);
+    assert!(out.status.success(), "{out:?}");
+    let mut conn = JsonConn::connect(env.socket());
+    let created = conn.ok(
+        "new-window",
+        json!({"session": "crash", "name": "counter", "remain": true,
+               "command": ["sh", "-c", r#"i=0; while :; do i=$((i+1)); echo "$$ n=$i"; sleep 0.1; done"#]}),
+    );
+    let window = created["window_id"].as_str().unwrap().to_string();
+    let before = wait_count_above(&env, "crash", &window, 3);
+    let program: u32 = before
+        .lines()
+        .find_map(|l| l.split_whitespace().next()?.parse().ok())
+        .expect("the program prints its pid");
+
+    // The listener and both windows' PTYs are in the store; the session is saved.
+    let wanted = format!("pty-{window}");
+    poll(DEADLINE, "the descriptors in the store", || {
+        let names = systemd.names();
+        (names.contains(&"tuios".to_string()) && names.contains(&wanted) && names.len() == 3)
+            .then_some(())
+            .ok_or_else(|| format!("{names:?}"))
+    });
+    let saved = env.dir().join("state/tuios/sessions/crash.json");
+    poll(DEADLINE, "the session to be saved with its window", || {
+        let text = std::fs::read_to_string(&saved).unwrap_or_default();
+        text.contains(&window).then_some(()).ok_or(text)
+    });
+
+    // A window that closes leaves the store.
+    let extra = conn.ok("new-window", json!({"session": "crash", "name": "brief"}));
+    let extra_id = extra["window_id"].as_str().unwrap().to_string();
+    poll(DEADLINE, "the new window's PTY in the store", || {
+        let names = systemd.names();
+        names
+            .contains(&format!("pty-{extra_id}"))
+            .then_some(())
+            .ok_or_else(|| format!("{names:?}"))
+    });
+    conn.ok(
+        "close-window",
+        json!({"session": "crash", "window": extra_id}),
+    );
+    poll(
+        DEADLINE,
+        "the closed window's PTY to leave the store",
+        || {
+            let names = systemd.names();
+            (!names.contains(&format!("pty-{extra_id}")))
+                .then_some(())
+                .ok_or_else(|| format!("{names:?}"))
+        },
+    );
+    drop(conn);
+
+    // The crash.
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(daemon.pid() as i32, libc::SIGKILL) };
+    let _ = daemon.0.wait();
+    std::mem::forget(daemon);
+    let last = last_count(&before);
+    assert!(
+        std::path::Path::new(&format!("/proc/{program}")).exists(),
+        "the program outlived the daemon"
+    );
+
+    // systemd restarts the service with what it kept.
+    systemd.receive();
+    let kept = std::mem::take(&mut systemd.store);
+    let daemon = start_under_systemd(&env, &systemd, &kept);
+    drop(kept);
+    let mut conn = JsonConn::connect(env.socket());
+    let row = window_row(&mut conn, "crash", &window);
+    assert_eq!(row["alive"], true, "{row}");
+    assert_eq!(row["display_name"], "counter", "{row}");
+    // Its output goes on, from the same program.
+    let after = wait_count_above(&env, "crash", &window, last + 3);
+    let pids: std::collections::HashSet<&str> = after
+        .lines()
+        .filter(|l| l.contains(" n="))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        pids.into_iter().collect::<Vec<_>>(),
+        [program.to_string().as_str()],
+        "{after}"
+    );
+
+    // It is not the new daemon's child: its end is seen, its status is not invented.
+    // SAFETY: kill(2) on the program's pid, read from its own output and checked alive above.
+    unsafe { libc::kill(program as i32, libc::SIGTERM) };
+    conn.ok(
+        "wait-for",
+        json!({"session": "crash", "window": window, "condition": "window-exit", "timeout": 20000}),
+    );
+    let row = window_row(&mut conn, "crash", &window);
+    assert_eq!(row["alive"], false, "{row}");
+    assert!(row["exit_code"].is_null(), "{row}");
+    assert!(row.get("signal").is_none(), "{row}");
+    assert!(
+        row["exit_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("crashed")),
+        "{row}"
+    );
+    drop(daemon);
 }

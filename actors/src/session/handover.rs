@@ -13,7 +13,7 @@ use crate::window::{self, Window, WindowLinks};
 
 impl Session {
     /// Scrollback lines each window of this session keeps.
-    fn scrollback_lines(&self) -> usize {
+    pub(super) fn scrollback_lines(&self) -> usize {
         self.options
             .get("appearance.scrollback_lines")
             .and_then(|v| config::options::as_int(v))
@@ -119,19 +119,33 @@ pub struct AdoptWindow {
     pub master: OwnedFd,
     /// From the saved structure: the window's name, workspace, minimized, argv and remain.
     pub saved: super::saved::SavedWindow,
+    /// Taken over after a crash rather than a live upgrade (see `window::Adopted::foreign`).
+    pub foreign: bool,
 }
 
 impl Handler<AdoptWindow> for Session {
     type Result = Result<(), String>;
     fn handle(&mut self, msg: AdoptWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.adopt_window(msg, ctx)
+    }
+}
+
+impl Session {
+    pub(super) fn adopt_window(
+        &mut self,
+        msg: AdoptWindow,
+        ctx: &mut Context<Session>,
+    ) -> Result<(), String> {
         let AdoptWindow {
             window: h,
             master,
             saved,
+            foreign,
         } = msg;
         let exit = h.reaped.then_some(ExitInfo {
             code: h.exit_code,
             signal: h.exit_signal,
+            reason: None,
         });
         let agent_link =
             crate::agent::PaneLink::new(ctx.address().recipient(), h.id.clone(), h.pid);
@@ -147,6 +161,7 @@ impl Handler<AdoptWindow> for Session {
                 exit,
                 exit_recorded: h.exited,
                 failed_frames: h.failed_frames,
+                foreign,
             },
             WindowLinks {
                 session: self.name.clone(),

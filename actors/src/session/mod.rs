@@ -171,6 +171,10 @@ impl Session {
             if let Some(sig) = exit.signal {
                 row["signal"] = json!(sig);
             }
+            if let Some(reason) = exit.reason {
+                row["exit_code"] = Value::Null;
+                row["exit_reason"] = json!(reason);
+            }
         }
         row
     }

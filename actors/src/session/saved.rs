@@ -126,6 +126,11 @@ pub struct SavedWindow {
     pub command: Vec<String>,
     #[serde(default)]
     pub remain: bool,
+    /// The visible screen as replay bytes (`Emulator::replay` without scrollback), so a window
+    /// taken over after a crash shows something until its program draws again. Only the screen:
+    /// scrollback is never saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<String>,
 }
 
 /// Parse a saved file, migrating older formats. The error is a reason for a person to read.
@@ -394,6 +399,7 @@ impl Session {
                 cwd: None,
                 command: w.argv.clone(),
                 remain: w.remain,
+                screen: None,
             })
             .collect();
         let pids = self
@@ -655,8 +661,16 @@ pub struct RestoreWindow(pub SavedWindow);
 
 impl Handler<RestoreWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Option<String>, VerbError>>;
-    fn handle(&mut self, msg: RestoreWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: RestoreWindow, ctx: &mut Self::Context) -> Self::Result {
         let w = msg.0;
+        // Its PTY survived a crash of the previous daemon: take the running program over.
+        if let Some(master) = crate::handover::take_survivor(&w.id) {
+            if self.index_of(&w.id).is_none() {
+                if let Some(done) = self.adopt_survivor(&w, master, ctx) {
+                    return Box::pin(fut::ready(Ok(Some(done))));
+                }
+            }
+        }
         let id = if w.id.is_empty() || self.index_of(&w.id).is_some() {
             uuid::Uuid::new_v4().to_string()
         } else {
@@ -795,6 +809,63 @@ impl Handler<FinishRestore> for Session {
     }
 }
 
+impl Session {
+    /// Take over a window whose PTY master the service manager kept through a crash: its
+    /// program still runs (it leads the terminal's session). The line for the restore report,
+    /// or `None` when the program is gone (the window is then restored as usual).
+    fn adopt_survivor(
+        &mut self,
+        w: &SavedWindow,
+        master: std::os::fd::OwnedFd,
+        ctx: &mut Context<Session>,
+    ) -> Option<String> {
+        let label = w.name.clone().unwrap_or_else(|| w.id.clone());
+        let Some(pid) = crate::pty::pty_session(&master) else {
+            tracing::info!(window = %label, "a kept PTY has no program any more; restoring the window anew");
+            crate::handover::unstore_pty(&w.id);
+            return None;
+        };
+        let (cols, rows) = crate::pty::pty_winsize(&master).unwrap_or((self.width, self.height));
+        let handed = crate::handover::HandedWindow {
+            id: w.id.clone(),
+            pty_id: uuid::Uuid::new_v4().to_string(),
+            stored_title: w
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("Terminal {}", w.id.get(..8).unwrap_or(&w.id))),
+            live_title: None,
+            fd: -1,
+            pid,
+            cols,
+            rows,
+            scrollback: self.scrollback_lines(),
+            replay: w.screen.clone().unwrap_or_default(),
+            reaped: false,
+            exited: false,
+            exit_code: None,
+            exit_signal: None,
+            failed_frames: 0,
+            modes: Default::default(),
+            command: !w.command.is_empty(),
+        };
+        let adopt = super::handover::AdoptWindow {
+            window: handed,
+            master,
+            saved: w.clone(),
+            foreign: true,
+        };
+        match self.adopt_window(adopt, ctx) {
+            Ok(()) => Some(format!(
+                "window {label}: its program (pid {pid}) survived the crash and was taken over"
+            )),
+            Err(why) => {
+                tracing::warn!(window = %label, "cannot take over a kept PTY: {why}");
+                None
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -825,6 +896,7 @@ mod tests {
                 cwd: Some("/tmp".into()),
                 command: vec!["vim".into(), "a b".into()],
                 remain: false,
+                screen: None,
             }],
         }
     }
