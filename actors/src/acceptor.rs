@@ -199,21 +199,3 @@ impl Handler<Track> for Acceptor {
         self.json.push(msg.0);
     }
 }
-
-/// Answer what is in flight on every JSON connection and close them, while accepting goes on:
-/// a live upgrade is about to replace the process, and a request it already took (the
-/// `upgrade` request itself among them) must get its answer first.
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct DrainConnections;
-
-impl Handler<DrainConnections> for Acceptor {
-    type Result = ResponseFuture<()>;
-    fn handle(&mut self, _: DrainConnections, _: &mut Self::Context) -> Self::Result {
-        let conns: Vec<Addr<JsonConnection>> =
-            self.json.drain(..).filter(|c| c.connected()).collect();
-        Box::pin(async move {
-            futures_util::future::join_all(conns.iter().map(|c| c.send(Drain))).await;
-        })
-    }
-}

@@ -156,6 +156,11 @@ pub fn set_fd_store(store: std::sync::Arc<dyn FdStore>) {
     *lock(&FD_STORE) = Some(store);
 }
 
+/// Whether window PTYs are kept for a crash (the daemon runs under systemd with a store).
+pub fn keeps_ptys() -> bool {
+    lock(&FD_STORE).is_some()
+}
+
 /// The store's name for a window's PTY master.
 pub fn pty_fd_name(window_id: &str) -> String {
     format!("pty-{window_id}")
@@ -293,12 +298,32 @@ pub fn register_acceptor(acceptor: Addr<crate::acceptor::Acceptor>) {
     *lock(&ACCEPTOR) = Some(acceptor);
 }
 
-/// Answer and close every JSON connection (see [`crate::acceptor::DrainConnections`]).
-pub async fn drain_connections() {
+/// Stop accepting for the switch: JSON requests in flight are answered and their connections
+/// closed, and new connections wait in the listening socket's queue for the next daemon (the
+/// socket itself stays open: the daemon keeps a dup of it to hand over).
+pub async fn stop_accepting() {
     let acceptor = lock(&ACCEPTOR).clone();
     if let Some(a) = acceptor {
-        let _ = a.send(crate::acceptor::DrainConnections).await;
+        let _ = a.send(crate::acceptor::StopAccepting).await;
     }
+}
+
+/// The switch did not happen: accept again, on `listener` (a dup of the listening socket).
+pub fn accept_again(listener: std::os::unix::net::UnixListener) -> Result<(), String> {
+    let control = lock(&CONTROL)
+        .clone()
+        .ok_or("the daemon's actors are not running")?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot use the listening socket again: {e}"))?;
+    let listener = tokio::net::UnixListener::from_std(listener)
+        .map_err(|e| format!("cannot use the listening socket again: {e}"))?;
+    let env = crate::verbs::VerbEnv {
+        manager: control.manager,
+        services: control.services,
+    };
+    register_acceptor(crate::acceptor::Acceptor::start(listener, env));
+    Ok(())
 }
 
 /// The actors an upgrade works with, registered when the session manager starts.

@@ -1252,3 +1252,15 @@ impl Window {
         }))
     }
 }
+
+/// The visible screen as replay bytes, without scrollback (saved for a crash).
+#[derive(Message)]
+#[rtype(result = "String")]
+pub struct ScreenReplay;
+
+impl Handler<ScreenReplay> for Window {
+    type Result = String;
+    fn handle(&mut self, _: ScreenReplay, _: &mut Self::Context) -> String {
+        self.emulator.replay_screen()
+    }
+}

@@ -75,13 +75,28 @@ pub async fn perform(
     };
     answer(Ok(handover::upgrading_result(&exe.display().to_string())));
     // Whatever JSON requests are in flight (this upgrade's among them) are answered before
-    // the exec closes their connections.
-    handover::drain_connections().await;
+    // the exec closes their connections; new ones wait in the socket's queue for the new
+    // daemon, so nobody is answered by this one past this point.
+    handover::stop_accepting().await;
+    let why = switch(ctx, &exe).await;
+    // Still here: serve again.
+    let again = rustix::io::fcntl_dupfd_cloexec(&ctx.listener, 3)
+        .map_err(|e| format!("cannot duplicate the listening socket: {e}"))
+        .and_then(|fd| handover::accept_again(std::os::unix::net::UnixListener::from(fd)));
+    if let Err(e) = again {
+        tracing::error!("the daemon cannot accept connections any more: {e}");
+    }
+    Some(why)
+}
+
+/// Freeze, hand over and exec; returns only when that failed, with the reason (the windows
+/// read again by then).
+async fn switch(ctx: &Context, exe: &Path) -> String {
     tracing::info!(binary = %exe.display(), "live upgrade: handing the sessions over");
     let started = std::time::Instant::now();
     let mut out = match handover::freeze().await {
         Ok(out) => out,
-        Err(why) => return Some(format!("the sessions could not be handed over: {why}")),
+        Err(why) => return format!("the sessions could not be handed over: {why}"),
     };
     let state = State {
         version: handover::VERSION,
@@ -104,13 +119,13 @@ pub async fn perform(
                 prepared_ms = started.elapsed().as_millis() as u64,
                 "live upgrade: executing the new binary"
             );
-            exec(&exe, &bytes, &handed)
+            exec(exe, &bytes, &handed)
         }
         Err(why) => why,
     };
     // Still here: nothing was handed over. Windows read again; the exported dups close.
     out.thaw().await;
-    Some(why)
+    why
 }
 
 /// The binary to run: where /proc/self/exe points, which after a reinstall is the path with

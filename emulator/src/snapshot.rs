@@ -19,11 +19,21 @@ impl Emulator {
     /// Takes `&mut self` because reading the primary screen under an active alternate screen
     /// swaps the two for a moment; the state is the same afterwards.
     pub fn replay(&mut self) -> String {
+        self.replay_with(true)
+    }
+
+    /// Like [`Emulator::replay`] without the scrollback: only what is on the screen (kept on
+    /// disk for a crash, where scrollback must not go).
+    pub fn replay_screen(&mut self) -> String {
+        self.replay_with(false)
+    }
+
+    fn replay_with(&mut self, scrollback: bool) -> String {
         let mode = *self.term.mode();
         let alt = mode.contains(TermMode::ALT_SCREEN);
         let alt_part = alt.then(|| (self.capture(false, true), self.cursor()));
         let left = alt.then(|| self.leave_alt());
-        let primary = self.capture(true, true);
+        let primary = self.capture(scrollback, true);
         let primary_cursor = self.cursor();
         if let Some((grid, kitty)) = left {
             self.reenter_alt(grid, kitty);
@@ -148,6 +158,18 @@ mod tests {
         e.feed(b"\x1b[?1049l");
         r.feed(b"\x1b[?1049l");
         assert_eq!(r.capture(true, false), e.capture(true, false));
+        assert_eq!(r.cursor(), e.cursor());
+    }
+
+    #[test]
+    fn the_screen_alone_leaves_the_scrollback_out() {
+        let mut e = Emulator::new(20, 3, 100);
+        e.feed(b"one\r\ntwo\r\nthree\r\nfour");
+        let replay = e.replay_screen();
+        assert!(!replay.contains("one"), "{replay:?}");
+        let r = Emulator::from_replay(20, 3, 100, &replay);
+        assert_eq!(r.capture(false, false), e.capture(false, false));
+        assert_eq!(r.capture(true, false), e.capture(false, false));
         assert_eq!(r.cursor(), e.cursor());
     }
 

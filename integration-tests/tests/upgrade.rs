@@ -489,11 +489,43 @@ fn programs_survive_a_daemon_crash_under_systemd() {
             .then_some(())
             .ok_or_else(|| format!("{names:?}"))
     });
+    // Saved with the window's screen (its scrollback stays out of the file).
     let saved = env.dir().join("state/tuios/sessions/crash.json");
-    poll(DEADLINE, "the session to be saved with its window", || {
+    let snapshot = poll(DEADLINE, "the session to be saved with its screen", || {
         let text = std::fs::read_to_string(&saved).unwrap_or_default();
-        text.contains(&window).then_some(()).ok_or(text)
+        let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))?;
+        doc["windows"]
+            .as_array()
+            .and_then(|ws| ws.iter().find(|w| w["id"] == window.as_str()))
+            .and_then(|w| w["screen"].as_str())
+            .filter(|s| s.contains(" n="))
+            .map(str::to_owned)
+            .ok_or(text)
     });
+    // The first line the snapshot shows, as the emulator will show it again.
+    let shown = snapshot
+        .split("\r\n")
+        .map(|row| {
+            let mut plain = String::new();
+            let mut chars = row.chars();
+            while let Some(c) = chars.next() {
+                if c == '\u{1b}' {
+                    // Skip a CSI sequence: ESC [ params final.
+                    if chars.next() == Some('[') {
+                        for c in chars.by_ref() {
+                            if c.is_ascii_alphabetic() {
+                                break;
+                            }
+                        }
+                    }
+                } else {
+                    plain.push(c);
+                }
+            }
+            plain.trim_end().to_string()
+        })
+        .find(|l| l.contains(" n="))
+        .expect("a counted line in the snapshot");
 
     // A window that closes leaves the store.
     let extra = conn.ok("new-window", json!({"session": "crash", "name": "brief"}));
@@ -541,6 +573,12 @@ fn programs_survive_a_daemon_crash_under_systemd() {
     let row = window_row(&mut conn, "crash", &window);
     assert_eq!(row["alive"], true, "{row}");
     assert_eq!(row["display_name"], "counter", "{row}");
+    // The saved screen is back (the program's newer output follows it).
+    let back = capture_all(&mut conn, "crash", &window);
+    assert!(
+        back.lines().any(|l| l.trim_end() == shown),
+        "{shown:?} not in\n{back}"
+    );
     // Its output goes on, from the same program.
     let after = wait_count_above(&env, "crash", &window, last + 3);
     let pids: std::collections::HashSet<&str> = after

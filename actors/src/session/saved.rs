@@ -382,7 +382,7 @@ pub(super) fn start(ctx: &mut Context<Session>) {
     if store_dir().is_none() {
         return;
     }
-    ctx.run_interval(SAVE_INTERVAL, |act, _| act.save_tick());
+    ctx.run_interval(SAVE_INTERVAL, |act, ctx| act.save_tick(ctx));
 }
 
 impl Session {
@@ -439,7 +439,7 @@ impl Session {
         (doc, pids)
     }
 
-    fn save_tick(&mut self) {
+    fn save_tick(&mut self, ctx: &mut Context<Session>) {
         if !self.saved.active() {
             return;
         }
@@ -450,7 +450,30 @@ impl Session {
             return;
         }
         self.saved.last = Some(doc.clone());
-        self.enqueue_write(doc, pids);
+        if !crate::handover::keeps_ptys() {
+            self.enqueue_write(doc, pids);
+            return;
+        }
+        // The programs outlive a crash (systemd keeps their terminals): their screens are saved
+        // too, so the windows taken over show them until the programs draw again.
+        let addrs: Vec<Addr<crate::window::Window>> =
+            self.windows.iter().map(|w| w.addr.clone()).collect();
+        ctx.spawn(
+            async move {
+                futures_util::future::join_all(
+                    addrs.iter().map(|a| a.send(crate::window::ScreenReplay)),
+                )
+                .await
+            }
+            .into_actor(self)
+            .map(move |screens, act, _| {
+                let mut doc = doc;
+                for (w, screen) in doc.windows.iter_mut().zip(screens) {
+                    w.screen = screen.ok();
+                }
+                act.enqueue_write(doc, pids);
+            }),
+        );
     }
 
     /// Hand a write to the blocking pool; the handle resolves once it is on disk (or failed).
