@@ -11,6 +11,7 @@ pub mod binary_connection;
 pub mod codec;
 pub mod errors;
 pub mod event_hub;
+pub mod handover;
 pub mod json_connection;
 pub mod paste;
 pub mod pty;
@@ -146,6 +147,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         services,
     };
     let acceptor = acceptor::Acceptor::start(listener, env);
+    handover::register_acceptor(acceptor.clone());
     DaemonHandle {
         hub,
         acceptor,

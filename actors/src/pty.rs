@@ -37,6 +37,8 @@ pub struct SpawnSpec {
 pub struct ExitInfo {
     pub code: Option<i32>,
     pub signal: Option<i32>,
+    /// Why neither is known (a program taken over after a crash is not our child).
+    pub reason: Option<&'static str>,
 }
 
 pub struct SpawnedPty {
@@ -344,4 +346,122 @@ fn hang_up_members(sid: i32, members: Vec<(i32, u64)>, grace: std::time::Duratio
             unsafe { libc::kill(p, libc::SIGKILL) };
         }
     }
+}
+
+/// The master side of a PTY this process did not open itself: handed over by the daemon that
+/// ran before a live upgrade (or kept for it by systemd). portable-pty cannot wrap a descriptor,
+/// so this does the few things a window needs of its master.
+pub struct AdoptedMaster {
+    fd: OwnedFd,
+}
+
+impl AdoptedMaster {
+    pub fn new(fd: OwnedFd) -> Self {
+        AdoptedMaster { fd }
+    }
+
+    fn dup_file(&self) -> Result<std::fs::File, anyhow::Error> {
+        use std::os::fd::AsRawFd;
+        Ok(std::fs::File::from(dup_fd(self.fd.as_raw_fd())?))
+    }
+}
+
+impl MasterPty for AdoptedMaster {
+    fn resize(&self, size: PtySize) -> Result<(), anyhow::Error> {
+        use std::os::fd::AsRawFd;
+        let ws = libc::winsize {
+            ws_row: size.rows,
+            ws_col: size.cols,
+            ws_xpixel: size.pixel_width,
+            ws_ypixel: size.pixel_height,
+        };
+        // SAFETY: TIOCSWINSZ on a descriptor we own, with a valid winsize.
+        if unsafe { libc::ioctl(self.fd.as_raw_fd(), libc::TIOCSWINSZ, &ws) } != 0 {
+            return Err(io::Error::last_os_error().into());
+        }
+        Ok(())
+    }
+
+    fn get_size(&self) -> Result<PtySize, anyhow::Error> {
+        use std::os::fd::AsRawFd;
+        // SAFETY: zeroed winsize is a valid value; TIOCGWINSZ fills it.
+        let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+        // SAFETY: as above, on a descriptor we own.
+        if unsafe { libc::ioctl(self.fd.as_raw_fd(), libc::TIOCGWINSZ, &mut ws) } != 0 {
+            return Err(io::Error::last_os_error().into());
+        }
+        Ok(PtySize {
+            rows: ws.ws_row,
+            cols: ws.ws_col,
+            pixel_width: ws.ws_xpixel,
+            pixel_height: ws.ws_ypixel,
+        })
+    }
+
+    fn try_clone_reader(&self) -> Result<Box<dyn io::Read + Send>, anyhow::Error> {
+        Ok(Box::new(self.dup_file()?))
+    }
+
+    fn take_writer(&self) -> Result<Box<dyn io::Write + Send>, anyhow::Error> {
+        Ok(Box::new(self.dup_file()?))
+    }
+
+    fn process_group_leader(&self) -> Option<libc::pid_t> {
+        use std::os::fd::AsRawFd;
+        // SAFETY: tcgetpgrp on a descriptor we own.
+        match unsafe { libc::tcgetpgrp(self.fd.as_raw_fd()) } {
+            pid if pid > 0 => Some(pid),
+            _ => None,
+        }
+    }
+
+    fn as_raw_fd(&self) -> Option<RawFd> {
+        use std::os::fd::AsRawFd;
+        Some(self.fd.as_raw_fd())
+    }
+
+    fn tty_name(&self) -> Option<PathBuf> {
+        None
+    }
+}
+
+/// Make `fd` close-on-exec again (a descriptor received across an exec has it cleared).
+pub fn set_cloexec(fd: RawFd, on: bool) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor the caller owns.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFD);
+        if flags < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let flags = if on {
+            flags | libc::FD_CLOEXEC
+        } else {
+            flags & !libc::FD_CLOEXEC
+        };
+        if libc::fcntl(fd, libc::F_SETFD, flags) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The session (the program's pid: it leads it) of the terminal whose master is `fd`; `None`
+/// when nothing holds the terminal's other side any more.
+pub fn pty_session(fd: &OwnedFd) -> Option<i32> {
+    use std::os::fd::AsRawFd;
+    let mut sid: libc::pid_t = 0;
+    // SAFETY: TIOCGSID with a valid pointer, on a descriptor we own; on a master, Linux answers
+    // for the terminal pair.
+    let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGSID, &mut sid) };
+    (r == 0 && sid > 0).then_some(sid)
+}
+
+/// The size (cols, rows) of the terminal whose master is `fd`.
+pub fn pty_winsize(fd: &OwnedFd) -> Option<(u16, u16)> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: zeroed winsize is a valid value; TIOCGWINSZ fills it, on a descriptor we own.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGWINSZ, &mut ws) };
+    (r == 0 && ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col, ws.ws_row))
 }

@@ -93,9 +93,18 @@ async fn scan_store() -> Vec<ScanEntry> {
         .unwrap_or_default()
 }
 
-/// At start: restore every saved session that can be read. The manager takes no other message
-/// meanwhile, so the first client already sees them.
+/// At start: take over the sessions a live upgrade handed over, or else restore every saved
+/// session that can be read. The manager takes no other message meanwhile, so the first client
+/// already sees them.
 pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<SessionManager>) {
+    crate::handover::register(crate::handover::Control {
+        manager: ctx.address(),
+        services: mgr.services.clone(),
+    });
+    if let Some(incoming) = crate::handover::take_incoming() {
+        adopt_handed_over(mgr, ctx, incoming);
+        return;
+    }
     if saved::store_dir().is_none() {
         return;
     }
@@ -127,6 +136,8 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
             for job in jobs {
                 job.await;
             }
+            // Kept PTYs of windows no saved session holds any more are let go.
+            crate::handover::drop_unclaimed_survivors();
         }
         .into_actor(act)
     }));
@@ -264,4 +275,76 @@ pub(super) async fn forget_saved(name: String) -> bool {
     })
     .await
     .unwrap_or(false)
+}
+
+/// Enter every session handed over by a live upgrade, with its windows' programs still running.
+fn adopt_handed_over(
+    mgr: &mut SessionManager,
+    ctx: &mut Context<SessionManager>,
+    incoming: crate::handover::Incoming,
+) {
+    use crate::session::handover::{AdoptWindow, HandedOver};
+    let crate::handover::Incoming { state, mut fds } = incoming;
+    let mut jobs = Vec::new();
+    for handed in state.sessions {
+        let addr = match mgr.begin_restore(&handed.saved) {
+            Ok(addr) => addr,
+            Err(why) => {
+                tracing::error!(session = %handed.saved.name, "handed-over session not taken over: {why}");
+                continue;
+            }
+        };
+        let mut adopt = Vec::new();
+        for (window, saved) in handed
+            .windows
+            .into_iter()
+            .zip(handed.saved.windows.iter().cloned())
+        {
+            match fds.remove(&window.fd) {
+                Some(master) => adopt.push(AdoptWindow {
+                    window,
+                    master,
+                    saved,
+                    foreign: false,
+                }),
+                None => tracing::error!(
+                    session = %handed.saved.name,
+                    window = %window.id,
+                    fd = window.fd,
+                    "the handed-over window's PTY is missing; its program is left without a window"
+                ),
+            }
+        }
+        let name = handed.saved.name.clone();
+        let finish = FinishRestore {
+            current_workspace: handed.saved.current_workspace,
+            focused: handed.saved.focused.clone(),
+            workspace_focus: handed.saved.workspace_focus.clone(),
+        };
+        let restored = handed.restored;
+        jobs.push(async move {
+            let mut windows = 0;
+            for msg in adopt {
+                let id = msg.window.id.clone();
+                match addr.send(msg).await {
+                    Ok(Ok(())) => windows += 1,
+                    Ok(Err(why)) => tracing::error!(session = %name, window = %id, "window not taken over: {why}"),
+                    Err(_) => break,
+                }
+            }
+            let _ = addr.send(HandedOver { restored }).await;
+            let _ = addr.send(finish).await;
+            tracing::info!(session = %name, windows, "session taken over from the previous daemon");
+        });
+    }
+    // Descriptors nobody claimed (the listener is the daemon's, taken before) are closed here.
+    drop(fds);
+    ctx.wait(
+        async move {
+            for job in jobs {
+                job.await;
+            }
+        }
+        .into_actor(mgr),
+    );
 }

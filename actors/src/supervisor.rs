@@ -17,6 +17,9 @@ pub struct ChildExited(pub ExitInfo);
 #[derive(Default)]
 pub struct Supervisor {
     watched: HashMap<i32, Recipient<ChildExited>>,
+    /// A live upgrade is handing the children over: none is reaped, so every exit stays for
+    /// the next daemon (same process) to collect with its own `waitpid`.
+    paused: bool,
 }
 
 /// Reap `pid` if it has ended, without waiting. `None` while it runs (or is not our child).
@@ -31,11 +34,13 @@ fn try_reap(pid: i32) -> Option<ExitInfo> {
         Some(ExitInfo {
             code: Some(libc::WEXITSTATUS(status)),
             signal: None,
+            reason: None,
         })
     } else if libc::WIFSIGNALED(status) {
         Some(ExitInfo {
             code: None,
             signal: Some(libc::WTERMSIG(status)),
+            reason: None,
         })
     } else {
         None
@@ -46,6 +51,9 @@ impl Supervisor {
     /// Reap every watched child that has ended. A child that exits before it is watched stays a
     /// zombie until `Watch` reaps it, so no exit can be missed.
     fn reap(&mut self) {
+        if self.paused {
+            return;
+        }
         self.watched.retain(|&pid, window| match try_reap(pid) {
             Some(info) => {
                 window.do_send(ChildExited(info));
@@ -89,11 +97,92 @@ impl Handler<Watch> for Supervisor {
     type Result = ();
     fn handle(&mut self, msg: Watch, _: &mut Self::Context) {
         // It may have ended already (its SIGCHLD came before the watch).
-        match try_reap(msg.pid) {
+        match (!self.paused).then(|| try_reap(msg.pid)).flatten() {
             Some(info) => msg.window.do_send(ChildExited(info)),
             None => {
                 self.watched.insert(msg.pid, msg.window);
             }
         }
+    }
+}
+
+/// Stop reaping (`true`) while a live upgrade hands the children over, or start again
+/// (`false`) when it did not happen; resuming reaps whatever ended meanwhile.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct PauseReaping(pub bool);
+
+impl Handler<PauseReaping> for Supervisor {
+    type Result = ();
+    fn handle(&mut self, msg: PauseReaping, _: &mut Self::Context) {
+        self.paused = msg.0;
+        self.reap();
+    }
+}
+
+/// Report the exit of `pid`, a program this process did not start (its window was taken over
+/// after a crash of the daemon that did): it is not a child, so its exit status cannot be
+/// read. Its end is seen through a pidfd (or, where the kernel has none, by polling), and
+/// reported with no code or signal and a reason.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WatchForeign {
+    pub pid: i32,
+    pub window: Recipient<ChildExited>,
+}
+
+/// Why an exit carries no status.
+pub const NOT_A_CHILD: &str =
+    "the program was started by a daemon that crashed; its exit status is not known";
+
+/// How often a program without a pidfd is looked for.
+const FOREIGN_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Handler<WatchForeign> for Supervisor {
+    type Result = ();
+    fn handle(&mut self, msg: WatchForeign, ctx: &mut Self::Context) {
+        let unknown = ExitInfo {
+            code: None,
+            signal: None,
+            reason: Some(NOT_A_CHILD),
+        };
+        let pid = msg.pid;
+        let window = msg.window;
+        // SAFETY: pidfd_open(2) takes a pid and flags and returns a new descriptor or -1.
+        let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if raw >= 0 {
+            use std::os::fd::FromRawFd;
+            // SAFETY: a descriptor just returned by pidfd_open, owned here only.
+            let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(raw as i32) };
+            // SAFETY: an OwnedFd always returns the same open descriptor, closed only when the
+            // AsyncFd (which owns it) is dropped.
+            let registered = unsafe {
+                tokio::io::unix::AsyncFd::register_with_interest(fd, tokio::io::Interest::READABLE)
+            };
+            match registered {
+                Ok(afd) => {
+                    ctx.spawn(
+                        async move {
+                            // A pidfd becomes readable when its process ends.
+                            let _ = afd.readable().await;
+                            window.do_send(ChildExited(unknown));
+                        }
+                        .into_actor(self),
+                    );
+                    return;
+                }
+                Err(e) => tracing::debug!(pid, "cannot watch a pidfd: {}; polling instead", e),
+            }
+        } else if std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+            window.do_send(ChildExited(unknown));
+            return;
+        }
+        ctx.run_interval(FOREIGN_POLL, move |_, ctx| {
+            // SAFETY: kill(pid, 0) only checks that the process exists.
+            if unsafe { libc::kill(pid, 0) } != 0 {
+                window.do_send(ChildExited(unknown));
+                ctx.cancel_future(ctx.handle());
+            }
+        });
     }
 }

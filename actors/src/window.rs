@@ -23,7 +23,7 @@ use crate::event_hub::{EventHub, Publish};
 use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
 use crate::pty_reader::{Drained, Output, OutputEnded, PtyReader, StopReading};
 use crate::screen::{self, Viewer};
-use crate::supervisor::{ChildExited, Supervisor, Watch};
+use crate::supervisor::{ChildExited, Supervisor, Watch, WatchForeign};
 use protocol::events::Event;
 
 /// Least time between two batches of a window's events and notices.
@@ -204,44 +204,89 @@ impl Window {
                 pid,
                 window: ctx.address().recipient(),
             });
-            Window {
+            if let Some(raw) = master.as_raw_fd() {
+                // SAFETY: the master stays open while this borrow is used (the call below).
+                let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
+                crate::handover::store_pty(&id, fd);
+            }
+            let emulator = Emulator::new(cols, rows, scrollback);
+            Window::assemble(
                 id,
                 links,
-                emulator: Emulator::new(cols, rows, scrollback),
+                emulator,
                 master,
                 input,
-                reader: Some(reader),
+                Some(reader),
                 drain,
                 pid,
-                exited: None,
-                reaped: None,
-                leftovers: None,
-                stream_done: false,
-                drained: false,
-                last_title: None,
-                reap_waiters: Vec::new(),
-                frames: protocol::lumen::FrameScanner::new(),
-                failed_frames: 0,
-                frame_timer: false,
-                viewers: Vec::new(),
-                flush_scheduled: false,
-                frame_budget: FRAME_BURST,
-                budget_at: Instant::now(),
-                last_modes: Default::default(),
-                agent: Default::default(),
-                pending: Default::default(),
-                events_at: None,
-                events_scheduled: false,
-                published_modes: BTreeMap::new(),
-                output_watches: Vec::new(),
-                exit_watches: Vec::new(),
-                idle_watches: Vec::new(),
-                idle_timer: None,
-                last_output: Instant::now(),
-                exit_recorded: false,
-                me: ctx.address().downgrade(),
-            }
+                ctx,
+            )
         }))
+    }
+
+    /// A window's state around its emulator and PTY, nothing yet said or watched.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        id: String,
+        links: WindowLinks,
+        emulator: Emulator,
+        master: Box<dyn MasterPty + Send>,
+        input: Option<mpsc::Sender<WriteJob>>,
+        reader: Option<Addr<PtyReader>>,
+        drain: Arc<Notify>,
+        pid: i32,
+        ctx: &mut Context<Window>,
+    ) -> Window {
+        let last_title = emulator.title().map(str::to_owned);
+        let last_modes = emulator.window_modes();
+        let modes = emulator.modes();
+        let published_modes = [
+            (Mode::AltScreen, modes.alt_screen),
+            (Mode::BracketedPaste, modes.bracketed_paste),
+            (Mode::AppCursor, modes.app_cursor),
+            (Mode::MouseReporting, modes.mouse),
+        ]
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(m, on)| (mode_name(m), on))
+        .collect();
+        Window {
+            id,
+            links,
+            emulator,
+            master,
+            input,
+            reader,
+            drain,
+            pid,
+            exited: None,
+            reaped: None,
+            leftovers: None,
+            stream_done: false,
+            drained: false,
+            last_title,
+            reap_waiters: Vec::new(),
+            frames: protocol::lumen::FrameScanner::new(),
+            failed_frames: 0,
+            frame_timer: false,
+            viewers: Vec::new(),
+            flush_scheduled: false,
+            frame_budget: FRAME_BURST,
+            budget_at: Instant::now(),
+            last_modes,
+            agent: Default::default(),
+            pending: Default::default(),
+            events_at: None,
+            events_scheduled: false,
+            published_modes,
+            output_watches: Vec::new(),
+            exit_watches: Vec::new(),
+            idle_watches: Vec::new(),
+            idle_timer: None,
+            last_output: Instant::now(),
+            exit_recorded: false,
+            me: ctx.address().downgrade(),
+        }
     }
 
     /// Queue bytes for the PTY now, in message order (so a later message cannot overtake an
@@ -607,6 +652,8 @@ impl Actor for Window {
     type Context = Context<Self>;
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
+        // A closed window's PTY must not be kept for a restart (nor keep its program alive).
+        crate::handover::unstore_pty(&self.id);
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
         } else if let Some(leftovers) = self.leftovers.take() {
@@ -1040,5 +1087,188 @@ impl Handler<Paste> for Window {
             written.await?;
             Ok(crate::paste::Outcome::Write(bytes))
         })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live upgrade: a window handed to the next daemon, and one taken over from the previous one.
+
+/// What the next daemon needs to carry on a window: its PTY master (a close-on-exec dup, for
+/// the caller to pass on), its program, its size and its terminal as replay bytes.
+pub struct WindowExport {
+    pub master: std::os::fd::OwnedFd,
+    pub pid: i32,
+    pub cols: u16,
+    pub rows: u16,
+    pub replay: String,
+    pub exit: Option<ExitInfo>,
+    pub failed_frames: u64,
+}
+
+/// Stop reading the program's output and export the window. Output the program writes from
+/// now on waits in the PTY for the next daemon; nothing read is lost between the two. If the
+/// upgrade does not happen, [`Thaw`] starts reading again.
+#[derive(Message)]
+#[rtype(result = "Result<WindowExport, String>")]
+pub struct Freeze;
+
+impl Handler<Freeze> for Window {
+    type Result = ResponseActFuture<Self, Result<WindowExport, String>>;
+    fn handle(&mut self, _: Freeze, _: &mut Self::Context) -> Self::Result {
+        let reader = self.reader.take();
+        Box::pin(
+            async move {
+                if let Some(reader) = reader {
+                    // Answered once the reader has stopped: every burst it read is already in
+                    // this window's mailbox, ahead of the export below.
+                    let _ = reader.send(StopReading).await;
+                }
+            }
+            .into_actor(self)
+            .map(|(), act, _| {
+                let master = pty::reader_fd(act.master.as_ref())
+                    .map_err(|e| format!("window {}: cannot duplicate its PTY: {e}", act.id))?;
+                Ok(WindowExport {
+                    master,
+                    pid: act.pid,
+                    cols: act.emulator.cols(),
+                    rows: act.emulator.rows(),
+                    replay: act.emulator.replay(),
+                    exit: act.exited.or(act.reaped),
+                    failed_frames: act.failed_frames,
+                })
+            }),
+        )
+    }
+}
+
+/// The upgrade did not happen: read the program's output again.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Thaw;
+
+impl Handler<Thaw> for Window {
+    type Result = ();
+    fn handle(&mut self, _: Thaw, ctx: &mut Self::Context) {
+        if self.reader.is_some() || self.stream_done {
+            return;
+        }
+        match pty::reader_fd(self.master.as_ref()) {
+            Ok(fd) => {
+                self.reader = Some(PtyReader::start(
+                    fd,
+                    ctx.address(),
+                    self.drain.clone(),
+                    &self.links.readers,
+                ));
+            }
+            Err(e) => {
+                tracing::error!(window = %self.id, error = %e, "cannot read the PTY again after a failed upgrade");
+            }
+        }
+    }
+}
+
+/// A window taken over from the daemon that ran before a live upgrade.
+pub struct Adopted {
+    pub id: String,
+    pub master: std::os::fd::OwnedFd,
+    pub pid: i32,
+    pub cols: u16,
+    pub rows: u16,
+    pub scrollback: usize,
+    pub replay: String,
+    pub exit: Option<ExitInfo>,
+    /// The session had recorded the exit (else it is told again here).
+    pub exit_recorded: bool,
+    pub failed_frames: u64,
+    /// Taken over after a crash: the program is not this process's child (its end is watched
+    /// through a pidfd), and its screen may be stale (a resize nudge makes it redraw).
+    pub foreign: bool,
+}
+
+impl Window {
+    /// Start the actor for a PTY whose program is already running (or has ended), with its
+    /// terminal rebuilt from the replay. The program is still this process's child, so the
+    /// supervisor reaps it as before.
+    pub fn adopt(
+        w: Adopted,
+        links: WindowLinks,
+        arbiter: &ArbiterHandle,
+    ) -> std::io::Result<Addr<Window>> {
+        let master: Box<dyn MasterPty + Send> = Box::new(pty::AdoptedMaster::new(w.master));
+        let live = w.exit.is_none();
+        let fds = if live {
+            Some((
+                pty::reader_fd(master.as_ref())?,
+                pty::writer_fd(master.as_ref())?,
+            ))
+        } else {
+            None
+        };
+        let emulator = Emulator::from_replay(w.cols, w.rows, w.scrollback, &w.replay);
+        Ok(Window::start_in_arbiter(arbiter, move |ctx| {
+            let drain = Arc::new(Notify::new());
+            let (input, reader) = match fds {
+                Some((reader_fd, writer_fd)) => {
+                    let input = pty::start_writer(writer_fd)
+                        .map_err(|e| {
+                            tracing::error!(window = %w.id, error = %e, "cannot write to the handed-over PTY")
+                        })
+                        .ok();
+                    let reader =
+                        PtyReader::start(reader_fd, ctx.address(), drain.clone(), &links.readers);
+                    if w.foreign {
+                        links.supervisor.do_send(WatchForeign {
+                            pid: w.pid,
+                            window: ctx.address().recipient(),
+                        });
+                        // SIGWINCH twice: a full-screen program draws its screen again.
+                        let (cols, rows) = (w.cols, w.rows);
+                        let _ = master.resize(pty::pty_size(cols, rows.saturating_sub(1).max(1)));
+                        let _ = master.resize(pty::pty_size(cols, rows));
+                    } else {
+                        links.supervisor.do_send(Watch {
+                            pid: w.pid,
+                            window: ctx.address().recipient(),
+                        });
+                    }
+                    (input, Some(reader))
+                }
+                None => (None, None),
+            };
+            let mut window = Window::assemble(
+                w.id, links, emulator, master, input, reader, drain, w.pid, ctx,
+            );
+            window.failed_frames = w.failed_frames;
+            match w.exit {
+                Some(exit) if w.exit_recorded => {
+                    window.exited = Some(exit);
+                    window.reaped = Some(exit);
+                    window.stream_done = true;
+                    window.drained = true;
+                    window.exit_recorded = true;
+                }
+                Some(exit) => {
+                    // Reaped just before the handover, not yet recorded: settled as usual.
+                    window.stream_done = true;
+                    ctx.address().do_send(ChildExited(exit));
+                }
+                None => {}
+            }
+            window
+        }))
+    }
+}
+
+/// The visible screen as replay bytes, without scrollback (saved for a crash).
+#[derive(Message)]
+#[rtype(result = "String")]
+pub struct ScreenReplay;
+
+impl Handler<ScreenReplay> for Window {
+    type Result = String;
+    fn handle(&mut self, _: ScreenReplay, _: &mut Self::Context) -> String {
+        self.emulator.replay_screen()
     }
 }

@@ -36,6 +36,9 @@ pub enum Command {
     Ls(LsArgs),
     KillSession(KillSessionArgs),
     Resurrect(ResurrectArgs),
+    /// Replace the running daemon with the tuios binary now on disk, keeping every session and
+    /// running program (live upgrade).
+    Upgrade,
     /// Stop the daemon and every session it holds.
     KillServer,
     ListVerbs(ListVerbsArgs),
@@ -91,6 +94,7 @@ impl Command {
             "new" => "new-session",
             "kill-session" => "kill-session",
             "resurrect" => "resurrect",
+            "upgrade" => "upgrade",
             "list-verbs" => "list-verbs",
             "send-keys" => "send-keys",
             "send-text" => "send-text",
@@ -137,6 +141,10 @@ pub struct DaemonArgs {
     /// Configuration file to read instead of the default one.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Print the handover versions this binary reads and exit (a running daemon asks this of
+    /// the binary on disk before a live upgrade).
+    #[arg(long, hide = true)]
+    pub handover_versions: bool,
 }
 
 #[derive(Debug, Args)]

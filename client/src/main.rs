@@ -11,6 +11,7 @@ mod paste_check;
 mod resurrect;
 mod socket_check;
 mod tui;
+mod upgrade;
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -105,6 +106,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             socket: cli.socket,
             config: args.config,
             log_level: args.log_level,
+            handover_versions: args.handover_versions,
         })),
         Command::New(a) => new_session(&socket, &a),
         Command::Attach(a) => {
@@ -118,6 +120,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             tui::attach(&socket, a.session, a.create)
         }
         Command::KillServer => kill_server(&socket),
+        Command::Upgrade => emit(&upgrade::run(&socket)?),
         Command::Ls(a) => {
             let result = call(&socket, &params::list_sessions())?;
             let sessions = result

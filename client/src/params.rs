@@ -491,6 +491,7 @@ mod tests {
             Command::Ls(_) => list_sessions(),
             Command::KillSession(a) => kill_session(&a.session),
             Command::Resurrect(a) => resurrect(a.session.as_deref()),
+            Command::Upgrade => Request::new("upgrade"),
             Command::ListVerbs(a) => list_verbs(a.verb.as_deref()),
             Command::SendKeys(a) => send_keys(&a),
             Command::SendText(a) => send_text(&a),
@@ -1150,6 +1151,7 @@ mod tests {
                 "ls",
                 "-l",
             ],
+            &["upgrade"],
         ];
         let mut covered = Vec::new();
         for args in samples {

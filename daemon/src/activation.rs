@@ -15,12 +15,18 @@ use rustix::net::{sockopt, AddressFamily, SocketType};
 /// descriptors passed, this one is used.
 pub const FD_NAME: &str = "tuios";
 
+/// The names of window PTYs in the descriptor store start with this.
+pub const KEPT_PTY_PREFIX: &str = "pty-";
+
 /// A listening socket received from the service manager.
 #[derive(Debug)]
 pub struct Activated {
     pub listener: UnixListener,
     /// The path the socket is bound to, as the kernel reports it.
     pub path: PathBuf,
+    /// Window PTY masters systemd kept in its descriptor store through a crash
+    /// (`pty-<window id>`), for the restored windows to take over.
+    pub kept: Vec<(String, OwnedFd)>,
 }
 
 /// The socket systemd passed, if any. `Ok(None)` when the daemon was not socket-activated (no
@@ -48,7 +54,19 @@ pub fn take_listener() -> Result<Option<Activated>, String> {
     if fds.is_empty() {
         return Ok(None);
     }
-    let fd = pick(&fds)?;
+    let kept: Vec<(String, OwnedFd)> = fds
+        .iter()
+        .filter(|(_, name)| name.starts_with(KEPT_PTY_PREFIX))
+        // SAFETY: passed to this process by the service manager (see below); each descriptor
+        // is taken once, and the listener is never among them (its name is not `pty-`).
+        .map(|(fd, name)| (name.clone(), unsafe { OwnedFd::from_raw_fd(*fd) }))
+        .collect();
+    let sockets: Vec<(RawFd, String)> = fds
+        .iter()
+        .filter(|(_, name)| !name.starts_with(KEPT_PTY_PREFIX))
+        .cloned()
+        .collect();
+    let fd = pick(&sockets)?;
     // SAFETY: `fd` was passed to this process by the service manager (LISTEN_PID named us and
     // LISTEN_FDS counted it), nothing else in the process has taken ownership of it, and it is
     // taken only once: the variables are gone from the environment now.
@@ -68,7 +86,11 @@ pub fn take_listener() -> Result<Option<Activated>, String> {
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("cannot make the socket passed by systemd non-blocking: {e}"))?;
-    Ok(Some(Activated { listener, path }))
+    Ok(Some(Activated {
+        listener,
+        path,
+        kept,
+    }))
 }
 
 fn owned_borrow(fd: &OwnedFd) -> BorrowedFd<'_> {

@@ -4,11 +4,13 @@
 pub mod activation;
 pub mod paths;
 
+pub mod fdstore;
 mod files;
 mod lock;
 mod logging;
 mod probe;
 mod run;
+pub mod upgrade;
 
 pub use lock::StartLock;
 pub use logging::init_logging;

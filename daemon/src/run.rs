@@ -35,18 +35,60 @@ pub struct DaemonOptions {
     pub config: Option<PathBuf>,
     /// Log filter (`debug`, or a directive such as `tuios_actors=trace,info`).
     pub log_level: Option<String>,
+    /// Print the handover format versions this binary reads and exit (asked by a running
+    /// daemon before a live upgrade).
+    pub handover_versions: bool,
 }
 
 /// Run the daemon in the foreground until SIGTERM or SIGINT. Returns the process exit code:
 /// 0 after a clean shutdown, 1 when it cannot start, 2 for a bad configuration or option.
 pub fn run(opts: DaemonOptions) -> i32 {
-    // First, while the process has one thread: this edits the environment.
-    let activated = match crate::activation::take_listener() {
-        Ok(a) => a,
+    if opts.handover_versions {
+        return crate::upgrade::print_versions();
+    }
+    // First, while the process has one thread: these edit the environment.
+    let mut handed = match crate::upgrade::receive() {
+        Ok(h) => h,
         Err(msg) => {
-            eprintln!("tuios daemon: {msg}");
-            return EXIT_FAILURE;
+            // This process is already the new binary: there is no going back. Start cold; the
+            // programs of the handed-over windows lose their terminals.
+            eprintln!("tuios daemon: the state handed over by the previous daemon is unusable ({msg}); starting without it");
+            None
         }
+    };
+    let handed_listener = handed.as_mut().and_then(take_handed_listener);
+    let activated = match handed_listener {
+        Some(a) => Some(a),
+        None => match crate::activation::take_listener() {
+            Ok(a) => a,
+            Err(msg) => {
+                eprintln!("tuios daemon: {msg}");
+                return EXIT_FAILURE;
+            }
+        },
+    };
+    // Kept for a later live upgrade: sd_notify removes it from the environment.
+    let notify_socket = match &handed {
+        Some(h) => h.state.notify_socket.clone(),
+        None => std::env::var("NOTIFY_SOCKET").ok(),
+    };
+    if let Some(path) = notify_socket.as_deref().filter(|_| handed.is_some()) {
+        std::env::set_var("NOTIFY_SOCKET", path);
+    }
+    // systemd (254 and later) says how many descriptors it keeps for the service in FDSTORE;
+    // without it, nothing is stored. Removed like NOTIFY_SOCKET: it is not the panes' business.
+    let fd_store = match &handed {
+        Some(h) => h.state.fd_store,
+        None => std::env::var("FDSTORE")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .is_some_and(|n| n > 0),
+    };
+    std::env::remove_var("FDSTORE");
+    // A socket handed over is systemd's only if it was systemd's before.
+    let systemd_socket = match &handed {
+        Some(h) => h.state.systemd_socket,
+        None => activated.is_some(),
     };
     let cfg = match config::load_daemon_config(opts.config.as_deref()) {
         Ok(cfg) => cfg,
@@ -108,9 +150,44 @@ pub fn run(opts: DaemonOptions) -> i32 {
         let runtime = runtime.clone();
         move || runtime
     });
+    if let Some(h) = handed {
+        tracing::info!(
+            from = %h.state.written_by,
+            sessions = h.state.sessions.len(),
+            "live upgrade: taking over from the previous daemon"
+        );
+        actors::handover::stash_incoming(h);
+    }
+    let mut activated = activated;
+    if let Some(a) = activated.as_mut() {
+        let kept = std::mem::take(&mut a.kept);
+        if !kept.is_empty() {
+            tracing::info!(
+                ptys = kept.len(),
+                "systemd kept window terminals through a restart; taking their programs over"
+            );
+            actors::handover::stash_survivors(kept);
+        }
+    }
+    let store = notify_socket
+        .as_ref()
+        .filter(|_| fd_store)
+        .and_then(|path| match crate::fdstore::SystemdStore::new(&path.into()) {
+            Ok(store) => Some(Arc::new(store)),
+            Err(e) => {
+                tracing::warn!("systemd's descriptor store is unusable ({e}); programs will not survive a crash");
+                None
+            }
+        });
+    if let Some(store) = &store {
+        actors::handover::set_fd_store(store.clone());
+    }
     let info = ServeInfo {
         socket,
         activated: activated.map(|a| a.listener),
+        fd_store: store,
+        systemd_socket,
+        notify_socket,
         scrollback_lines: cfg.scrollback_lines,
         default_shell: cfg.shell,
     };
@@ -253,10 +330,35 @@ fn check_sessions_dir(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// The listening socket a live upgrade handed over, as if systemd had passed it (it is bound
+/// and listening already).
+fn take_handed_listener(
+    h: &mut actors::handover::Incoming,
+) -> Option<crate::activation::Activated> {
+    let fd = h.fds.remove(&h.state.listener_fd)?;
+    let listener = std::os::unix::net::UnixListener::from(fd);
+    let path = listener
+        .local_addr()
+        .ok()
+        .and_then(|a| a.as_pathname().map(PathBuf::from))?;
+    listener.set_nonblocking(true).ok()?;
+    Some(crate::activation::Activated {
+        listener,
+        path,
+        kept: Vec::new(),
+    })
+}
+
 struct ServeInfo {
     socket: PathBuf,
-    /// The listening socket systemd passed; `None` means bind `socket` ourselves.
+    /// The listening socket systemd passed or a live upgrade handed over; `None` means bind
+    /// `socket` ourselves.
     activated: Option<std::os::unix::net::UnixListener>,
+    /// The socket file is systemd's: never removed, its mode is the unit's.
+    systemd_socket: bool,
+    /// systemd's descriptor store, when the service has one.
+    fd_store: Option<Arc<crate::fdstore::SystemdStore>>,
+    notify_socket: Option<String>,
     scrollback_lines: usize,
     default_shell: Option<String>,
 }
@@ -276,6 +378,7 @@ async fn serve(info: ServeInfo) -> i32 {
         }
     };
     let activated = info.activated.is_some();
+    let systemd_socket = info.systemd_socket;
     let listener = match info.activated {
         Some(std) => UnixListener::from_std(std),
         None => UnixListener::bind(&socket),
@@ -287,9 +390,12 @@ async fn serve(info: ServeInfo) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    // A passed socket has the mode its unit gave it (SocketMode=0600 in ours).
-    if activated {
+    // A passed socket has the mode its unit gave it (SocketMode=0600 in ours); a handed-over
+    // one, the mode it was given at the first start.
+    if systemd_socket {
         tracing::info!(socket = %socket.display(), "using the socket passed by systemd");
+    } else if activated {
+        tracing::debug!(socket = %socket.display(), "using the handed-over socket");
     } else if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
         eprintln!(
             "tuios daemon: cannot restrict permissions of {}: {e}",
@@ -305,11 +411,34 @@ async fn serve(info: ServeInfo) -> i32 {
             "tuios daemon: cannot write pid file {}: {e}",
             pid_file.display()
         );
-        if !activated {
+        if !systemd_socket {
             remove_quietly(&socket);
         }
         return EXIT_FAILURE;
     }
+
+    // A socket we bound goes into systemd's store: after a crash the next start serves on it
+    // (a passed one is systemd's already).
+    if let Some(store) = info.fd_store.as_ref().filter(|_| !systemd_socket) {
+        use std::os::fd::AsFd;
+        if let Err(e) = store.store(crate::fdstore::LISTENER_NAME, listener.as_fd()) {
+            tracing::warn!("cannot keep the listening socket in systemd's store: {e}");
+        }
+    }
+    let upgrade = match rustix::io::fcntl_dupfd_cloexec(&listener, 3) {
+        Ok(fd) => Some(crate::upgrade::Context {
+            listener: fd,
+            systemd_socket,
+            notify_socket: info.notify_socket.clone(),
+            fd_store: info.fd_store.is_some(),
+        }),
+        Err(e) => {
+            tracing::warn!("live upgrade unavailable: cannot duplicate the listening socket: {e}");
+            None
+        }
+    };
+    let (upgrade_tx, mut upgrade_requests) = tokio::sync::mpsc::unbounded_channel();
+    actors::handover::set_trigger(upgrade_tx);
 
     let handle = actors::start(
         listener,
@@ -341,7 +470,21 @@ async fn serve(info: ServeInfo) -> i32 {
     );
 
     let mut signals = signals;
-    let name = signals.wait_for_stop().await;
+    let name = loop {
+        tokio::select! {
+            sig = signals.stop_or_upgrade() => match sig {
+                Err(name) => break name,
+                Ok(()) => {
+                    tracing::info!("SIGUSR2 received: live upgrade");
+                    upgrade_once(upgrade.as_ref(), false, None).await;
+                }
+            },
+            Some(req) = upgrade_requests.recv() => {
+                let req: actors::handover::UpgradeRequest = req;
+                upgrade_once(upgrade.as_ref(), req.check, Some(req.reply)).await;
+            }
+        }
+    };
     tracing::info!("{name} received, shutting down");
     tokio::select! {
         _ = handle.shutdown() => {}
@@ -358,17 +501,38 @@ async fn serve(info: ServeInfo) -> i32 {
 
     remove_quietly(&pid_file);
     // A socket systemd owns stays: connections to it queue until the next start.
-    if !activated {
+    if !systemd_socket {
         remove_quietly(&socket);
     }
     tracing::info!("tuios daemon stopped");
     0
 }
 
+/// One upgrade attempt; returns when it did not happen (it was a check, or it failed).
+async fn upgrade_once(
+    ctx: Option<&crate::upgrade::Context>,
+    check: bool,
+    reply: Option<tokio::sync::oneshot::Sender<Result<actors::handover::VerbValue, String>>>,
+) {
+    let Some(ctx) = ctx else {
+        let why = "the listening socket cannot be handed over".to_string();
+        if let Some(reply) = reply {
+            let _ = reply.send(Err(why.clone()));
+        }
+        tracing::error!("live upgrade did not happen: {why}");
+        return;
+    };
+    if let Some(why) = crate::upgrade::perform(ctx, check, reply).await {
+        tracing::error!("live upgrade did not happen: {why}");
+    }
+}
+
 struct Signals {
     term: Signal,
     int: Signal,
     hup: Signal,
+    /// Live upgrade (systemd's `ExecReload=`).
+    usr2: Signal,
 }
 
 impl Signals {
@@ -377,7 +541,22 @@ impl Signals {
             term: signal(SignalKind::terminate())?,
             int: signal(SignalKind::interrupt())?,
             hup: signal(SignalKind::hangup())?,
+            usr2: signal(SignalKind::user_defined2())?,
         })
+    }
+
+    /// Wait for SIGUSR2 (`Ok`) or a stop signal (`Err` with its name).
+    async fn stop_or_upgrade(&mut self) -> Result<(), &'static str> {
+        loop {
+            tokio::select! {
+                _ = self.term.recv() => return Err("SIGTERM"),
+                _ = self.int.recv() => return Err("SIGINT"),
+                Some(()) = self.usr2.recv() => return Ok(()),
+                Some(()) = self.hup.recv() => {
+                    tracing::info!("SIGHUP received and ignored (configuration is read only at start)");
+                }
+            }
+        }
     }
 
     /// Wait for SIGTERM or SIGINT and name it. SIGHUP is logged and otherwise ignored: the

@@ -25,6 +25,7 @@ fn daemon_child() {
         socket: Some(PathBuf::from(socket)),
         config: std::env::var_os(CHILD_CONFIG).map(PathBuf::from),
         log_level: Some("debug".into()),
+        handover_versions: false,
     });
     std::process::exit(code);
 }

@@ -17,6 +17,7 @@
 mod osc;
 mod render;
 mod rows;
+mod snapshot;
 mod store;
 
 use std::mem;

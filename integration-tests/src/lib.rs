@@ -841,7 +841,7 @@ pub fn unescape(s: &str) -> Vec<u8> {
 }
 
 /// Verbs the daemon adds to the spec's, each marked as an extension in its description.
-pub const EXTENSION_VERBS: [&str; 3] = ["new-session", "resurrect", "run"];
+pub const EXTENSION_VERBS: [&str; 4] = ["new-session", "resurrect", "run", "upgrade"];
 
 /// `list-verbs` names without the extensions, for comparing with [`SPEC_VERBS`].
 pub fn without_extensions(names: &[String]) -> Vec<String> {

@@ -16,6 +16,7 @@ use protocol::events::Event;
 
 mod agent;
 mod clients;
+pub mod handover;
 mod labels;
 pub mod saved;
 mod workspaces;
@@ -169,6 +170,10 @@ impl Session {
             }
             if let Some(sig) = exit.signal {
                 row["signal"] = json!(sig);
+            }
+            if let Some(reason) = exit.reason {
+                row["exit_code"] = Value::Null;
+                row["exit_reason"] = json!(reason);
             }
         }
         row

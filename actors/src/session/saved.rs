@@ -126,6 +126,11 @@ pub struct SavedWindow {
     pub command: Vec<String>,
     #[serde(default)]
     pub remain: bool,
+    /// The visible screen as replay bytes (`Emulator::replay` without scrollback), so a window
+    /// taken over after a crash shows something until its program draws again. Only the screen:
+    /// scrollback is never saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<String>,
 }
 
 /// Parse a saved file, migrating older formats. The error is a reason for a person to read.
@@ -358,6 +363,20 @@ impl SaveState {
     fn active(&self) -> bool {
         !self.stopped && !self.restoring && store_dir().is_some()
     }
+
+    /// This session was handed over by a live upgrade: it keeps the `restored` it had, and its
+    /// file is already its own (nothing to keep aside before the first write).
+    pub(super) fn handed_over(&mut self, restored: bool) {
+        self.restored = restored;
+        self.writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .claimed = true;
+    }
+
+    pub(super) fn was_restored(&self) -> bool {
+        self.restored
+    }
 }
 
 /// Start the once-a-second check (when saving is on).
@@ -365,12 +384,12 @@ pub(super) fn start(ctx: &mut Context<Session>) {
     if store_dir().is_none() {
         return;
     }
-    ctx.run_interval(SAVE_INTERVAL, |act, _| act.save_tick());
+    ctx.run_interval(SAVE_INTERVAL, |act, ctx| act.save_tick(ctx));
 }
 
 impl Session {
     /// The structure to save; working directories are filled in later from the returned pids.
-    fn structure(&self) -> (SavedSession, Vec<i32>) {
+    pub(super) fn structure(&self) -> (SavedSession, Vec<i32>) {
         let windows = self
             .windows
             .iter()
@@ -382,6 +401,7 @@ impl Session {
                 cwd: None,
                 command: w.argv.clone(),
                 remain: w.remain,
+                screen: None,
             })
             .collect();
         let pids = self
@@ -421,7 +441,7 @@ impl Session {
         (doc, pids)
     }
 
-    fn save_tick(&mut self) {
+    fn save_tick(&mut self, ctx: &mut Context<Session>) {
         if !self.saved.active() {
             return;
         }
@@ -432,7 +452,30 @@ impl Session {
             return;
         }
         self.saved.last = Some(doc.clone());
-        self.enqueue_write(doc, pids);
+        if !crate::handover::keeps_ptys() {
+            self.enqueue_write(doc, pids);
+            return;
+        }
+        // The programs outlive a crash (systemd keeps their terminals): their screens are saved
+        // too, so the windows taken over show them until the programs draw again.
+        let addrs: Vec<Addr<crate::window::Window>> =
+            self.windows.iter().map(|w| w.addr.clone()).collect();
+        ctx.spawn(
+            async move {
+                futures_util::future::join_all(
+                    addrs.iter().map(|a| a.send(crate::window::ScreenReplay)),
+                )
+                .await
+            }
+            .into_actor(self)
+            .map(move |screens, act, _| {
+                let mut doc = doc;
+                for (w, screen) in doc.windows.iter_mut().zip(screens) {
+                    w.screen = screen.ok();
+                }
+                act.enqueue_write(doc, pids);
+            }),
+        );
     }
 
     /// Hand a write to the blocking pool; the handle resolves once it is on disk (or failed).
@@ -643,8 +686,16 @@ pub struct RestoreWindow(pub SavedWindow);
 
 impl Handler<RestoreWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Option<String>, VerbError>>;
-    fn handle(&mut self, msg: RestoreWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: RestoreWindow, ctx: &mut Self::Context) -> Self::Result {
         let w = msg.0;
+        // Its PTY survived a crash of the previous daemon: take the running program over.
+        if let Some(master) = crate::handover::take_survivor(&w.id) {
+            if self.index_of(&w.id).is_none() {
+                if let Some(done) = self.adopt_survivor(&w, master, ctx) {
+                    return Box::pin(fut::ready(Ok(Some(done))));
+                }
+            }
+        }
         let id = if w.id.is_empty() || self.index_of(&w.id).is_some() {
             uuid::Uuid::new_v4().to_string()
         } else {
@@ -785,6 +836,63 @@ impl Handler<FinishRestore> for Session {
     }
 }
 
+impl Session {
+    /// Take over a window whose PTY master the service manager kept through a crash: its
+    /// program still runs (it leads the terminal's session). The line for the restore report,
+    /// or `None` when the program is gone (the window is then restored as usual).
+    fn adopt_survivor(
+        &mut self,
+        w: &SavedWindow,
+        master: std::os::fd::OwnedFd,
+        ctx: &mut Context<Session>,
+    ) -> Option<String> {
+        let label = w.name.clone().unwrap_or_else(|| w.id.clone());
+        let Some(pid) = crate::pty::pty_session(&master) else {
+            tracing::info!(window = %label, "a kept PTY has no program any more; restoring the window anew");
+            crate::handover::unstore_pty(&w.id);
+            return None;
+        };
+        let (cols, rows) = crate::pty::pty_winsize(&master).unwrap_or((self.width, self.height));
+        let handed = crate::handover::HandedWindow {
+            id: w.id.clone(),
+            pty_id: uuid::Uuid::new_v4().to_string(),
+            stored_title: w
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("Terminal {}", w.id.get(..8).unwrap_or(&w.id))),
+            live_title: None,
+            fd: -1,
+            pid,
+            cols,
+            rows,
+            scrollback: self.scrollback_lines(),
+            replay: w.screen.clone().unwrap_or_default(),
+            reaped: false,
+            exited: false,
+            exit_code: None,
+            exit_signal: None,
+            failed_frames: 0,
+            modes: Default::default(),
+            command: !w.command.is_empty(),
+        };
+        let adopt = super::handover::AdoptWindow {
+            window: handed,
+            master,
+            saved: w.clone(),
+            foreign: true,
+        };
+        match self.adopt_window(adopt, ctx) {
+            Ok(()) => Some(format!(
+                "window {label}: its program (pid {pid}) survived the crash and was taken over"
+            )),
+            Err(why) => {
+                tracing::warn!(window = %label, "cannot take over a kept PTY: {why}");
+                None
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -815,6 +923,7 @@ mod tests {
                 cwd: Some("/tmp".into()),
                 command: vec!["vim".into(), "a b".into()],
                 remain: false,
+                screen: None,
             }],
         }
     }

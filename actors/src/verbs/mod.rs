@@ -55,6 +55,7 @@ pub async fn dispatch(env: &VerbEnv, req: &Request) -> Result<Value, VerbError> 
                     .await,
             )?
         }
+        "upgrade" => crate::handover::request(p).await,
         "session-info" => {
             let params: SessionParams = decode(p)?;
             let s = session(env, params.session).await?;

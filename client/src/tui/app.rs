@@ -2052,3 +2052,14 @@ pub fn split_words(line: &str) -> Vec<String> {
 #[cfg(test)]
 #[path = "app_tests.rs"]
 mod tests;
+
+impl App {
+    /// Attached again on a new connection (the daemon re-executed itself): forget what was
+    /// told to the old one, so the shown windows and their sizes are sent again, and take the
+    /// new daemon's state whatever its version counter says.
+    pub fn forget_connection(&mut self) {
+        self.sent_view = None;
+        self.sent_sizes.clear();
+        self.view.version = 0;
+    }
+}

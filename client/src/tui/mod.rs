@@ -13,6 +13,7 @@ mod copy;
 mod input;
 mod keys;
 mod layout;
+mod reconnect;
 mod render;
 mod replies;
 mod settings;
@@ -89,12 +90,12 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
     let mut bt = BufferedTerminal::new(terminal)
         .map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
 
-    let (tx, rx) = conn::channel();
+    let (tx, mut rx) = conn::channel();
     conn.start_reader(tx, move || {
         let _ = waker.wake();
     });
 
-    let result = run_loop(&mut app, &mut conn, &mut bt, &rx);
+    let result = run_loop(socket, &mut app, &mut conn, &mut bt, &mut rx);
     // Leave the alternate screen and raw mode before saying anything.
     drop(bt);
     let exit = result?;
@@ -147,10 +148,11 @@ fn clamp16(n: usize) -> u16 {
 }
 
 fn run_loop<T: Terminal>(
+    socket: &Path,
     app: &mut App,
     conn: &mut Conn,
     bt: &mut BufferedTerminal<T>,
-    rx: &std::sync::mpsc::Receiver<Incoming>,
+    rx: &mut std::sync::mpsc::Receiver<Incoming>,
 ) -> Result<Exit, Failure> {
     let mut budget = FRAME_BURST;
     let mut budget_at = Instant::now();
@@ -162,7 +164,11 @@ fn run_loop<T: Terminal>(
                 Ok(Incoming::Message(m)) => app.on_daemon(*m),
                 Ok(Incoming::Closed(why)) => {
                     if app.exit.is_none() {
-                        app.exit = Some(Exit::Lost(why));
+                        // The daemon may be restarting (live upgrade): attach again.
+                        match reconnect::again(socket, app, bt) {
+                            Some((c, r)) => (*conn, *rx) = (c, r),
+                            None => app.exit = Some(Exit::Lost(why)),
+                        }
                     }
                     break;
                 }
@@ -181,7 +187,12 @@ fn run_loop<T: Terminal>(
         let next_timer = app.tick(now);
         for op in std::mem::take(&mut app.out) {
             if let Err(e) = conn.send_op(op) {
-                return Ok(Exit::Lost(e));
+                // As when the reader sees the close: the daemon may be restarting.
+                match reconnect::again(socket, app, bt) {
+                    Some((c, r)) => (*conn, *rx) = (c, r),
+                    None => return Ok(Exit::Lost(e)),
+                }
+                break;
             }
         }
         if let Some(exit) = app.exit.take() {

@@ -49,6 +49,7 @@ VERB_METHODS: Dict[str, str] = {
     "split-window": "split_window",
     "subscribe": "subscribe",
     "unsubscribe": "unsubscribe",
+    "upgrade": "upgrade",
     "wait-for": "wait_for",
 }
 
@@ -1061,6 +1062,34 @@ class VerbMethods:
         after the response.
         """
         return self._verb("unsubscribe", {})
+
+    def upgrade(self, *, check: Optional[bool] = None) -> Dict[str, Any]:
+        """``upgrade``: Extension (not in the control-protocol spec): replace the
+        running daemon with the tuios binary now on disk, in the same process, keeping
+        every session, window and running program (live upgrade; SIGUSR2 does the same).
+        The binary on disk is asked first whether it can take over; if it cannot (it
+        does not start, or reads no handover format this daemon writes) the answer is an
+        error saying why and the daemon carries on unchanged. Otherwise the answer comes
+        just before the switch, and then every connection closes: JSON requests in
+        flight are answered first, attached clients reconnect by themselves, event
+        streams end and can be subscribed again. Call hello on a new connection to see
+        the new daemon_version; the pid stays the same. With check true nothing is
+        replaced: the answer says whether an upgrade would work.
+
+        Args:
+            check: Only check whether the binary on disk could take over; replace nothing.
+                Default: false.
+
+        Returns:
+            The result object, with these keys among others:
+            binary (string): Path of the tuios binary on disk that takes (or would take) over.
+            from_version (string): Upgrade: the release of the daemon being replaced.
+            reads ([]int): Check: the handover format versions the binary on disk reads.
+            writes (int): Check: the handover format version this daemon writes.
+            would_upgrade (bool): Check: true (a binary that could not take over is an error
+                instead).
+        """
+        return self._verb("upgrade", {"check": check})
 
     def wait_for(
         self,

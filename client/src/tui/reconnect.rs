@@ -1,0 +1,71 @@
+//! Reconnecting when the daemon goes away under an attached client. A live upgrade
+//! (`tuios upgrade`) closes every connection and the new daemon, the same process, answers
+//! again within moments with the same sessions: the client says so on its bottom line and
+//! attaches again by itself. A daemon that does not come back in time ends the attach as before.
+
+use std::path::Path;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use protocol::attach::DaemonOp;
+use termwiz::terminal::buffered::BufferedTerminal;
+use termwiz::terminal::Terminal;
+
+use super::app::App;
+use super::conn::{self, Conn, Incoming};
+
+/// How long the client keeps trying.
+const RETRY_FOR: Duration = Duration::from_secs(5);
+/// Pause between attempts.
+const RETRY_EVERY: Duration = Duration::from_millis(100);
+
+/// Attach again to the session shown, for up to [`RETRY_FOR`]; the new connection and its
+/// message channel, or `None` when the daemon (or the session) did not come back.
+pub fn again<T: Terminal>(
+    socket: &Path,
+    app: &mut App,
+    bt: &mut BufferedTerminal<T>,
+) -> Option<(Conn, Receiver<Incoming>)> {
+    let name = app.view.name.clone();
+    if name.is_empty() {
+        return None;
+    }
+    let deadline = Instant::now() + RETRY_FOR;
+    loop {
+        let (cols, rows) = bt.dimensions();
+        show_line(rows);
+        if let Ok(mut c) = Conn::connect(socket) {
+            // A refusal (the session is gone) is final: there is nothing to come back to.
+            let state = c
+                .attach(
+                    Some(name.clone()),
+                    false,
+                    super::clamp16(cols),
+                    super::clamp16(rows),
+                )
+                .ok()?;
+            let (tx, rx) = conn::channel();
+            let waker = bt.terminal().waker();
+            c.start_reader(tx, move || {
+                let _ = waker.wake();
+            });
+            app.forget_connection();
+            app.on_op(DaemonOp::Attached { state });
+            app.dirty = true;
+            // The status line was drawn behind the screen model's back.
+            let _ = bt.repaint();
+            return Some((c, rx));
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(RETRY_EVERY);
+    }
+}
+
+/// "daemon restarting" on the bottom row, in reverse video, without disturbing the screen model.
+fn show_line(rows: usize) {
+    super::write_tty(&format!(
+        "\x1b7\x1b[{rows};1H\x1b[7m tuios: daemon restarting, reconnecting... \x1b[m\x1b[K\x1b8"
+    ));
+}
