@@ -33,6 +33,19 @@ pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    // Its log: the journal when our own stderr is the journal (a systemd service), else a file
+    // in the state directory. Never our stderr otherwise: a caller reading our output until it
+    // closes would wait as long as the daemon lives.
+    let log_file = if daemon::stderr_is_journal() {
+        cmd.stderr(Stdio::inherit());
+        None
+    } else {
+        daemon::default_log_path()
+    };
+    if let Some(log) = &log_file {
+        check_log_path(log)?;
+        cmd.arg("--log-file").arg(log);
+    }
     // SAFETY: setsid is async-signal-safe and touches no memory of the parent; running it
     // between fork and exec detaches the daemon from our terminal and process group, so a
     // Ctrl+C or a closed terminal does not reach it.
@@ -76,8 +89,37 @@ pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
             socket.display(),
             START_DEADLINE.as_secs()
         ),
+        log_file
+            .iter()
+            .map(|log| format!("its log may say why: {}", log.display()))
+            .chain([format!(
+                "run it in the foreground to see why: tuios {flag} daemon --log-level debug"
+            )])
+            .collect(),
+    ))
+}
+
+/// The daemon refuses to log through a symlink or into anything but a regular file, and then
+/// exits with nobody to tell; say why here instead of "did not start answering".
+fn check_log_path(log: &Path) -> Result<(), Failure> {
+    let Ok(meta) = std::fs::symlink_metadata(log) else {
+        return Ok(());
+    };
+    let what = if meta.file_type().is_symlink() {
+        "a symbolic link, which tuios never follows"
+    } else if !meta.is_file() {
+        "not a regular file"
+    } else {
+        return Ok(());
+    };
+    Err(Failure::with_hints(
+        format!(
+            "cannot start the tuios daemon in the background: its log file {} is {what}",
+            log.display()
+        ),
         vec![format!(
-            "run it in the foreground to see why: tuios {flag} daemon --log-level debug"
+            "remove it (tuios creates it itself): rm {}",
+            crate::output::shell_quote(&log.to_string_lossy())
         )],
     ))
 }

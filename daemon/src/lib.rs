@@ -11,6 +11,6 @@ mod probe;
 mod run;
 
 pub use lock::StartLock;
-pub use logging::init_logging;
+pub use logging::{default_log_path, init_logging, log_to_file, stderr_is_journal, LOG_FILE_CAP};
 pub use probe::{probe, probe_with_timeout, Probe, PROBE_TIMEOUT};
 pub use run::{run, DaemonOptions};
