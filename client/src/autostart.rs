@@ -124,16 +124,81 @@ fn check_log_path(log: &Path) -> Result<(), Failure> {
     ))
 }
 
-/// Wait until `path` no longer exists; true if it went away before `timeout`.
-pub fn wait_until_gone(path: &Path, timeout: Duration) -> bool {
+/// How a daemon asked to stop was seen to go.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// It removed its socket, as a daemon that bound the socket itself does last.
+    SocketGone,
+    /// Its pid file is gone and so is the process, yet the socket stays: systemd passed it
+    /// (socket activation), owns it, and will start a daemon again on the next connection.
+    SocketStays,
+}
+
+/// Wait until the daemon `pid` on `socket` has stopped; `None` if it has not within `timeout`.
+/// A daemon removes its pid file and then (unless systemd owns the socket) its socket, so the
+/// socket going is the signal, or, with a socket that stays, the pid file going (`had_pid_file`:
+/// it was there before the daemon was asked, so its absence means something) and the process
+/// with it.
+pub fn wait_stopped(
+    socket: &Path,
+    had_pid_file: bool,
+    pid: Option<i32>,
+    timeout: Duration,
+) -> Option<Stopped> {
+    let pid_file = daemon::paths::pid_path(socket);
     let deadline = Instant::now() + timeout;
     loop {
-        if !path.exists() {
-            return true;
+        if !socket.exists() {
+            return Some(Stopped::SocketGone);
+        }
+        if had_pid_file && !pid_file.exists() && !pid.is_some_and(process_alive) {
+            // The process is gone, so the socket is where it will stay; one last look in case
+            // it was removed just before the exit.
+            return Some(if socket.exists() {
+                Stopped::SocketStays
+            } else {
+                Stopped::SocketGone
+            });
         }
         if Instant::now() >= deadline {
-            return false;
+            return None;
         }
         thread::sleep(POLL_INTERVAL);
+    }
+}
+
+/// Whether process `pid` still runs: it exists (signal 0 reaches it, or it is someone else's)
+/// and has not exited yet as a zombie its parent has not reaped.
+fn process_alive(pid: i32) -> bool {
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) | Err(rustix::io::Errno::PERM) => {}
+        Err(_) => return false,
+    }
+    // State is the field after the parenthesised command name, which may itself hold spaces.
+    let stat =
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).unwrap_or_default();
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    state != Some("Z") && state != Some("X")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_live_process_is_alive_and_a_reaped_one_is_not() {
+        assert!(process_alive(std::process::id() as i32));
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", "exit 0"])
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        child.wait().unwrap();
+        assert!(!process_alive(pid));
     }
 }

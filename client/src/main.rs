@@ -153,7 +153,19 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         }
         Command::KillServer => kill_server(&socket),
         Command::Ls(a) => {
-            let result = call(&socket, &params::list_sessions())?;
+            let result = match call(&socket, &params::list_sessions()) {
+                // Nothing is running, but sessions saved by a daemon that stopped are worth
+                // knowing about: they come back when one starts.
+                Err(failure @ Failure::NoDaemon(_)) if !a.json => {
+                    let saved = resurrect::offline_section();
+                    if saved.is_empty() {
+                        return Err(failure);
+                    }
+                    emit(&saved)?;
+                    return Err(failure);
+                }
+                other => other?,
+            };
             let sessions = result
                 .get("sessions")
                 .and_then(Value::as_array)
@@ -626,7 +638,9 @@ fn kill_server(socket: &Path) -> Result<i32, Failure> {
             ))
         }
         daemon::Probe::Running => {
+            let had_pid_file = daemon::paths::pid_path(socket).exists();
             let mut client = BinaryClient::connect(socket)?;
+            let pid: Option<i32>;
             let who = match client.hello()? {
                 Ok(welcome) => {
                     client.send(&ClientMessage::KillServer)?;
@@ -635,29 +649,39 @@ fn kill_server(socket: &Path) -> Result<i32, Failure> {
                         DaemonMessage::Error { message, .. } => return Err(Failure::msg(message)),
                         other => return Err(unexpected(&other)),
                     }
+                    pid = i32::try_from(welcome.pid).ok();
                     format!("{} (pid {})", welcome.daemon_version, welcome.pid)
                 }
                 // A daemon of another protocol version refuses our messages, yet kill-server is
                 // exactly what the refusal recommends: stop it by signal instead.
                 Err((_, refusal)) => {
-                    let pid = signal_daemon(socket).map_err(|why| {
+                    let signalled = signal_daemon(socket).map_err(|why| {
                         Failure::with_hints(
                             format!("the daemon refused this client ({refusal}) and {why}"),
                             vec!["stop it by hand: kill <pid of tuios daemon>".to_string()],
                         )
                     })?;
-                    format!("(pid {pid})")
+                    pid = Some(signalled);
+                    format!("(pid {signalled})")
                 }
             };
             drop(client);
-            if autostart::wait_until_gone(socket, KILL_SERVER_DEADLINE) {
-                emit(&format!("tuios daemon {who} stopped\n"))
-            } else {
-                Err(Failure::msg(format!(
-                    "the daemon was asked to stop but {} is still there after {} s",
+            match autostart::wait_stopped(socket, had_pid_file, pid, KILL_SERVER_DEADLINE) {
+                Some(autostart::Stopped::SocketGone) => {
+                    emit(&format!("tuios daemon {who} stopped\n"))
+                }
+                Some(autostart::Stopped::SocketStays) => emit(&format!(
+                    "tuios daemon {who} stopped; its socket {} stays because systemd listens on it \
+                     (socket activation): the next tuios command starts a daemon again \
+                     (to stop that too: systemctl --user stop tuios.socket)\n",
+                    socket.display()
+                )),
+                None => Err(Failure::msg(format!(
+                    "the daemon was asked to stop but is still running after {} s ({} and its pid \
+                     file are still there)",
+                    KILL_SERVER_DEADLINE.as_secs(),
                     socket.display(),
-                    KILL_SERVER_DEADLINE.as_secs()
-                )))
+                ))),
             }
         }
     }
