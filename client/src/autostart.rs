@@ -33,6 +33,19 @@ pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    // Its log: the journal when our own stderr is the journal (a systemd service), else a file
+    // in the state directory. Never our stderr otherwise: a caller reading our output until it
+    // closes would wait as long as the daemon lives.
+    let log_file = if daemon::stderr_is_journal() {
+        cmd.stderr(Stdio::inherit());
+        None
+    } else {
+        daemon::default_log_path()
+    };
+    if let Some(log) = &log_file {
+        check_log_path(log)?;
+        cmd.arg("--log-file").arg(log);
+    }
     // SAFETY: setsid is async-signal-safe and touches no memory of the parent; running it
     // between fork and exec detaches the daemon from our terminal and process group, so a
     // Ctrl+C or a closed terminal does not reach it.
@@ -76,22 +89,116 @@ pub fn ensure_daemon(socket: &Path) -> Result<bool, Failure> {
             socket.display(),
             START_DEADLINE.as_secs()
         ),
+        log_file
+            .iter()
+            .map(|log| format!("its log may say why: {}", log.display()))
+            .chain([format!(
+                "run it in the foreground to see why: tuios {flag} daemon --log-level debug"
+            )])
+            .collect(),
+    ))
+}
+
+/// The daemon refuses to log through a symlink or into anything but a regular file, and then
+/// exits with nobody to tell; say why here instead of "did not start answering".
+fn check_log_path(log: &Path) -> Result<(), Failure> {
+    let Ok(meta) = std::fs::symlink_metadata(log) else {
+        return Ok(());
+    };
+    let what = if meta.file_type().is_symlink() {
+        "a symbolic link, which tuios never follows"
+    } else if !meta.is_file() {
+        "not a regular file"
+    } else {
+        return Ok(());
+    };
+    Err(Failure::with_hints(
+        format!(
+            "cannot start the tuios daemon in the background: its log file {} is {what}",
+            log.display()
+        ),
         vec![format!(
-            "run it in the foreground to see why: tuios {flag} daemon --log-level debug"
+            "remove it (tuios creates it itself): rm {}",
+            crate::output::shell_quote(&log.to_string_lossy())
         )],
     ))
 }
 
-/// Wait until `path` no longer exists; true if it went away before `timeout`.
-pub fn wait_until_gone(path: &Path, timeout: Duration) -> bool {
+/// How a daemon asked to stop was seen to go.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// It removed its socket, as a daemon that bound the socket itself does last.
+    SocketGone,
+    /// Its pid file is gone and so is the process, yet the socket stays: systemd passed it
+    /// (socket activation), owns it, and will start a daemon again on the next connection.
+    SocketStays,
+}
+
+/// Wait until the daemon `pid` on `socket` has stopped; `None` if it has not within `timeout`.
+/// A daemon removes its pid file and then (unless systemd owns the socket) its socket, so the
+/// socket going is the signal, or, with a socket that stays, the pid file going (`had_pid_file`:
+/// it was there before the daemon was asked, so its absence means something) and the process
+/// with it.
+pub fn wait_stopped(
+    socket: &Path,
+    had_pid_file: bool,
+    pid: Option<i32>,
+    timeout: Duration,
+) -> Option<Stopped> {
+    let pid_file = daemon::paths::pid_path(socket);
     let deadline = Instant::now() + timeout;
     loop {
-        if !path.exists() {
-            return true;
+        if !socket.exists() {
+            return Some(Stopped::SocketGone);
+        }
+        if had_pid_file && !pid_file.exists() && !pid.is_some_and(process_alive) {
+            // The process is gone, so the socket is where it will stay; one last look in case
+            // it was removed just before the exit.
+            return Some(if socket.exists() {
+                Stopped::SocketStays
+            } else {
+                Stopped::SocketGone
+            });
         }
         if Instant::now() >= deadline {
-            return false;
+            return None;
         }
         thread::sleep(POLL_INTERVAL);
+    }
+}
+
+/// Whether process `pid` still runs: it exists (signal 0 reaches it, or it is someone else's)
+/// and has not exited yet as a zombie its parent has not reaped.
+fn process_alive(pid: i32) -> bool {
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) | Err(rustix::io::Errno::PERM) => {}
+        Err(_) => return false,
+    }
+    // State is the field after the parenthesised command name, which may itself hold spaces.
+    let stat =
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).unwrap_or_default();
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    state != Some("Z") && state != Some("X")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_live_process_is_alive_and_a_reaped_one_is_not() {
+        assert!(process_alive(std::process::id() as i32));
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", "exit 0"])
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        child.wait().unwrap();
+        assert!(!process_alive(pid));
     }
 }

@@ -84,6 +84,51 @@ pub enum Command {
     ExplainAgentScreen(ExplainAgentScreenArgs),
     Hello(HelloArgs),
     PasteCheck(crate::paste_check::PasteCheckArgs),
+    /// Print the shell completion script for bash, zsh or fish.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Write the man pages (tuios.1 and one per subcommand), or print tuios.1.
+    Man(ManArgs),
+    /// The configuration file: an example with every setting, or where it is read from.
+    Config(ConfigArgs),
+}
+
+const COMPLETIONS_HELP: &str = "Install (then open a new shell):
+  bash: tuios completions bash > ~/.local/share/bash-completion/completions/tuios
+  zsh:  tuios completions zsh > ~/.zfunc/_tuios   (with fpath+=~/.zfunc before compinit in ~/.zshrc)
+  fish: tuios completions fish > ~/.config/fish/completions/tuios.fish";
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write the script for.
+    #[arg(value_enum)]
+    pub shell: crate::docs::Shell,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "Install: tuios man --dir ~/.local/share/man/man1 (then: man tuios)")]
+pub struct ManArgs {
+    /// Write every page into this directory (created if missing) instead of printing tuios.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub action: ConfigAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print an example config.toml: every daemon setting at its default, every session option
+    /// with its default, accepted values and description.
+    #[command(
+        after_help = "Start from it: tuios config example > \"$(tuios config path)\" (only if you have no file yet)"
+    )]
+    Example,
+    /// Print the path of the configuration file the daemon reads.
+    Path,
 }
 
 impl Command {
@@ -138,6 +183,11 @@ pub struct DaemonArgs {
     /// Log level (off, error, warn, info, debug, trace).
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
+    /// Write the log (and anything else on stderr) to FILE instead of stderr: created 0600,
+    /// never through a symbolic link, at most 1 MiB before it moves to FILE.1. `tuios new`
+    /// starts a background daemon with $XDG_STATE_HOME/tuios/daemon.log.
+    #[arg(long, value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
     /// Configuration file to read instead of the default one.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

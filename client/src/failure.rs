@@ -143,11 +143,28 @@ fn no_daemon_hints(socket: &Path) -> Vec<String> {
             crate::output::shell_quote(&socket.to_string_lossy())
         )
     };
-    vec![
+    let mut hints = vec![
         format!("create a session (this starts the daemon): tuios{flag} new -d NAME"),
         format!("or run the daemon in the foreground: tuios{flag} daemon"),
-        "or start the systemd user unit: systemctl --user start tuios.service".to_string(),
-    ]
+    ];
+    // The user units listen on $XDG_RUNTIME_DIR/tuios/tuios.sock only: for any other socket,
+    // starting them would start a daemon somewhere this client does not look.
+    if serves_unit_socket(socket, std::env::var_os("XDG_RUNTIME_DIR").as_deref()) {
+        hints.push(
+            "or, with the systemd user units installed (contrib/systemd), start them: \
+             systemctl --user start tuios.socket"
+                .to_string(),
+        );
+    }
+    hints
+}
+
+/// Whether `socket` is where contrib/systemd/tuios.socket listens (`%t/tuios/tuios.sock`).
+fn serves_unit_socket(socket: &Path, xdg_runtime_dir: Option<&std::ffi::OsStr>) -> bool {
+    xdg_runtime_dir
+        .map(Path::new)
+        .filter(|d| d.is_absolute())
+        .is_some_and(|d| socket == d.join("tuios").join("tuios.sock"))
 }
 
 /// Render a hint object as readable lines, most actionable first.
@@ -249,6 +266,26 @@ mod tests {
         );
         assert!(lines.iter().any(|l| l.contains("new -d NAME")));
         assert!(lines.iter().any(|l| l.ends_with("daemon")));
+    }
+
+    #[test]
+    fn the_systemd_hint_is_only_for_the_units_socket() {
+        let run = std::ffi::OsStr::new("/run/user/7");
+        assert!(serves_unit_socket(
+            Path::new("/run/user/7/tuios/tuios.sock"),
+            Some(run)
+        ));
+        assert!(!serves_unit_socket(
+            Path::new("/tmp/tuios-7/tuios.sock"),
+            Some(run)
+        ));
+        assert!(!serves_unit_socket(
+            Path::new("/tmp/tuios-7/tuios.sock"),
+            None
+        ));
+        // A socket elsewhere never gets advice that would start a daemon elsewhere.
+        let lines = Failure::NoDaemon(PathBuf::from("/tmp/x/tuios.sock")).lines();
+        assert!(!lines.iter().any(|l| l.contains("systemctl")), "{lines:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::cli::ResurrectArgs;
 use crate::failure::Failure;
@@ -78,10 +78,42 @@ fn unreadable_lines(result: &Value) -> String {
 /// The part of `tuios ls` after the live sessions: saved ones that are not running, and saved
 /// files that cannot be read. Empty when there are none. `result` is already escaped.
 pub fn saved_section(result: &Value) -> String {
+    section(result, "\nsaved, not running (tuios resurrect NAME):\n")
+}
+
+/// `tuios ls` with no daemon running: the sessions saved in the state directory (read with the
+/// daemon's own reader), which a daemon restores when it starts. Empty when there are none.
+pub fn offline_section() -> String {
+    let Some(dir) = daemon::paths::sessions_dir() else {
+        return String::new();
+    };
+    let mut saved = Vec::new();
+    let mut unreadable = Vec::new();
+    for entry in actors::session::saved::scan(&dir) {
+        match entry.session {
+            Ok(s) => saved.push(json!({
+                "name": s.name,
+                "window_count": s.windows.len(),
+                "saved_at": s.saved_at,
+            })),
+            Err(reason) => unreadable.push(json!({
+                "file": entry.file.display().to_string(),
+                "reason": reason,
+            })),
+        }
+    }
+    let result = output::escape_value(&json!({"saved": saved, "unreadable": unreadable}));
+    section(
+        &result,
+        "saved (no daemon is running; starting one restores them: tuios new -d NAME):\n",
+    )
+}
+
+fn section(result: &Value, heading: &str) -> String {
     let saved = list(result, "saved");
     let mut out = String::new();
     if !saved.is_empty() {
-        out.push_str("\nsaved, not running (tuios resurrect NAME):\n");
+        out.push_str(heading);
         let rows: Vec<Vec<String>> = saved
             .iter()
             .map(|s| {
@@ -101,7 +133,9 @@ pub fn saved_section(result: &Value) -> String {
     }
     let bad = unreadable_lines(result);
     if !bad.is_empty() {
-        out.push('\n');
+        if !out.is_empty() || heading.starts_with('\n') {
+            out.push('\n');
+        }
         out.push_str(&bad);
     }
     out
@@ -110,7 +144,6 @@ pub fn saved_section(result: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn ls_shows_saved_and_unreadable_apart() {

@@ -7,8 +7,11 @@
 //! [`options`] holds the registry of session options (`set-option` and friends) and [`themes`] the
 //! colour themes, built-in and user-supplied.
 
+mod example;
 pub mod options;
 pub mod themes;
+
+pub use example::example_config;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -13,6 +13,6 @@ mod run;
 pub mod upgrade;
 
 pub use lock::StartLock;
-pub use logging::init_logging;
+pub use logging::{default_log_path, init_logging, log_to_file, stderr_is_journal, LOG_FILE_CAP};
 pub use probe::{probe, probe_with_timeout, Probe, PROBE_TIMEOUT};
 pub use run::{run, DaemonOptions};

@@ -106,6 +106,10 @@ pub fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
     check_private_dir(dir)
 }
 
+/// What to do when the socket's directory cannot be used: put the socket somewhere private.
+const MOVE_ADVICE: &str = "set XDG_RUNTIME_DIR (a login session sets it to /run/user/UID) or \
+                           point TUIOS_SOCKET at a socket in a directory only you can enter";
+
 /// Refuse `dir` unless it is a directory owned by the effective user and not writable by group
 /// or others.
 pub fn check_private_dir(dir: &Path) -> io::Result<()> {
@@ -138,7 +142,7 @@ pub fn check_private_dir(dir: &Path) -> io::Result<()> {
             io::ErrorKind::PermissionDenied,
             format!(
                 "socket directory {} belongs to uid {}, not to you (uid {me}); its owner could \
-                 replace the socket, so it is not used (choose another path with TUIOS_SOCKET)",
+                 replace the socket, so it is not used ({MOVE_ADVICE})",
                 dir.display(),
                 meta.uid()
             ),
@@ -146,14 +150,24 @@ pub fn check_private_dir(dir: &Path) -> io::Result<()> {
     }
     let mode = meta.mode() & 0o7777;
     if mode & 0o022 != 0 {
+        // chmod is the fix only for a directory made for tuios; a shared one (sticky, like
+        // /tmp, or named otherwise, like a home directory) must keep its mode.
+        let dedicated = mode & 0o1000 == 0
+            && dir
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("tuios"));
+        let advice = if dedicated {
+            format!("run `chmod 700 {}`, or {MOVE_ADVICE}", dir.display())
+        } else {
+            MOVE_ADVICE.to_string()
+        };
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             format!(
                 "socket directory {} has mode {mode:04o}: group or others can write to it and \
-                 could replace the socket; run `chmod 700 {}` or choose another path with \
-                 TUIOS_SOCKET",
+                 could replace the socket; {advice}",
                 dir.display(),
-                dir.display()
             ),
         ));
     }
@@ -232,6 +246,26 @@ mod tests {
             lock_path(s),
             PathBuf::from("/run/user/1/tuios/tuios.sock.lock")
         );
+    }
+
+    #[test]
+    fn chmod_is_advised_only_for_a_directory_made_for_tuios() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let own = tmp.path().join("tuios-1");
+        let shared = tmp.path().join("shared");
+        for dir in [&own, &shared] {
+            fs::create_dir(dir).unwrap();
+        }
+        fs::set_permissions(&own, fs::Permissions::from_mode(0o777)).unwrap();
+        // Sticky and world-writable, as /tmp is.
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o1777)).unwrap();
+        let own_err = check_private_dir(&own).unwrap_err().to_string();
+        assert!(own_err.contains("chmod 700"), "{own_err}");
+        let shared_err = check_private_dir(&shared).unwrap_err().to_string();
+        assert!(!shared_err.contains("chmod"), "{shared_err}");
+        assert!(shared_err.contains("XDG_RUNTIME_DIR"), "{shared_err}");
+        assert!(shared_err.contains("TUIOS_SOCKET"), "{shared_err}");
     }
 
     #[test]

@@ -119,6 +119,23 @@ def test_refuses_a_directory_others_can_write_before_connecting(mode: int) -> No
         subprocess.run(["rm", "-rf", directory], check=True)
 
 
+def test_a_shared_sticky_directory_gets_advice_that_leaves_it_alone() -> None:
+    # /tmp-like: sticky and writable by all. chmod would be the wrong advice there.
+    directory = tempfile.mkdtemp(prefix="tuios-py-test-")
+    try:
+        server = _listener(directory)
+        os.chmod(directory, 0o1777)
+        with pytest.raises(UnsafeSocket) as info:
+            Client(os.path.join(directory, "tuios.sock"))
+        detail = info.value.hint.detail or "" if info.value.hint else ""
+        assert "chmod" not in detail
+        assert "XDG_RUNTIME_DIR" in detail and "TUIOS_SOCKET" in detail
+        server.close()
+    finally:
+        os.chmod(directory, 0o700)
+        subprocess.run(["rm", "-rf", directory], check=True)
+
+
 def test_accepts_a_directory_others_can_only_read() -> None:
     # The daemon's own rule: only write access lets someone replace the socket.
     directory = tempfile.mkdtemp(prefix="tuios-py-test-")

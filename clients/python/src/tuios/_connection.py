@@ -74,13 +74,20 @@ def check_socket_dir(path: str) -> None:
         )
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o022:
+        # chmod is the fix only for a directory made for tuios; a shared one (sticky, like
+        # /tmp, or named otherwise) must stay as it is: use a socket elsewhere instead.
+        ours = not (mode & stat.S_ISVTX) and os.path.basename(directory).startswith("tuios")
+        advice = (
+            f"remove their write access (chmod go-w {directory}) or choose another socket "
+            "with TUIOS_SOCKET"
+            if ours
+            else "set XDG_RUNTIME_DIR to a private directory, or choose a socket in a directory "
+            "of your own with TUIOS_SOCKET"
+        )
         raise UnsafeSocket(
             f"the socket directory {directory} has mode {mode:04o}: group or others can write to "
             "it and could replace the socket, so nothing is sent there",
-            hint=_hint(
-                f"remove their write access (chmod go-w {directory}) or choose another socket "
-                "with TUIOS_SOCKET"
-            ),
+            hint=_hint(advice),
         )
 
 
