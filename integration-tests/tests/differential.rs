@@ -586,7 +586,8 @@ impl Run {
     fn go(&self) {
         let fifo = self.dir.join("fifo");
         let what = format!("the case script in {} to open its FIFO", self.dir.display());
-        let mut file = poll(DEADLINE, &what, || {
+        // Generous: a batch starts many windows at once, and a loaded machine is slow to run them.
+        let mut file = poll(DEADLINE * 3, &what, || {
             fs::OpenOptions::new()
                 .write(true)
                 .custom_flags(libc::O_NONBLOCK)
