@@ -16,6 +16,7 @@ mod layout;
 mod render;
 mod replies;
 mod settings;
+mod templates;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
