@@ -648,7 +648,12 @@ fn no_more(rest: &[Token], allowed: usize, name: &str, line: usize) -> Result<()
             line,
             column: t.column,
             message: format!(
-                "{name} takes no more than this; {} is left over",
+                "{name} takes {}; {} is left over",
+                match allowed {
+                    0 => "no arguments".to_string(),
+                    1 => "one argument".to_string(),
+                    n => format!("{n} arguments"),
+                },
                 t.describe()
             ),
             hint: Some("one command per line; quote text that holds spaces".into()),
