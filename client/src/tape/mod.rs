@@ -214,6 +214,8 @@ fn run_step(
             .map(drop)
     };
     match &step.cmd {
+        // Typing nothing sends nothing (send-text refuses empty text).
+        Cmd::Type { text, .. } if text.is_empty() => Ok(()),
         Cmd::Type { text, delay } => {
             let delay = delay.or(state.typing_speed).filter(|d| !d.is_zero());
             // One request for the whole text unless a typing speed spaces the characters out.
