@@ -91,6 +91,8 @@ pub enum Command {
     Man(ManArgs),
     /// The configuration file: an example with every setting, or where it is read from.
     Config(ConfigArgs),
+    /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.
+    Tape(TapeArgs),
 }
 
 const COMPLETIONS_HELP: &str = "Install (then open a new shell):
@@ -672,6 +674,52 @@ pub struct ExplainAgentScreenArgs {
     pub harness: Option<String>,
     #[arg(long, value_name = "N")]
     pub lines: Option<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct TapeArgs {
+    #[command(subcommand)]
+    pub command: TapeCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TapeCommand {
+    /// Run a tape against a session: Type and keys go to the focused window, window commands
+    /// through run-command, and Wait / WaitUntilRegex block until the window is quiet or its
+    /// text matches (exit status 2 when one times out).
+    Run(TapeRunArgs),
+    /// Parse a tape (and the tapes it sources) without running it; errors name line and column.
+    Validate(TapeValidateArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example tape:\n  Type \"make test\"\n  Enter\n  WaitUntilRegex \"(?m)^(PASS|FAIL)\" 60000\n\nWithout --session the most recently active session is used (pinned when the run starts)."
+)]
+pub struct TapeRunArgs {
+    /// The .tape file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Session to run the tape in.
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    /// Drive the attached client instead of the window directly: keys and commands go through
+    /// it, so the leader key and client-only commands act. Fails if no client is attached.
+    #[arg(long)]
+    pub attached: bool,
+    /// Print the run's summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TapeValidateArgs {
+    /// The .tape file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print the parsed commands as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -11,6 +11,7 @@ mod params;
 mod paste_check;
 mod resurrect;
 mod socket_check;
+mod tape;
 mod tui;
 mod upgrade;
 
@@ -392,6 +393,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         ),
         Command::Hello(a) => verb_command(&socket, &params::hello(), a.json, output::hello),
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
+        Command::Tape(a) => tape_command(&socket, &a),
     }
 }
 
@@ -411,6 +413,59 @@ fn run_command(socket: &Path, a: &cli::RunCommandArgs) -> Result<i32, Failure> {
         protocol::commands::check(name, &a.args).map_err(Failure::from)?;
     }
     verb_command(socket, &req, a.target.json, output::command_result)
+}
+
+/// `tuios tape run|validate FILE`.
+fn tape_command(socket: &Path, a: &cli::TapeArgs) -> Result<i32, Failure> {
+    match &a.command {
+        cli::TapeCommand::Run(r) => {
+            let n = tape::run(
+                socket,
+                &tape::RunOptions {
+                    file: &r.file,
+                    session: r.session.as_deref(),
+                    attached: r.attached,
+                },
+            )?;
+            if r.json {
+                print_json(&serde_json::json!({
+                    "type": "tape_result",
+                    "file": r.file.display().to_string(),
+                    "commands": n,
+                }))
+            } else {
+                emit(&format!(
+                    "{}: {n} command{} ran\n",
+                    output::escape_controls(&r.file.display().to_string()),
+                    if n == 1 { "" } else { "s" }
+                ))
+            }
+        }
+        cli::TapeCommand::Validate(v) => {
+            let steps = tape::load(&v.file)?;
+            if v.json {
+                let rows: Vec<Value> = steps
+                    .iter()
+                    .map(|l| {
+                        serde_json::json!({
+                            "file": l.file.display().to_string(),
+                            "line": l.step.line,
+                            "column": l.step.column,
+                            "command": tape::describe(&l.step.cmd),
+                        })
+                    })
+                    .collect();
+                print_json(&serde_json::json!({"type": "tape_check", "commands": rows}))
+            } else {
+                emit(&format!(
+                    "{}: {} command{}, no errors\n",
+                    output::escape_controls(&v.file.display().to_string()),
+                    steps.len(),
+                    if steps.len() == 1 { "" } else { "s" }
+                ))
+            }
+        }
+    }
 }
 
 /// `tuios run`: the command's output on stdout, exactly as the daemon returned it, and its exit

@@ -100,6 +100,7 @@ pub static COMMAND_NAMES: &[&str] = &[
     "KeyCombo",
     "Left",
     "ListWindows",
+    "LoadLayout",
     "MinimizeWindow",
     "MoveAndFollowWorkspace",
     "MoveToWorkspace",
@@ -111,6 +112,7 @@ pub static COMMAND_NAMES: &[&str] = &[
     "RestoreWindow",
     "Right",
     "RotateSplit",
+    "SaveLayout",
     "SetBorderStyle",
     "SetConfig",
     "SetDockbarPosition",
@@ -160,6 +162,7 @@ static COMMANDS: &[CommandSpec] = &[
     cmd("KeyCombo", "<combo>", 1, ONE, Client, "Press a key combination such as ctrl+b in the focused window; alt+1 to alt+9 switch workspace."),
     cmd("Left", COUNT, 0, ONE, Client, "Press the Left arrow in the focused window, count times (default 1)."),
     cmd("ListWindows", "", 0, NONE, Daemon, "Return what list-windows returns for the session."),
+    cmd("LoadLayout", "<name>", 1, ONE, Client, "Arrange the current workspace as a saved layout template, opening windows it lacks."),
     cmd("MinimizeWindow", "[target]", 0, ONE, Daemon, "Minimize a window (default: the focused one)."),
     cmd("MoveAndFollowWorkspace", "<n>", 1, ONE, Daemon, "Move the focused window to workspace n and switch there."),
     cmd("MoveToWorkspace", "<n>", 1, ONE, Daemon, "Move the focused window to workspace n."),
@@ -171,6 +174,7 @@ static COMMANDS: &[CommandSpec] = &[
     cmd("RestoreWindow", "[target]", 0, ONE, Daemon, "Restore a minimized window (default: the focused one)."),
     cmd("Right", COUNT, 0, ONE, Client, "Press the Right arrow in the focused window, count times (default 1)."),
     cmd("RotateSplit", "", 0, NONE, Client, "Turn the focused pane's split the other way."),
+    cmd("SaveLayout", "<name>", 1, ONE, Client, "Save the current workspace's arrangement (tiling, splits, floating geometry, names) as a layout template."),
     cmd("SetBorderStyle", "<style>", 1, ONE, Client, "Change the window border style in the client."),
     cmd("SetConfig", "<path> <value>", 2, Some(2), Client, "Change a setting in the attached client while it runs."),
     cmd("SetDockbarPosition", "<top|bottom|hidden>", 1, ONE, Client, "Move or hide the client's dock bar."),
@@ -258,7 +262,43 @@ pub fn check(name: &str, args: &[String]) -> Result<&'static CommandSpec, VerbEr
                 .detail(format!("usage: {}", spec.usage())),
         ));
     }
+    if matches!(spec.name, "SaveLayout" | "LoadLayout") {
+        layout_name(&args[0])?;
+    }
     Ok(spec)
+}
+
+/// Longest layout template name: it is a file name, and a name, not a description.
+pub const MAX_LAYOUT_NAME: usize = 64;
+
+/// Checks a layout template name: 1 to 64 of `A-Z a-z 0-9 . _ -`, not starting with a dot. The
+/// name becomes `<name>.json` in the layouts directory, so nothing else may reach the path.
+pub fn layout_name(name: &str) -> Result<&str, VerbError> {
+    let refuse = |why: &str| {
+        VerbError::new(
+            ErrorCode::InvalidParams,
+            format!("layout name {:?} {why}", echo_name(name)),
+        )
+        .with_hint(Hint::new().param("args").detail(format!(
+            "a layout name is 1 to {MAX_LAYOUT_NAME} letters, digits, dots, dashes or underscores, not starting with a dot, e.g. dev or work-2"
+        )))
+    };
+    if name.is_empty() {
+        return Err(refuse("is empty"));
+    }
+    if name.len() > MAX_LAYOUT_NAME {
+        return Err(refuse(&format!("is longer than {MAX_LAYOUT_NAME} bytes")));
+    }
+    if name.starts_with('.') {
+        return Err(refuse("starts with a dot"));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+    {
+        return Err(refuse(&format!("holds {c:?}")));
+    }
+    Ok(name)
 }
 
 /// Reads the workspace number argument of a workspace command: a decimal number (surrounding
@@ -357,7 +397,7 @@ mod tests {
         );
         assert_eq!(find_command("Split").unwrap().runner, Runner::Client);
         assert_eq!(find_command("Detach").unwrap().runner, Runner::Client);
-        // Tape keywords that do nothing here, and layout templates, are not offered.
+        // Tape keywords that do nothing here are not offered.
         for absent in [
             "Sleep",
             "Wait",
@@ -367,8 +407,6 @@ mod tests {
             "Source",
             "Comment",
             "Focus",
-            "SaveLayout",
-            "LoadLayout",
         ] {
             assert!(find_command(absent).is_none(), "{absent}");
         }
@@ -507,6 +545,35 @@ mod tests {
                 Some("tuios list-verbs run-command")
             );
         }
+    }
+
+    #[test]
+    fn layout_names() {
+        for ok in ["dev", "work-2", "a.b_c", "X", &"n".repeat(MAX_LAYOUT_NAME)] {
+            assert_eq!(layout_name(ok), Ok(ok));
+            assert!(check("SaveLayout", &strings(&[ok])).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            ("", "is empty"),
+            (".hidden", "starts with a dot"),
+            ("..", "starts with a dot"),
+            ("a/b", "holds '/'"),
+            ("../etc", "starts with a dot"),
+            ("two words", "holds ' '"),
+            ("caf\u{e9}", "holds '\u{e9}'"),
+        ] {
+            let err = check("LoadLayout", &strings(&[bad])).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{bad:?}");
+            assert_eq!(err.hint.param.as_deref(), Some("args"), "{bad:?}");
+            assert!(err.message.ends_with(why), "{bad:?}: {}", err.message);
+        }
+        let long = "n".repeat(MAX_LAYOUT_NAME + 1);
+        assert!(layout_name(&long)
+            .unwrap_err()
+            .message
+            .contains("longer than 64"));
+        assert_eq!(find_command("SaveLayout").unwrap().runner, Runner::Client);
+        assert_eq!(find_command("LoadLayout").unwrap().runner, Runner::Client);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use super::layout::{
     Placement, Rect, SplitHandle,
 };
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
+use super::templates::{self, Template};
 
 /// How long a routed split waits for its window before answering without the id.
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
@@ -186,6 +187,21 @@ enum Drag {
     },
 }
 
+/// A layout template waiting for the windows it opened (`LoadLayout` on a workspace with fewer
+/// windows than the template has slots).
+#[derive(Debug, Clone)]
+struct PendingTemplate {
+    name: String,
+    template: Template,
+    workspace: i64,
+    /// The workspace's windows when the load began, in slot order; new ones follow them.
+    existing: Vec<String>,
+    known: HashSet<String>,
+    opened: usize,
+    request: Option<u64>,
+    deadline: Instant,
+}
+
 /// A window being created for a split, placed when it shows up.
 #[derive(Debug, Clone)]
 struct PendingSplit {
@@ -218,6 +234,7 @@ pub struct App {
     pub flash: Option<(String, Instant)>,
     pub copy: Option<CopyMode>,
     pending: Option<PendingSplit>,
+    pending_template: Option<PendingTemplate>,
     preselect: Option<Direction>,
     sent_view: Option<Vec<String>>,
     sent_sizes: HashMap<String, (u16, u16)>,
@@ -263,6 +280,7 @@ impl App {
             flash: None,
             copy: None,
             pending: None,
+            pending_template: None,
             preselect: None,
             sent_view: None,
             sent_sizes: HashMap::new(),
@@ -579,6 +597,7 @@ impl App {
         }
         self.relayout();
         self.settle_pending();
+        self.settle_template();
         self.dirty = true;
     }
 
@@ -633,6 +652,27 @@ impl App {
             consider(*t);
         }
         if let Some(p) = &self.pending {
+            consider(p.deadline);
+        }
+        if self
+            .pending_template
+            .as_ref()
+            .is_some_and(|p| p.deadline <= now)
+        {
+            let p = self.pending_template.take().expect("checked above");
+            let arrived = self.template_windows(&p).len();
+            let message = format!(
+                "LoadLayout {}: only {arrived} of the {} windows it needs exist after {} s",
+                p.name,
+                p.template.windows.len(),
+                SPLIT_WAIT.as_secs()
+            );
+            match p.request {
+                Some(req) => self.reply(req, Err(message)),
+                None => self.notice(NoticeLevel::Error, message),
+            }
+        }
+        if let Some(p) = &self.pending_template {
             consider(p.deadline);
         }
         self.sync_tray();
@@ -1748,6 +1788,142 @@ impl App {
         Ok(Some(json!({"key": spec.path, "value": v})))
     }
 
+    /// The shown windows of a workspace, in session order.
+    fn workspace_windows(&self, ws: i64) -> Vec<String> {
+        self.view
+            .windows
+            .iter()
+            .filter(|w| w.workspace == ws && !w.minimized)
+            .map(|w| w.id.clone())
+            .collect()
+    }
+
+    /// `SaveLayout <name>`: the current workspace as a template file.
+    fn save_layout(&mut self, name: &str) -> Result<Value, String> {
+        let name = protocol::commands::layout_name(name).map_err(|e| e.message)?;
+        let ws = self.view.current_workspace;
+        let ids = self.workspace_windows(ws);
+        if ids.is_empty() {
+            return Err(format!(
+                "workspace {ws} shows no windows, so there is no layout to save"
+            ));
+        }
+        let wl = self.layout.workspace(ws).cloned().unwrap_or_default();
+        let slots: Vec<(String, Option<String>)> = templates::slot_order(Some(&wl), &ids)
+            .into_iter()
+            .map(|id| {
+                // The session view carries no separate custom name, so the daemon's default
+                // title ("Terminal <id>") is what marks a window nobody named.
+                let name = self
+                    .window(&id)
+                    .map(|w| w.display_name.clone())
+                    .filter(|n| {
+                        !n.is_empty() && *n != format!("Terminal {}", &id[..id.len().min(8)])
+                    });
+                (id, name)
+            })
+            .collect();
+        let template = templates::capture(&wl, &slots);
+        let dir = templates::layouts_dir()?;
+        let path = templates::save(&dir, name, &template)?;
+        Ok(json!({
+            "layout": name,
+            "path": path.display().to_string(),
+            "windows": slots.len(),
+            "tiling": wl.tiling,
+        }))
+    }
+
+    /// `LoadLayout <name>`: the current workspace arranged as the template says. Windows it
+    /// lacks are opened first (with the template's names) and the answer waits for them.
+    fn load_layout(&mut self, name: &str, request: Option<u64>) -> Result<Option<Value>, String> {
+        let name = protocol::commands::layout_name(name).map_err(|e| e.message)?;
+        let template = templates::load(&templates::layouts_dir()?, name)?;
+        let ws = self.view.current_workspace;
+        let existing =
+            templates::slot_order(self.layout.workspace(ws), &self.workspace_windows(ws));
+        let missing = template.windows.len().saturating_sub(existing.len());
+        let p = PendingTemplate {
+            name: name.to_string(),
+            workspace: ws,
+            known: self.view.windows.iter().map(|w| w.id.clone()).collect(),
+            existing,
+            opened: missing,
+            template,
+            request,
+            deadline: Instant::now() + SPLIT_WAIT,
+        };
+        if missing == 0 {
+            return Ok(Some(self.apply_template(&p)));
+        }
+        for slot in p.existing.len()..p.template.windows.len() {
+            match p.template.windows[slot].name.clone() {
+                Some(n) => self.command("NewWindow", &[&n]),
+                None => self.command("NewWindow", &[]),
+            }
+        }
+        if let Some(old) = self.pending_template.replace(p) {
+            if let Some(req) = old.request {
+                self.reply(
+                    req,
+                    Err(format!(
+                        "LoadLayout {} was replaced by another LoadLayout",
+                        old.name
+                    )),
+                );
+            }
+        }
+        Ok(if request.is_some() {
+            None
+        } else {
+            Some(json!({"layout": name}))
+        })
+    }
+
+    /// The windows a pending template maps onto: the ones it started with that still exist,
+    /// then the new ones in session order.
+    fn template_windows(&self, p: &PendingTemplate) -> Vec<String> {
+        let now = self.workspace_windows(p.workspace);
+        let mut ids: Vec<String> = p
+            .existing
+            .iter()
+            .filter(|id| now.contains(id))
+            .cloned()
+            .collect();
+        ids.extend(now.into_iter().filter(|id| !p.known.contains(id)));
+        ids
+    }
+
+    fn apply_template(&mut self, p: &PendingTemplate) -> Value {
+        let ids = self.template_windows(p);
+        *self.layout.workspace_mut(p.workspace) = templates::apply(&p.template, &ids);
+        // Windows beyond the template's slots are placed by the reconcile, as new ones are.
+        self.relayout();
+        self.push_layout();
+        json!({
+            "layout": p.name,
+            "windows": ids.len(),
+            "slots": p.template.windows.len(),
+            "opened": p.opened,
+            "tiling": p.template.tiling,
+        })
+    }
+
+    /// Applies a pending template once every window it opened is there.
+    fn settle_template(&mut self) {
+        let Some(p) = &self.pending_template else {
+            return;
+        };
+        if self.template_windows(p).len() < p.template.windows.len() {
+            return;
+        }
+        let p = self.pending_template.take().expect("checked above");
+        let data = self.apply_template(&p);
+        if let Some(req) = p.request {
+            self.reply(req, Ok(Some(data)));
+        }
+    }
+
     /// Runs a client-side command of the run-command vocabulary. `Ok(None)`: the answer comes
     /// later (a split waiting for its window).
     pub fn run_command(
@@ -1984,6 +2160,8 @@ impl App {
                 done
             }
             "EnableAnimations" | "DisableAnimations" | "ToggleAnimations" => done,
+            "SaveLayout" => self.save_layout(arg(0)).map(Some),
+            "LoadLayout" => self.load_layout(arg(0), request),
             "CommandPalette" => {
                 self.action(Action::CommandPrompt);
                 done

@@ -17,6 +17,7 @@ mod reconnect;
 mod render;
 mod replies;
 mod settings;
+mod templates;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
