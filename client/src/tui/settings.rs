@@ -17,6 +17,8 @@ pub enum BorderStyle {
     Normal,
     Thick,
     Double,
+    /// Full blocks; the reference's two half-block styles are drawn this way too.
+    Block,
     Ascii,
     Hidden,
 }
@@ -37,6 +39,7 @@ impl BorderStyle {
             "normal" => BorderStyle::Normal,
             "thick" => BorderStyle::Thick,
             "double" => BorderStyle::Double,
+            "block" | "outer-half-block" | "inner-half-block" => BorderStyle::Block,
             "ascii" => BorderStyle::Ascii,
             "hidden" => BorderStyle::Hidden,
             _ => BorderStyle::Rounded,
@@ -57,6 +60,7 @@ impl BorderStyle {
             BorderStyle::Normal => g('┌', '┐', '└', '┘', '─', '│'),
             BorderStyle::Thick => g('┏', '┓', '┗', '┛', '━', '┃'),
             BorderStyle::Double => g('╔', '╗', '╚', '╝', '═', '║'),
+            BorderStyle::Block => g('█', '█', '█', '█', '█', '█'),
             BorderStyle::Ascii => g('+', '+', '+', '+', '-', '|'),
             BorderStyle::Hidden => g(' ', ' ', ' ', ' ', ' ', ' '),
         }
@@ -172,7 +176,9 @@ impl Settings {
             focused_color: colour("appearance.border_focused_color"),
             unfocused_color: colour("appearance.border_unfocused_color"),
             scroll_lines: int("appearance.scroll_lines", 3).clamp(1, 50) as u16,
-            show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false),
+            // hide_clock is the reference's deprecated spelling; when set it wins.
+            show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
+                && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
             dock_tabs: as_bool(&get("appearance.dock_workspace_tabs")).unwrap_or(true),
             max_fps,
             notice_secs,
@@ -296,6 +302,26 @@ mod tests {
         assert_eq!(s.dock, Edge::Top);
         assert_eq!(s.max_fps, 30);
         assert_eq!(s.focused_color, Some([255, 0, 0]));
+    }
+
+    #[test]
+    fn reference_spellings_apply() {
+        let opts: BTreeMap<String, String> = [
+            ("appearance.border_style", "outer-half-block"),
+            ("appearance.show_clock", "on"),
+            ("appearance.hide_clock", "yes"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let s = Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default());
+        assert_eq!(s.border, BorderStyle::Block);
+        assert_eq!(s.border.glyphs().h, '█');
+        assert!(!s.show_clock, "hide_clock wins over show_clock");
+        let mut over = BTreeMap::new();
+        over.insert("appearance.hide_clock".to_string(), "off".to_string());
+        let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());
+        assert!(s.show_clock);
     }
 
     #[test]
