@@ -115,11 +115,11 @@ const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when
 const R_TERMINAL_MODE: &str = "tuios attach always starts in terminal mode";
 const R_LOG_LEVEL: &str =
     "the daemon's log level is set when it starts (TUIOS_LOG_LEVEL), not per session";
-const R_ONE_DURATION: &str =
-    "the tuios client shows every notice for notifications.duration, errors included";
+const R_NO_STICKY: &str =
+    "the tuios client has no sticky notices: errors expire after notifications.error_duration";
 const R_NO_ALERTS: &str =
     "tuios raises no agent-state alerts; subscribe to agent-state events instead";
-const R_NO_TAPE_DETECT: &str = "tuios does not look for project tapes; run one with tuios tape run";
+const R_NO_TAPE_DETECT: &str = "tuios does not look for project tapes when a directory is entered";
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
 /// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.
@@ -510,9 +510,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Show the CPU graph in the dock",
+        description: "Show the client machine's CPU use in the dock, as a percentage refreshed every 2 seconds",
     },
     OptionSpec {
         path: "appearance.show_ram",
@@ -523,9 +523,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Show RAM usage in the dock",
+        description: "Show the client machine's memory use in the dock, as a percentage",
     },
     OptionSpec {
         path: "appearance.sidebar.enabled",
@@ -1147,9 +1147,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: Some(0),
         max: Some(3600),
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_ONE_DURATION),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Seconds an error stays up when error_sticky is false",
+        description: "Seconds an error stays on screen; 0 means as long as notifications.duration",
     },
     OptionSpec {
         path: "notifications.error_sticky",
@@ -1160,7 +1160,7 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_ONE_DURATION),
+        applies: Applies::Inert(R_NO_STICKY),
         deprecated: None,
         description: "Make errors wait for esc instead of expiring",
     },
@@ -1173,9 +1173,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: Some(0),
         max: Some(3600),
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_ONE_DURATION),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Seconds a warning stays up; 0 uses the built-in default",
+        description: "Seconds a warning stays on screen; 0 means as long as notifications.duration",
     },
     OptionSpec {
         path: "startup.daemon",

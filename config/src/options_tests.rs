@@ -673,6 +673,8 @@ fn what_applies_and_what_is_only_recorded() {
         "daemon.agent_detect_seconds",
         "daemon.resurrect_commands",
         "notifications.duration",
+        "notifications.error_duration",
+        "appearance.show_ram",
     ] {
         assert!(applied(p), "{p}");
     }
@@ -690,7 +692,7 @@ fn what_applies_and_what_is_only_recorded() {
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 70);
+    assert_eq!(inert, 66);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -640,7 +640,7 @@ impl App {
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {
-        let until = Instant::now() + Duration::from_secs(self.settings.notice_secs);
+        let until = Instant::now() + Duration::from_secs(self.settings.notice_secs_for(level));
         self.notices.push(Notice {
             level,
             text: text.into(),

@@ -16,6 +16,7 @@ mod layout;
 mod render;
 mod replies;
 mod settings;
+mod sysstat;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -196,6 +197,9 @@ fn run_loop<T: Terminal>(
             }
         }
 
+        if (app.settings.show_cpu || app.settings.show_ram) && sysstat::refresh() {
+            app.dirty = true;
+        }
         if app.settings.show_clock {
             let minute = now_minute();
             if minute != last_clock {

@@ -657,7 +657,12 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
             "i: type · ? help".into(),
         )
     };
-    let clock = app.settings.show_clock.then(clock);
+    // CPU and RAM figures sit with the clock at the dock's right end.
+    let stats = super::sysstat::dock_text(app.settings.show_cpu, app.settings.show_ram);
+    let clock = match (stats, app.settings.show_clock.then(clock)) {
+        (Some(s), Some(c)) => Some(format!("{s}  {c}")),
+        (s, c) => s.or(c),
+    };
     let fixed = width_of(badge) + 1 + clock.as_ref().map_or(0, |c| width_of(c) + 2);
     let flash = app.flash.is_some();
     let hint = if flash || fixed + width_of(&full) + left_needed <= w {

@@ -99,9 +99,14 @@ pub struct Settings {
     pub unfocused_color: Option<[u8; 3]>,
     pub scroll_lines: u16,
     pub show_clock: bool,
+    pub show_cpu: bool,
+    pub show_ram: bool,
     pub dock_tabs: bool,
     pub max_fps: u16,
     pub notice_secs: u64,
+    /// How long a warning and an error stay up (0 in the option: as long as other notices).
+    pub warning_secs: u64,
+    pub error_secs: u64,
 }
 
 impl Default for Settings {
@@ -164,6 +169,12 @@ impl Settings {
             n if n <= 0 => 3,
             n => n as u64,
         };
+        let level_secs = |path: &str| match int(path, 0) {
+            n if n <= 0 => notice_secs,
+            n => n as u64,
+        };
+        let warning_secs = level_secs("notifications.warning_duration");
+        let error_secs = level_secs("notifications.error_duration");
         Settings {
             border: BorderStyle::parse(&get("appearance.border_style")),
             dock: Edge::parse(&get("appearance.dockbar_position")),
@@ -179,9 +190,25 @@ impl Settings {
             // hide_clock is the reference's deprecated spelling; when set it wins.
             show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
                 && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
+            show_cpu: as_bool(&get("appearance.show_cpu")).unwrap_or(false),
+            show_ram: as_bool(&get("appearance.show_ram")).unwrap_or(false),
             dock_tabs: as_bool(&get("appearance.dock_workspace_tabs")).unwrap_or(true),
             max_fps,
             notice_secs,
+            warning_secs,
+            error_secs,
+        }
+    }
+}
+
+impl Settings {
+    /// Seconds a notice of this level stays on screen.
+    pub fn notice_secs_for(&self, level: protocol::attach::NoticeLevel) -> u64 {
+        use protocol::attach::NoticeLevel;
+        match level {
+            NoticeLevel::Info => self.notice_secs,
+            NoticeLevel::Warning => self.warning_secs,
+            NoticeLevel::Error => self.error_secs,
         }
     }
 }
@@ -322,6 +349,29 @@ mod tests {
         over.insert("appearance.hide_clock".to_string(), "off".to_string());
         let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());
         assert!(s.show_clock);
+    }
+
+    #[test]
+    fn notice_durations_by_level() {
+        use protocol::attach::NoticeLevel;
+        let s = Settings::default();
+        assert_eq!(s.notice_secs_for(NoticeLevel::Warning), 3);
+        assert_eq!(s.notice_secs_for(NoticeLevel::Error), 3);
+        let opts: BTreeMap<String, String> = [
+            ("notifications.duration", "4"),
+            ("notifications.error_duration", "20"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let s = Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default());
+        assert_eq!(s.notice_secs_for(NoticeLevel::Info), 4);
+        assert_eq!(
+            s.notice_secs_for(NoticeLevel::Warning),
+            4,
+            "0 follows duration"
+        );
+        assert_eq!(s.notice_secs_for(NoticeLevel::Error), 20);
     }
 
     #[test]
