@@ -250,9 +250,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Workspace tab template accepting {index} and {name} (empty: {name})",
+        description: "Workspace tab template accepting {index} and {name} (a workspace without a name gives its number); empty keeps index:name",
     },
     OptionSpec {
         path: "appearance.dock_workspace_tabs",
@@ -809,9 +809,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Title template accepting {title}, {index} and {cwd}",
+        description: "Title template accepting {title}, {index} and {cwd} ({cwd} is empty: the client is not told a window's directory); empty keeps the plain title",
     },
     OptionSpec {
         path: "appearance.window_title_position",

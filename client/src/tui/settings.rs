@@ -101,6 +101,10 @@ pub struct Settings {
     pub show_clock: bool,
     pub show_cpu: bool,
     pub show_ram: bool,
+    /// `appearance.window_title_format` and `appearance.dock_workspace_tab_format`; empty
+    /// keeps the built-in labels.
+    pub title_format: String,
+    pub tab_format: String,
     pub dock_tabs: bool,
     pub max_fps: u16,
     pub notice_secs: u64,
@@ -190,6 +194,8 @@ impl Settings {
             // hide_clock is the reference's deprecated spelling; when set it wins.
             show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
                 && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
+            title_format: get("appearance.window_title_format"),
+            tab_format: get("appearance.dock_workspace_tab_format"),
             show_cpu: as_bool(&get("appearance.show_cpu")).unwrap_or(false),
             show_ram: as_bool(&get("appearance.show_ram")).unwrap_or(false),
             dock_tabs: as_bool(&get("appearance.dock_workspace_tabs")).unwrap_or(true),
@@ -211,6 +217,17 @@ impl Settings {
             NoticeLevel::Error => self.error_secs,
         }
     }
+}
+
+/// `template` with each `{name}` of `fields` replaced by its value; other text, unknown
+/// placeholders included, is kept as written. Control characters are dropped so a title cannot
+/// move the cursor.
+pub fn fill_template(template: &str, fields: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in fields {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out.chars().filter(|c| !c.is_control()).collect()
 }
 
 /// Link activation policy from the user policy file (`policy.toml` `[links]`): the schemes a
@@ -349,6 +366,24 @@ mod tests {
         over.insert("appearance.hide_clock".to_string(), "off".to_string());
         let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());
         assert!(s.show_clock);
+    }
+
+    #[test]
+    fn templates_fill_known_fields_only() {
+        let t = fill_template(
+            "{index}: {title} ({cwd}) {other}",
+            &[("index", "2"), ("title", "vim"), ("cwd", "")],
+        );
+        assert_eq!(t, "2: vim () {other}");
+        assert_eq!(fill_template("{name}\u{1b}[2J", &[("name", "a")]), "a[2J");
+        let opts: BTreeMap<String, String> =
+            [("appearance.window_title_format", "#{index} {title}")]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        let s = Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default());
+        assert_eq!(s.title_format, "#{index} {title}");
+        assert_eq!(s.tab_format, "");
     }
 
     #[test]
