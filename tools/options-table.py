@@ -14,6 +14,8 @@ NOTES = {
     "appearance.show_cpu": " (a percentage, not a graph)",
     "appearance.hide_clock": " (when on, no clock whatever show_clock says)",
     "daemon.resurrect_commands": " (tuios only)",
+    "notifications.agent.sound_mode": " (every mode rings the terminal bell)",
+    "notifications.agent.notify": " (OSC 9 to the outer terminal)",
 }
 
 src = open(SRC, encoding="utf-8").read()

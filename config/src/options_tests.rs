@@ -675,6 +675,8 @@ fn what_applies_and_what_is_only_recorded() {
         "notifications.duration",
         "notifications.error_duration",
         "appearance.show_ram",
+        "notifications.agent.command",
+        "notifications.agent.states.idle",
     ] {
         assert!(applied(p), "{p}");
     }
@@ -692,7 +694,7 @@ fn what_applies_and_what_is_only_recorded() {
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 64);
+    assert_eq!(inert, 49);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -284,3 +284,48 @@ fn list_themes_reports_the_generated_catalogue() {
         "{cobalt}"
     );
 }
+
+/// Options the attached client acts on, seen through a real client in tmux: the dock's memory
+/// figure, the window-title template, and an agent alert that runs its command.
+#[test]
+fn the_attached_client_acts_on_reference_options() {
+    require_tmux!();
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("acts");
+    let mut conn = daemon.conn();
+    let out = daemon.dir().join("alert.txt");
+    let command = format!(
+        "printf '%s %s %s' \"$TUIOS_AGENT_STATE\" \"$TUIOS_AGENT_PREV_STATE\" \"$TUIOS_WINDOW_ID\" > {}",
+        out.display()
+    );
+    for (key, value) in [
+        ("appearance.show_ram", "on"),
+        ("appearance.window_title_format", "#{index} {title}"),
+        ("notifications.agent.settle_seconds", "0"),
+        ("notifications.agent.suppress_focused", "off"),
+        ("notifications.agent.command", command.as_str()),
+    ] {
+        conn.ok(
+            "set-option",
+            json!({"session": session, "key": key, "value": value}),
+        );
+    }
+    let client = TmuxClient::start(daemon.env(), &session, 100, 30);
+    // The figure sits after the mode badge, at the dock's right end.
+    let screen = client.wait_screen("the dock's memory figure", |s| {
+        s.lines()
+            .any(|l| l.contains(" TERM ") && l.contains(" ram ") && l.ends_with('%'))
+    });
+    assert!(screen.contains("#1 "), "the title template:\n{screen}");
+
+    conn.ok(
+        "set-agent-state",
+        json!({"session": session, "window": window, "state": "needs_input"}),
+    );
+    let said = poll(READ_TIMEOUT, "the alert command's file", || {
+        std::fs::read_to_string(&out).map_err(|e| e.to_string())
+    });
+    assert_eq!(said, format!("needs_input none {window}"));
+    // The dock shows the alert too, in the title's words.
+    client.wait_for(": needs input");
+}

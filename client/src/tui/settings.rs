@@ -9,6 +9,8 @@ use figment::Figment;
 use serde::Deserialize;
 
 use config::options::{as_bool, as_int};
+
+use super::alerts::AlertConfig;
 use config::themes::{parse_hex, themes_dir, Theme, ThemeRegistry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +107,8 @@ pub struct Settings {
     /// keeps the built-in labels.
     pub title_format: String,
     pub tab_format: String,
+    /// `notifications.agent.*`.
+    pub alerts: AlertConfig,
     pub dock_tabs: bool,
     pub max_fps: u16,
     pub notice_secs: u64,
@@ -194,6 +198,7 @@ impl Settings {
             // hide_clock is the reference's deprecated spelling; when set it wins.
             show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
                 && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
+            alerts: AlertConfig::read(&get),
             title_format: get("appearance.window_title_format"),
             tab_format: get("appearance.dock_workspace_tab_format"),
             show_cpu: as_bool(&get("appearance.show_cpu")).unwrap_or(false),
