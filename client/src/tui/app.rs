@@ -25,6 +25,8 @@ use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
 /// How long a one-line hint in the dock stays.
 const FLASH: Duration = Duration::from_secs(3);
+/// Longest gap between the two clicks of a double click.
+const DOUBLE_CLICK: Duration = Duration::from_millis(400);
 /// How long the first attach's hint about the leader key stays up.
 const FIRST_RUN_HINT: Duration = Duration::from_secs(10);
 
@@ -227,6 +229,9 @@ pub struct App {
     drag: Option<Drag>,
     /// The window a press inside its content went to, so its drag and release follow.
     mouse_capture: Option<String>,
+    /// The last click on a window's content in window-management mode, for
+    /// `appearance.click_to_type = double`.
+    last_content_click: Option<(String, Instant)>,
     /// Operations to send, in order.
     pub out: Vec<ClientOp>,
     /// Text to put on the outer terminal's clipboard (OSC 52).
@@ -270,6 +275,7 @@ impl App {
             buttons: 0,
             drag: None,
             mouse_capture: None,
+            last_content_click: None,
             out: Vec::new(),
             clipboard: Vec::new(),
             links: LinkPolicy::default(),
@@ -434,6 +440,17 @@ impl App {
         }
         let ws = self.view.current_workspace;
         self.frames = self.layout.frames(ws, area, focused.as_deref());
+        let cap = self.settings.zoom_max_width;
+        if cap > 0
+            && self
+                .layout
+                .workspace(ws)
+                .is_some_and(|w| w.zoomed.is_some())
+        {
+            for f in &mut self.frames {
+                f.rect = super::layout::centre_zoomed(f.rect, cap);
+            }
+        }
         self.sync_view();
     }
 
@@ -1407,9 +1424,24 @@ impl App {
                     let bytes =
                         encode_mouse(MouseAction::Press(button), col, row, mods, modes.sgr_mouse);
                     self.input(&id, &bytes);
-                    self.mouse_capture = Some(id);
+                    self.mouse_capture = Some(id.clone());
                 }
-                self.router.mode = Mode::Terminal;
+                // appearance.click_to_type: what a click on content does in window management.
+                let enter = match self.settings.click_to_type.as_str() {
+                    "off" => false,
+                    "double" => {
+                        let now = Instant::now();
+                        let again = self.last_content_click.as_ref().is_some_and(|(w, at)| {
+                            *w == id && now.duration_since(*at) <= DOUBLE_CLICK
+                        });
+                        self.last_content_click = (!again).then(|| (id.clone(), now));
+                        again
+                    }
+                    _ => true,
+                };
+                if !wm || enter {
+                    self.router.mode = Mode::Terminal;
+                }
             }
             Part::Title | Part::Border => {
                 self.focus(&id);

@@ -1269,3 +1269,51 @@ fn disallowed_schemes_are_refused_with_a_notice() {
     click_content(&mut app, 3, Modifiers::CTRL);
     assert!(matches!(app.overlay, Overlay::Link(_)));
 }
+
+#[test]
+fn click_to_type_decides_what_a_content_click_does_in_window_management() {
+    let click = |app: &mut App| {
+        for buttons in [MouseButtons::LEFT, MouseButtons::NONE] {
+            app.on_input(InputEvent::Mouse(MouseEvent {
+                x: 10,
+                y: 5,
+                mouse_buttons: buttons,
+                modifiers: Modifiers::NONE,
+            }));
+        }
+    };
+    // single (the default): one click starts typing into the window.
+    let mut app = attached(vec![win("a", 1)], "a");
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::Terminal);
+    // off: clicks only focus.
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.set_option("appearance.click_to_type", "off", true)
+        .unwrap();
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::WindowManagement);
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::WindowManagement);
+    // double: a first click alone does not.
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.set_option("appearance.click_to_type", "double", true)
+        .unwrap();
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::WindowManagement);
+}
+
+#[test]
+fn a_zoomed_window_is_drawn_no_wider_than_zoom_max_width() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    app.set_option("appearance.zoom_max_width", "60", true)
+        .unwrap();
+    let before = app.frames.clone();
+    assert!(
+        before.iter().all(|f| f.rect.w <= 60),
+        "not zoomed: tiled as usual"
+    );
+    app.run_command("ToggleZoom", &[], None).unwrap();
+    assert_eq!(app.frames.len(), 1);
+    assert_eq!(app.frames[0].rect.w, 60);
+    assert_eq!(app.frames[0].rect.x, 20, "centred in the 100 columns");
+}

@@ -107,6 +107,10 @@ pub struct Settings {
     /// keeps the built-in labels.
     pub title_format: String,
     pub tab_format: String,
+    /// `appearance.click_to_type`: `single`, `double` or `off`.
+    pub click_to_type: String,
+    /// Widest a zoomed window is drawn, in cells; 0 fills the screen.
+    pub zoom_max_width: u16,
     /// `notifications.agent.*`.
     pub alerts: AlertConfig,
     pub dock_tabs: bool,
@@ -198,6 +202,9 @@ impl Settings {
             // hide_clock is the reference's deprecated spelling; when set it wins.
             show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
                 && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
+            click_to_type: get("appearance.click_to_type"),
+            zoom_max_width: int("appearance.zoom_max_width", 0).clamp(0, i64::from(u16::MAX))
+                as u16,
             alerts: AlertConfig::read(&get),
             title_format: get("appearance.window_title_format"),
             tab_format: get("appearance.dock_workspace_tab_format"),
