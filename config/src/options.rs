@@ -924,7 +924,7 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Show the on-screen keycast of recent keypresses",
     },

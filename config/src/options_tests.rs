@@ -684,7 +684,6 @@ fn what_applies_and_what_is_only_recorded() {
         "appearance.sidebar.enabled",
         "appearance.scrollbar.tint",
         "tape.autorun",
-        "debug.show_key_events",
         "startup.daemon",
         "daemon.log_level",
     ] {
@@ -694,7 +693,7 @@ fn what_applies_and_what_is_only_recorded() {
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 47);
+    assert_eq!(inert, 46);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -2,7 +2,7 @@
 //! the layout, modes and overlays, and what to send back. Every handler queues its outgoing
 //! operations in [`App::out`]; the run loop sends them. No I/O here, so it is testable.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
@@ -25,6 +25,8 @@ use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
 /// How long a one-line hint in the dock stays.
 const FLASH: Duration = Duration::from_secs(3);
+/// Keys the keycast (`debug.show_key_events`) shows.
+const KEYCAST_KEYS: usize = 8;
 /// Longest gap between the two clicks of a double click.
 const DOUBLE_CLICK: Duration = Duration::from_millis(400);
 /// How long the first attach's hint about the leader key stays up.
@@ -232,6 +234,8 @@ pub struct App {
     /// The last click on a window's content in window-management mode, for
     /// `appearance.click_to_type = double`.
     last_content_click: Option<(String, Instant)>,
+    /// The last keys pressed, shown in the dock when `debug.show_key_events` is on.
+    pub keycast: VecDeque<String>,
     /// Operations to send, in order.
     pub out: Vec<ClientOp>,
     /// Text to put on the outer terminal's clipboard (OSC 52).
@@ -276,6 +280,7 @@ impl App {
             drag: None,
             mouse_capture: None,
             last_content_click: None,
+            keycast: VecDeque::new(),
             out: Vec::new(),
             clipboard: Vec::new(),
             links: LinkPolicy::default(),
@@ -763,6 +768,13 @@ impl App {
     }
 
     pub fn on_key(&mut self, ev: KeyEvent) {
+        if self.settings.show_key_events {
+            let label = super::keys::Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
+            self.keycast.push_back(label);
+            while self.keycast.len() > KEYCAST_KEYS {
+                self.keycast.pop_front();
+            }
+        }
         self.key(ev);
         self.sync_tray();
     }

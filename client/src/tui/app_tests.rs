@@ -1317,3 +1317,20 @@ fn a_zoomed_window_is_drawn_no_wider_than_zoom_max_width() {
     assert_eq!(app.frames[0].rect.w, 60);
     assert_eq!(app.frames[0].rect.x, 20, "centred in the 100 columns");
 }
+
+#[test]
+fn the_keycast_keeps_the_last_keys_only_when_asked() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_key(key('x'));
+    assert!(app.keycast.is_empty(), "off by default");
+    app.set_option("debug.show_key_events", "on", true).unwrap();
+    for c in "abcdefghij".chars() {
+        app.on_key(key(c));
+    }
+    app.on_key(KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    });
+    let shown: Vec<&str> = app.keycast.iter().map(String::as_str).collect();
+    assert_eq!(shown, ["d", "e", "f", "g", "h", "i", "j", "ctrl+b"]);
+}

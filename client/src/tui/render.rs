@@ -653,8 +653,16 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
         .first()
         .map(|c| c.label())
         .unwrap_or_default();
+    let keycast = app.settings.show_key_events && !app.keycast.is_empty();
     let (full, short): (String, String) = if let Some((text, _)) = &app.flash {
         (text.clone(), text.clone())
+    } else if keycast {
+        let keys: Vec<&str> = app.keycast.iter().map(String::as_str).collect();
+        let last: Vec<&str> = keys.iter().rev().take(3).rev().copied().collect();
+        (
+            format!("keys: {}", keys.join(" ")),
+            format!("keys: {}", last.join(" ")),
+        )
     } else if let Some(cm) = &app.copy {
         if cm.has_selection() {
             (

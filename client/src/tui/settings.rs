@@ -107,6 +107,8 @@ pub struct Settings {
     /// keeps the built-in labels.
     pub title_format: String,
     pub tab_format: String,
+    /// `debug.show_key_events`: the dock shows the last keys pressed.
+    pub show_key_events: bool,
     /// `appearance.click_to_type`: `single`, `double` or `off`.
     pub click_to_type: String,
     /// Widest a zoomed window is drawn, in cells; 0 fills the screen.
@@ -203,6 +205,7 @@ impl Settings {
             show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
                 && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
             click_to_type: get("appearance.click_to_type"),
+            show_key_events: as_bool(&get("debug.show_key_events")).unwrap_or(false),
             zoom_max_width: int("appearance.zoom_max_width", 0).clamp(0, i64::from(u16::MAX))
                 as u16,
             alerts: AlertConfig::read(&get),
