@@ -131,9 +131,9 @@ static OPTIONS: [OptionSpec; 87] = [
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
-        description: "Alt plus left-drag moves a pane",
+        description: "Alt plus left-drag moves a floating pane",
     },
     OptionSpec {
         path: "appearance.animations_enabled",

@@ -1407,6 +1407,23 @@ impl App {
         };
         let id = self.frames[i].id.clone();
         match part {
+            // appearance.alt_drag: alt plus a left drag anywhere on a floating window moves it,
+            // as a drag on its title does; the program does not see that click.
+            Part::Content { .. }
+                if button == 0
+                    && self.settings.alt_drag
+                    && normalize_mods(mods).contains(Modifiers::ALT)
+                    && !self.layout.tiling(ws) =>
+            {
+                self.focus(&id);
+                let start = self.frames[i].rect;
+                self.drag = Some(Drag::Move {
+                    ws,
+                    id,
+                    grab: (x, y),
+                    start,
+                });
+            }
             Part::Content { col, row } => {
                 let was_focused = self.view.focused.as_deref() == Some(id.as_str());
                 if self.copy.as_ref().is_some_and(|c| c.window != id) {

@@ -1334,3 +1334,36 @@ fn the_keycast_keeps_the_last_keys_only_when_asked() {
     let shown: Vec<&str> = app.keycast.iter().map(String::as_str).collect();
     assert_eq!(shown, ["d", "e", "f", "g", "h", "i", "j", "ctrl+b"]);
 }
+
+#[test]
+fn alt_drag_moves_a_floating_window_by_its_content() {
+    let drag = |app: &mut App, mods: Modifiers| {
+        let a = app.frames.iter().find(|f| f.id == "a").unwrap().rect;
+        let ev = |x: u16, y: u16, buttons| {
+            InputEvent::Mouse(MouseEvent {
+                x: x + 1,
+                y: y + 1,
+                mouse_buttons: buttons,
+                modifiers: mods,
+            })
+        };
+        // Inside the content, well clear of the title and the borders.
+        app.on_input(ev(a.x + 3, a.y + 3, MouseButtons::LEFT));
+        app.on_input(ev(a.x + 6, a.y + 5, MouseButtons::LEFT));
+        app.on_input(ev(a.x + 6, a.y + 5, MouseButtons::NONE));
+        let moved = app.frames.iter().find(|f| f.id == "a").unwrap().rect;
+        (moved.x - a.x, moved.y - a.y)
+    };
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    app.on_key(key('t'));
+    assert!(!app.layout.tiling(1));
+    assert_eq!(drag(&mut app, Modifiers::ALT), (3, 2));
+    assert_eq!(
+        drag(&mut app, Modifiers::NONE),
+        (0, 0),
+        "a plain drag does not move it"
+    );
+    app.router.mode = Mode::WindowManagement;
+    app.set_option("appearance.alt_drag", "off", true).unwrap();
+    assert_eq!(drag(&mut app, Modifiers::ALT), (0, 0), "switched off");
+}

@@ -107,6 +107,8 @@ pub struct Settings {
     /// keeps the built-in labels.
     pub title_format: String,
     pub tab_format: String,
+    /// `appearance.alt_drag`: alt plus a left drag moves a floating window.
+    pub alt_drag: bool,
     /// `debug.show_key_events`: the dock shows the last keys pressed.
     pub show_key_events: bool,
     /// `appearance.click_to_type`: `single`, `double` or `off`.
@@ -205,6 +207,7 @@ impl Settings {
             show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
                 && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
             click_to_type: get("appearance.click_to_type"),
+            alt_drag: as_bool(&get("appearance.alt_drag")).unwrap_or(true),
             show_key_events: as_bool(&get("debug.show_key_events")).unwrap_or(false),
             zoom_max_width: int("appearance.zoom_max_width", 0).clamp(0, i64::from(u16::MAX))
                 as u16,
