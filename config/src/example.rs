@@ -144,13 +144,11 @@ pub fn example_config() -> String {
         if let (Some(min), Some(max)) = (o.min, o.max) {
             facts.push(format!("range: {min} to {max}"));
         }
-        facts.push(
-            match o.applies {
-                Applies::Client => "applied by the attached client",
-                Applies::Daemon => "applied by the daemon",
-            }
-            .to_string(),
-        );
+        facts.push(match o.applies {
+            Applies::Client => "applied by the attached client".to_string(),
+            Applies::Daemon => "applied by the daemon".to_string(),
+            Applies::Inert(why) => format!("accepted and recorded, does nothing here: {why}"),
+        });
         line(&mut out, &format!("#   {}", facts.join("; ")));
         let value = match o.default {
             "" => "''".to_string(),

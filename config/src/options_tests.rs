@@ -12,46 +12,642 @@ fn check(path: &str, value: &str) -> Result<String, OptionValueError> {
     validate_value(resolve(path).unwrap(), value, &reg)
 }
 
+/// The reference TUIOS's 86 options: path, type, section, default, accepted (comma-joined),
+/// enforced range.
+const GO_OPTIONS: [(&str, &str, &str, &str, &str, &str); 86] = [
+    (
+        "appearance.border_style",
+        "string",
+        "appearance",
+        "rounded",
+        "rounded, normal, thick, double, block, outer-half-block, inner-half-block, ascii, hidden",
+        "",
+    ),
+    (
+        "appearance.zen_mode",
+        "string",
+        "appearance",
+        "disabled",
+        "disabled, always, mouse",
+        "",
+    ),
+    (
+        "appearance.hide_window_buttons",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "appearance.window_button_style",
+        "string",
+        "appearance",
+        "pill",
+        "pill, dots",
+        "",
+    ),
+    (
+        "appearance.window_button_position",
+        "string",
+        "appearance",
+        "right",
+        "right, left",
+        "",
+    ),
+    (
+        "appearance.hide_scrollbar",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "appearance.scrollback_lines",
+        "int",
+        "appearance",
+        "10000",
+        "",
+        "100..1000000",
+    ),
+    (
+        "appearance.scroll_lines",
+        "int",
+        "appearance",
+        "3",
+        "",
+        "1..50",
+    ),
+    (
+        "appearance.copy_on_select",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.focus_follows_mouse",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    ("appearance.alt_drag", "bool", "appearance", "true", "", ""),
+    (
+        "appearance.click_to_type",
+        "string",
+        "appearance",
+        "single",
+        "single, double, off",
+        "",
+    ),
+    (
+        "appearance.word_characters",
+        "string",
+        "appearance",
+        "@-./_~?&=%+#",
+        "",
+        "",
+    ),
+    (
+        "appearance.preferred_shell",
+        "string",
+        "appearance",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.animations_enabled",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.confirm_quit",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "appearance.whichkey_enabled",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.whichkey_position",
+        "string",
+        "appearance",
+        "",
+        "bottom-right, bottom-left, top-right, top-left, center",
+        "",
+    ),
+    (
+        "appearance.window_title_position",
+        "string",
+        "appearance",
+        "",
+        "bottom, top, hidden",
+        "",
+    ),
+    ("appearance.theme", "string", "appearance", "", "", ""),
+    (
+        "appearance.shared_borders",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "appearance.border_focused_color",
+        "string",
+        "appearance",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.border_unfocused_color",
+        "string",
+        "appearance",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.window_title_format",
+        "string",
+        "appearance",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.zoom_max_width",
+        "int",
+        "appearance",
+        "0",
+        "",
+        "",
+    ),
+    (
+        "appearance.niri_reverse_scroll",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    ("appearance.max_fps", "int", "appearance", "0", "", "0..240"),
+    (
+        "appearance.session_colors",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar_enabled",
+        "bool",
+        "appearance",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar_position",
+        "string",
+        "appearance",
+        "",
+        "left, right, hidden",
+        "",
+    ),
+    ("appearance.sidebar_width", "int", "appearance", "0", "", ""),
+    (
+        "appearance.sidebar_show_windows",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar_show_glyphs",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar_show_counts",
+        "bool",
+        "appearance",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.dockbar_position",
+        "string",
+        "dock",
+        "bottom",
+        "bottom, top, hidden",
+        "",
+    ),
+    (
+        "appearance.dock_workspace_tabs",
+        "bool",
+        "dock",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.dock_workspace_tab_format",
+        "string",
+        "dock",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.dock_workspace_tooltip",
+        "bool",
+        "dock",
+        "true",
+        "",
+        "",
+    ),
+    ("appearance.dock_pill_caps", "bool", "dock", "false", "", ""),
+    ("appearance.show_clock", "bool", "dock", "false", "", ""),
+    ("appearance.hide_clock", "bool", "dock", "false", "", ""),
+    ("appearance.show_cpu", "bool", "dock", "false", "", ""),
+    ("appearance.show_ram", "bool", "dock", "false", "", ""),
+    (
+        "appearance.scrollbar.style",
+        "string",
+        "scrollbar",
+        "thin",
+        "thin, track",
+        "",
+    ),
+    (
+        "appearance.scrollbar.thumb",
+        "string",
+        "scrollbar",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.scrollbar.track",
+        "string",
+        "scrollbar",
+        "",
+        "",
+        "",
+    ),
+    (
+        "appearance.scrollbar.tint",
+        "string",
+        "scrollbar",
+        "quiet",
+        "quiet, border, muted",
+        "",
+    ),
+    (
+        "appearance.sidebar.enabled",
+        "bool",
+        "sidebar",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.position",
+        "string",
+        "sidebar",
+        "left",
+        "left, right, hidden",
+        "",
+    ),
+    ("appearance.sidebar.width", "int", "sidebar", "28", "", ""),
+    (
+        "appearance.sidebar.show_windows",
+        "bool",
+        "sidebar",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.show_glyphs",
+        "bool",
+        "sidebar",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.show_counts",
+        "bool",
+        "sidebar",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.show_agents",
+        "bool",
+        "sidebar",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.marquee",
+        "bool",
+        "sidebar",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.tooltips",
+        "bool",
+        "sidebar",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "appearance.sidebar.workspaces",
+        "string",
+        "sidebar",
+        "",
+        "",
+        "",
+    ),
+    (
+        "startup.open_default_window",
+        "bool",
+        "startup",
+        "false",
+        "",
+        "",
+    ),
+    ("startup.tiled", "bool", "startup", "false", "", ""),
+    (
+        "startup.start_in_terminal_mode",
+        "bool",
+        "startup",
+        "false",
+        "",
+        "",
+    ),
+    ("startup.daemon", "bool", "startup", "false", "", ""),
+    (
+        "daemon.log_level",
+        "string",
+        "daemon",
+        "off",
+        "off, errors, basic, messages, verbose, trace",
+        "",
+    ),
+    ("daemon.agent_autodetect", "bool", "daemon", "true", "", ""),
+    ("daemon.agent_detect_seconds", "int", "daemon", "0", "", ""),
+    (
+        "notifications.duration",
+        "int",
+        "notifications",
+        "0",
+        "",
+        "0..3600",
+    ),
+    (
+        "notifications.warning_duration",
+        "int",
+        "notifications",
+        "0",
+        "",
+        "0..3600",
+    ),
+    (
+        "notifications.error_duration",
+        "int",
+        "notifications",
+        "0",
+        "",
+        "0..3600",
+    ),
+    (
+        "notifications.error_sticky",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.enabled",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.notify",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.sound",
+        "bool",
+        "notifications",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.sound_mode",
+        "string",
+        "notifications",
+        "",
+        "audio, bell, both",
+        "",
+    ),
+    (
+        "notifications.agent.sound_cooldown_seconds",
+        "int",
+        "notifications",
+        "3",
+        "",
+        "0..3600",
+    ),
+    (
+        "notifications.agent.dock",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.command",
+        "string",
+        "notifications",
+        "",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.settle_seconds",
+        "int",
+        "notifications",
+        "2",
+        "",
+        "0..3600",
+    ),
+    (
+        "notifications.agent.suppress_focused",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.quiet_hours",
+        "string",
+        "notifications",
+        "",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.states.needs_input",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.states.errored",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.states.done",
+        "bool",
+        "notifications",
+        "true",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.states.idle",
+        "bool",
+        "notifications",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "notifications.agent.states.working",
+        "bool",
+        "notifications",
+        "false",
+        "",
+        "",
+    ),
+    (
+        "tape.autorun",
+        "string",
+        "tape",
+        "ask",
+        "off, ask, auto",
+        "",
+    ),
+    ("tape.auto_review", "bool", "tape", "false", "", ""),
+    ("debug.show_key_events", "bool", "debug", "false", "", ""),
+];
+
+/// Paths whose default is empty but whose closed set lacks "" (as in the reference): they
+/// cannot be set back to their default.
+const EMPTY_DEFAULT_OUTSIDE_SET: [&str; 4] = [
+    "appearance.sidebar_position",
+    "appearance.whichkey_position",
+    "appearance.window_title_position",
+    "notifications.agent.sound_mode",
+];
+
 #[test]
-fn registry_is_sorted_unique_and_exactly_the_honoured_set() {
+fn registry_is_sorted_unique_and_holds_every_reference_option() {
     let all = paths();
     for pair in all.windows(2) {
         assert!(pair[0] < pair[1], "{} / {}", pair[0], pair[1]);
     }
     assert_eq!(
-        all,
-        [
-            "appearance.border_focused_color",
-            "appearance.border_style",
-            "appearance.border_unfocused_color",
-            "appearance.dock_workspace_tabs",
-            "appearance.dockbar_position",
-            "appearance.max_fps",
-            "appearance.preferred_shell",
-            "appearance.scroll_lines",
-            "appearance.scrollback_lines",
-            "appearance.show_clock",
-            "appearance.theme",
-            "appearance.window_title_position",
-            "daemon.agent_autodetect",
-            "daemon.agent_detect_seconds",
-            "daemon.resurrect_commands",
-            "notifications.duration",
-        ]
+        all.len(),
+        87,
+        "86 of the reference plus daemon.resurrect_commands"
     );
+    for (path, ty, section, default, accepted, range) in GO_OPTIONS {
+        let spec = resolve(path).unwrap_or_else(|| panic!("{path} is missing"));
+        assert_eq!(spec.path, path);
+        assert_eq!(spec.ty.as_str(), ty, "{path}");
+        assert_eq!(spec.section, section, "{path}");
+        assert_eq!(spec.default, default, "{path}");
+        assert_eq!(spec.accepted.join(", "), accepted, "{path}");
+        let ours = match (spec.min, spec.max) {
+            (Some(min), Some(max)) => format!("{min}..{max}"),
+            _ => String::new(),
+        };
+        assert_eq!(ours, range, "{path}");
+    }
+    assert!(resolve("daemon.resurrect_commands").is_some());
     assert_eq!(
         sections(),
-        ["appearance", "daemon", "dock", "notifications"]
+        [
+            "appearance",
+            "daemon",
+            "debug",
+            "dock",
+            "notifications",
+            "scrollbar",
+            "sidebar",
+            "startup",
+            "tape"
+        ]
     );
     for spec in options() {
         assert!(!spec.description.is_empty(), "{}", spec.path);
         assert!(!spec.description.ends_with('.'), "{}", spec.path);
-        assert_eq!(
-            spec.min.is_some(),
-            spec.ty == OptionType::Int,
-            "{}",
-            spec.path
-        );
+        assert_eq!(spec.min.is_some(), spec.max.is_some(), "{}", spec.path);
+        if spec.min.is_some() {
+            assert_eq!(spec.ty, OptionType::Int, "{}", spec.path);
+        }
         if let (Some(min), Some(max)) = (spec.min, spec.max) {
             assert!(min <= max, "{}", spec.path);
         }
@@ -60,7 +656,96 @@ fn registry_is_sorted_unique_and_exactly_the_honoured_set() {
             "{}",
             spec.path
         );
+        if let Applies::Inert(why) = spec.applies {
+            assert!(!why.is_empty() && !why.ends_with('.'), "{}", spec.path);
+        }
     }
+}
+
+#[test]
+fn what_applies_and_what_is_only_recorded() {
+    let applied = |p: &str| !matches!(resolve(p).unwrap().applies, Applies::Inert(_));
+    for p in [
+        "appearance.border_style",
+        "appearance.hide_clock",
+        "appearance.theme",
+        "appearance.scrollback_lines",
+        "daemon.agent_detect_seconds",
+        "daemon.resurrect_commands",
+        "notifications.duration",
+        "notifications.error_duration",
+        "appearance.show_ram",
+        "notifications.agent.command",
+        "notifications.agent.states.idle",
+    ] {
+        assert!(applied(p), "{p}");
+    }
+    for p in [
+        "appearance.sidebar.enabled",
+        "appearance.scrollbar.tint",
+        "tape.autorun",
+        "startup.daemon",
+        "daemon.log_level",
+    ] {
+        assert!(!applied(p), "{p}");
+    }
+    let inert = options()
+        .iter()
+        .filter(|o| matches!(o.applies, Applies::Inert(_)))
+        .count();
+    assert_eq!(inert, 45);
+    assert_eq!(Applies::Inert("x").as_str(), "inert");
+    let dep = resolve("appearance.hide_clock")
+        .unwrap()
+        .deprecated
+        .unwrap();
+    assert!(dep.contains("appearance.show_clock"), "{dep}");
+    assert_eq!(
+        options().iter().filter(|o| o.deprecated.is_some()).count(),
+        8
+    );
+}
+
+#[test]
+fn reference_kinds_and_unbounded_ints() {
+    assert_eq!(
+        resolve("appearance.scrollbar.tint").unwrap().kind,
+        OptionKind::Colour
+    );
+    assert!(
+        resolve("scrollbar.tint").is_none(),
+        "a dotted key is never put under appearance"
+    );
+    assert_eq!(
+        check("appearance.scrollbar.tint", "muted").as_deref(),
+        Ok("muted")
+    );
+    assert_eq!(
+        check("appearance.scrollbar.tint", "#a0b0c0").as_deref(),
+        Ok("#a0b0c0")
+    );
+    let err = check("appearance.scrollbar.tint", "loud").unwrap_err();
+    assert!(
+        err.message.contains("quiet, border, muted"),
+        "{}",
+        err.message
+    );
+    // No enforced range: any whole number goes, negatives included.
+    assert_eq!(
+        check("appearance.zoom_max_width", "-4").as_deref(),
+        Ok("-4")
+    );
+    assert_eq!(
+        check("daemon.agent_detect_seconds", "-30").as_deref(),
+        Ok("-30")
+    );
+    assert_eq!(
+        check("appearance.sidebar.width", "900").as_deref(),
+        Ok("900")
+    );
+    assert!(check("notifications.agent.settle_seconds", "3601").is_err());
+    assert!(check("tape.autorun", "always").is_err());
+    assert_eq!(check("debug.show_key_events", "on").as_deref(), Ok("on"));
 }
 
 #[test]
@@ -143,6 +828,14 @@ fn did_you_mean_handles_full_and_bare_keys() {
 fn every_default_validates_as_itself() {
     let (_tmp, reg) = registry();
     for spec in options() {
+        if EMPTY_DEFAULT_OUTSIDE_SET.contains(&spec.path) {
+            assert!(
+                validate_value(spec, spec.default, &reg).is_err(),
+                "{}",
+                spec.path
+            );
+            continue;
+        }
         assert_eq!(
             validate_value(spec, spec.default, &reg).as_deref(),
             Ok(spec.default),
@@ -169,9 +862,9 @@ fn closed_sets_are_exact_and_suggest() {
         "{}",
         err.message
     );
-    assert!(err
-        .message
-        .contains("rounded, normal, thick, double, ascii, hidden"));
+    assert!(err.message.contains(
+        "rounded, normal, thick, double, block, outer-half-block, inner-half-block, ascii, hidden"
+    ));
     assert_eq!(err.did_you_mean.as_deref(), Some("double"));
     assert!(
         err.detail.starts_with("type string, default rounded. "),

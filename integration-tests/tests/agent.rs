@@ -596,9 +596,14 @@ fn the_autodetect_switches_are_honoured() {
         json!({"session": s, "key": "daemon.agent_detect_seconds", "value": "-1"}),
     );
     wait_state(&mut c, &s, &w, "none");
-    c.err_code(
+    // As in the reference TUIOS the interval has no enforced range: any negative value is off.
+    c.ok(
         "set-option",
         json!({"session": s, "key": "daemon.agent_detect_seconds", "value": "-5"}),
+    );
+    c.err_code(
+        "set-option",
+        json!({"session": s, "key": "daemon.agent_detect_seconds", "value": "soon"}),
         "invalid_params",
     );
 }

@@ -398,7 +398,7 @@ static VERBS: &[VerbSpec] = &[
             param("prefix", Str, "Only options whose path starts with this, e.g. \"appearance.sidebar\"."),
         ],
         returns: &[
-            param("options", ObjectList, "One row per option, sorted by path: path, type, section, description, default, and accepted, min, max, deprecated and session_value where they apply."),
+            param("options", ObjectList, "One row per option, sorted by path: path, type, section, description, default, applies (client, daemon or inert: an option of the reference TUIOS that is accepted and recorded but does nothing here), and accepted, min, max, inert (why it does nothing), deprecated and session_value where they apply."),
             param("sections", StringList, "Every section name, sorted."),
             param("total", Int, "How many rows were returned."),
         ],

@@ -14,19 +14,42 @@ use super::screen::{ScreenFile, ScreenRules};
 /// The bundled manifests, by file name.
 const BUNDLED: &[(&str, &str)] = &[
     ("aider.toml", include_str!("../../harnesses/aider.toml")),
+    ("amp.toml", include_str!("../../harnesses/amp.toml")),
+    (
+        "antigravity.toml",
+        include_str!("../../harnesses/antigravity.toml"),
+    ),
     (
         "claude-code.toml",
         include_str!("../../harnesses/claude-code.toml"),
     ),
+    ("cline.toml", include_str!("../../harnesses/cline.toml")),
     ("codex.toml", include_str!("../../harnesses/codex.toml")),
+    ("copilot.toml", include_str!("../../harnesses/copilot.toml")),
+    ("crush.toml", include_str!("../../harnesses/crush.toml")),
+    (
+        "cursor-agent.toml",
+        include_str!("../../harnesses/cursor-agent.toml"),
+    ),
+    ("devin.toml", include_str!("../../harnesses/devin.toml")),
+    ("droid.toml", include_str!("../../harnesses/droid.toml")),
     (
         "gemini-cli.toml",
         include_str!("../../harnesses/gemini-cli.toml"),
     ),
+    ("grok.toml", include_str!("../../harnesses/grok.toml")),
+    ("hermes.toml", include_str!("../../harnesses/hermes.toml")),
+    ("kilo.toml", include_str!("../../harnesses/kilo.toml")),
+    ("kimi.toml", include_str!("../../harnesses/kimi.toml")),
+    ("kiro.toml", include_str!("../../harnesses/kiro.toml")),
+    ("maki.toml", include_str!("../../harnesses/maki.toml")),
     (
         "opencode.toml",
         include_str!("../../harnesses/opencode.toml"),
     ),
+    ("pi.toml", include_str!("../../harnesses/pi.toml")),
+    ("qoder.toml", include_str!("../../harnesses/qoder.toml")),
+    ("qwen.toml", include_str!("../../harnesses/qwen.toml")),
 ];
 
 /// Agent CLIs recognised by name alone when no manifest matches. Such a match names no harness.
@@ -954,3 +977,8 @@ mod tests {
         ));
     }
 }
+
+/// Every bundled manifest fed a recorded screen of its agent.
+#[cfg(test)]
+#[path = "manifest_bundled_tests.rs"]
+mod bundled_tests;

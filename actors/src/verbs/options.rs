@@ -92,8 +92,14 @@ fn option_row(spec: &OptionSpec, session_value: Option<&String>) -> Value {
         "section": spec.section,
         "description": spec.description,
         "default": spec.default,
-        "applies": match spec.applies { options::Applies::Client => "client", options::Applies::Daemon => "daemon" },
+        "applies": spec.applies.as_str(),
     });
+    if let options::Applies::Inert(why) = spec.applies {
+        row["inert"] = json!(why);
+    }
+    if let Some(why) = spec.deprecated {
+        row["deprecated"] = json!(why);
+    }
     if !spec.accepted.is_empty() {
         row["accepted"] = json!(spec.accepted);
     }
@@ -182,6 +188,11 @@ pub(super) async fn set_option(env: &VerbEnv, p: SetOptionParams) -> Result<Valu
             false,
             "recorded; the daemon uses it for windows created from now on".to_string(),
         ),
+        // Accepted for scripts written for the reference TUIOS; nothing here acts on it.
+        options::Applies::Inert(why) => (
+            false,
+            format!("recorded, but nothing in tuios acts on it: {why}"),
+        ),
         options::Applies::Client => {
             let request = protocol::attach::RoutedRequest::SetOption {
                 path: spec.path.to_string(),
@@ -202,6 +213,9 @@ pub(super) async fn set_option(env: &VerbEnv, p: SetOptionParams) -> Result<Valu
     });
     if !applied {
         result["reason"] = json!(reason);
+    }
+    if let Some(why) = spec.deprecated {
+        result["deprecated"] = json!(why);
     }
     Ok(result)
 }

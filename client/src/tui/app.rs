@@ -2,7 +2,7 @@
 //! the layout, modes and overlays, and what to send back. Every handler queues its outgoing
 //! operations in [`App::out`]; the run loop sends them. No I/O here, so it is testable.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
@@ -26,6 +26,10 @@ use super::templates::{self, Template};
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
 /// How long a one-line hint in the dock stays.
 const FLASH: Duration = Duration::from_secs(3);
+/// Keys the keycast (`debug.show_key_events`) shows.
+const KEYCAST_KEYS: usize = 8;
+/// Longest gap between the two clicks of a double click.
+const DOUBLE_CLICK: Duration = Duration::from_millis(400);
 /// How long the first attach's hint about the leader key stays up.
 const FIRST_RUN_HINT: Duration = Duration::from_secs(10);
 
@@ -244,6 +248,11 @@ pub struct App {
     drag: Option<Drag>,
     /// The window a press inside its content went to, so its drag and release follow.
     mouse_capture: Option<String>,
+    /// The last click on a window's content in window-management mode, for
+    /// `appearance.click_to_type = double`.
+    last_content_click: Option<(String, Instant)>,
+    /// The last keys pressed, shown in the dock when `debug.show_key_events` is on.
+    pub keycast: VecDeque<String>,
     /// Operations to send, in order.
     pub out: Vec<ClientOp>,
     /// Text to put on the outer terminal's clipboard (OSC 52).
@@ -288,6 +297,8 @@ impl App {
             buttons: 0,
             drag: None,
             mouse_capture: None,
+            last_content_click: None,
+            keycast: VecDeque::new(),
             out: Vec::new(),
             clipboard: Vec::new(),
             links: LinkPolicy::default(),
@@ -452,6 +463,17 @@ impl App {
         }
         let ws = self.view.current_workspace;
         self.frames = self.layout.frames(ws, area, focused.as_deref());
+        let cap = self.settings.zoom_max_width;
+        if cap > 0
+            && self
+                .layout
+                .workspace(ws)
+                .is_some_and(|w| w.zoomed.is_some())
+        {
+            for f in &mut self.frames {
+                f.rect = super::layout::centre_zoomed(f.rect, cap);
+            }
+        }
         self.sync_view();
     }
 
@@ -680,7 +702,7 @@ impl App {
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {
-        let until = Instant::now() + Duration::from_secs(self.settings.notice_secs);
+        let until = Instant::now() + Duration::from_secs(self.settings.notice_secs_for(level));
         self.notices.push(Notice {
             level,
             text: text.into(),
@@ -786,6 +808,13 @@ impl App {
     }
 
     pub fn on_key(&mut self, ev: KeyEvent) {
+        if self.settings.show_key_events {
+            let label = super::keys::Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
+            self.keycast.push_back(label);
+            while self.keycast.len() > KEYCAST_KEYS {
+                self.keycast.pop_front();
+            }
+        }
         self.key(ev);
         self.sync_tray();
     }
@@ -1418,6 +1447,23 @@ impl App {
         };
         let id = self.frames[i].id.clone();
         match part {
+            // appearance.alt_drag: alt plus a left drag anywhere on a floating window moves it,
+            // as a drag on its title does; the program does not see that click.
+            Part::Content { .. }
+                if button == 0
+                    && self.settings.alt_drag
+                    && normalize_mods(mods).contains(Modifiers::ALT)
+                    && !self.layout.tiling(ws) =>
+            {
+                self.focus(&id);
+                let start = self.frames[i].rect;
+                self.drag = Some(Drag::Move {
+                    ws,
+                    id,
+                    grab: (x, y),
+                    start,
+                });
+            }
             Part::Content { col, row } => {
                 let was_focused = self.view.focused.as_deref() == Some(id.as_str());
                 if self.copy.as_ref().is_some_and(|c| c.window != id) {
@@ -1447,9 +1493,24 @@ impl App {
                     let bytes =
                         encode_mouse(MouseAction::Press(button), col, row, mods, modes.sgr_mouse);
                     self.input(&id, &bytes);
-                    self.mouse_capture = Some(id);
+                    self.mouse_capture = Some(id.clone());
                 }
-                self.router.mode = Mode::Terminal;
+                // appearance.click_to_type: what a click on content does in window management.
+                let enter = match self.settings.click_to_type.as_str() {
+                    "off" => false,
+                    "double" => {
+                        let now = Instant::now();
+                        let again = self.last_content_click.as_ref().is_some_and(|(w, at)| {
+                            *w == id && now.duration_since(*at) <= DOUBLE_CLICK
+                        });
+                        self.last_content_click = (!again).then(|| (id.clone(), now));
+                        again
+                    }
+                    _ => true,
+                };
+                if !wm || enter {
+                    self.router.mode = Mode::Terminal;
+                }
             }
             Part::Title | Part::Border => {
                 self.focus(&id);

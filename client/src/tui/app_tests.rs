@@ -1269,3 +1269,101 @@ fn disallowed_schemes_are_refused_with_a_notice() {
     click_content(&mut app, 3, Modifiers::CTRL);
     assert!(matches!(app.overlay, Overlay::Link(_)));
 }
+
+#[test]
+fn click_to_type_decides_what_a_content_click_does_in_window_management() {
+    let click = |app: &mut App| {
+        for buttons in [MouseButtons::LEFT, MouseButtons::NONE] {
+            app.on_input(InputEvent::Mouse(MouseEvent {
+                x: 10,
+                y: 5,
+                mouse_buttons: buttons,
+                modifiers: Modifiers::NONE,
+            }));
+        }
+    };
+    // single (the default): one click starts typing into the window.
+    let mut app = attached(vec![win("a", 1)], "a");
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::Terminal);
+    // off: clicks only focus.
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.set_option("appearance.click_to_type", "off", true)
+        .unwrap();
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::WindowManagement);
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::WindowManagement);
+    // double: a first click alone does not.
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.set_option("appearance.click_to_type", "double", true)
+        .unwrap();
+    click(&mut app);
+    assert_eq!(app.mode(), Mode::WindowManagement);
+}
+
+#[test]
+fn a_zoomed_window_is_drawn_no_wider_than_zoom_max_width() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    app.set_option("appearance.zoom_max_width", "60", true)
+        .unwrap();
+    let before = app.frames.clone();
+    assert!(
+        before.iter().all(|f| f.rect.w <= 60),
+        "not zoomed: tiled as usual"
+    );
+    app.run_command("ToggleZoom", &[], None).unwrap();
+    assert_eq!(app.frames.len(), 1);
+    assert_eq!(app.frames[0].rect.w, 60);
+    assert_eq!(app.frames[0].rect.x, 20, "centred in the 100 columns");
+}
+
+#[test]
+fn the_keycast_keeps_the_last_keys_only_when_asked() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_key(key('x'));
+    assert!(app.keycast.is_empty(), "off by default");
+    app.set_option("debug.show_key_events", "on", true).unwrap();
+    for c in "abcdefghij".chars() {
+        app.on_key(key(c));
+    }
+    app.on_key(KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    });
+    let shown: Vec<&str> = app.keycast.iter().map(String::as_str).collect();
+    assert_eq!(shown, ["d", "e", "f", "g", "h", "i", "j", "ctrl+b"]);
+}
+
+#[test]
+fn alt_drag_moves_a_floating_window_by_its_content() {
+    let drag = |app: &mut App, mods: Modifiers| {
+        let a = app.frames.iter().find(|f| f.id == "a").unwrap().rect;
+        let ev = |x: u16, y: u16, buttons| {
+            InputEvent::Mouse(MouseEvent {
+                x: x + 1,
+                y: y + 1,
+                mouse_buttons: buttons,
+                modifiers: mods,
+            })
+        };
+        // Inside the content, well clear of the title and the borders.
+        app.on_input(ev(a.x + 3, a.y + 3, MouseButtons::LEFT));
+        app.on_input(ev(a.x + 6, a.y + 5, MouseButtons::LEFT));
+        app.on_input(ev(a.x + 6, a.y + 5, MouseButtons::NONE));
+        let moved = app.frames.iter().find(|f| f.id == "a").unwrap().rect;
+        (moved.x - a.x, moved.y - a.y)
+    };
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    app.on_key(key('t'));
+    assert!(!app.layout.tiling(1));
+    assert_eq!(drag(&mut app, Modifiers::ALT), (3, 2));
+    assert_eq!(
+        drag(&mut app, Modifiers::NONE),
+        (0, 0),
+        "a plain drag does not move it"
+    );
+    app.router.mode = Mode::WindowManagement;
+    app.set_option("appearance.alt_drag", "off", true).unwrap();
+    assert_eq!(drag(&mut app, Modifiers::ALT), (0, 0), "switched off");
+}

@@ -794,6 +794,15 @@ pub fn neighbour(frames: &[Frame], from: &str, dir: Direction) -> Option<String>
         .map(|t| t.5)
 }
 
+/// A zoomed window's frame narrowed to `max_width` cells and centred
+/// (`appearance.zoom_max_width`); 0, or an area no wider than that, leaves it whole.
+pub fn centre_zoomed(area: Rect, max_width: u16) -> Rect {
+    if max_width == 0 || area.w <= max_width {
+        return area;
+    }
+    Rect::new(area.x + (area.w - max_width) / 2, area.y, max_width, area.h)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1060,5 +1069,17 @@ mod tests {
         assert_eq!(Direction::parse("Left"), Some(Direction::Left));
         assert_eq!(long_axis(Rect::new(0, 0, 80, 24)), Axis::Vertical);
         assert_eq!(long_axis(Rect::new(0, 0, 40, 24)), Axis::Horizontal);
+    }
+
+    #[test]
+    fn a_zoomed_window_is_centred_at_its_width_cap() {
+        let area = Rect::new(0, 0, 120, 30);
+        assert_eq!(centre_zoomed(area, 0), area);
+        assert_eq!(centre_zoomed(area, 200), area);
+        assert_eq!(centre_zoomed(area, 80), Rect::new(20, 0, 80, 30));
+        assert_eq!(
+            centre_zoomed(Rect::new(3, 1, 11, 5), 4),
+            Rect::new(6, 1, 4, 5)
+        );
     }
 }

@@ -7,6 +7,7 @@
 //! (copy mode), `settings` (options and themes), `replies` (the outer terminal's reports and
 //! replies, kept away from windows).
 
+mod alerts;
 mod app;
 mod conn;
 mod copy;
@@ -17,6 +18,7 @@ mod reconnect;
 mod render;
 mod replies;
 mod settings;
+mod sysstat;
 mod templates;
 
 use std::io::{IsTerminal, Write};
@@ -158,6 +160,7 @@ fn run_loop<T: Terminal>(
     let mut budget = FRAME_BURST;
     let mut budget_at = Instant::now();
     let mut last_clock = String::new();
+    let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
     loop {
         loop {
@@ -208,6 +211,20 @@ fn run_loop<T: Terminal>(
             }
         }
 
+        alerts.observe(&app.view.windows, &app.settings.alerts, now);
+        let fired = alerts.due(
+            &app.view.windows,
+            app.view.focused.as_deref(),
+            &app.settings.alerts,
+            now,
+            alerts::local_minute(),
+        );
+        for f in fired {
+            raise_alert(app, &f);
+        }
+        if (app.settings.show_cpu || app.settings.show_ram) && sysstat::refresh() {
+            app.dirty = true;
+        }
         if app.settings.show_clock {
             let minute = now_minute();
             if minute != last_clock {
@@ -311,6 +328,56 @@ fn now_minute() -> String {
 fn set_clipboard(text: &str) {
     let osc = OperatingSystemCommand::SetSelection(Selection::CLIPBOARD, text.to_string());
     write_tty(&osc.to_string());
+}
+
+/// Raises one agent alert the ways `notifications.agent.*` asks for.
+fn raise_alert(app: &mut App, f: &alerts::Fired) {
+    let text = f.text();
+    if f.dock {
+        let level = match f.state.as_str() {
+            "needs_input" | "errored" => protocol::attach::NoticeLevel::Warning,
+            _ => protocol::attach::NoticeLevel::Info,
+        };
+        app.notice(level, text.clone());
+    }
+    if f.notify {
+        // OSC 9: a desktop notification from the outer terminal. The text has no control
+        // characters (titles are filtered), so it cannot end the sequence early.
+        write_tty(&format!("\x1b]9;tuios: {text}\x1b\\"));
+    }
+    if f.bell {
+        write_tty("\x07");
+    }
+    if let Some(cmd) = &f.command {
+        if let Err(e) = run_alert_command(cmd, f) {
+            app.notice(protocol::attach::NoticeLevel::Error, e);
+        }
+    }
+}
+
+/// Runs `notifications.agent.command` with `sh -c`, the alert in its environment; stdio is
+/// null and it has its own process group, as for the link opener. A thread reaps it.
+fn run_alert_command(cmd: &str, f: &alerts::Fired) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(cmd)
+        .env("TUIOS_EVENT", "agent-alert")
+        .env("TUIOS_WINDOW_ID", &f.window)
+        .env("TUIOS_WINDOW_NAME", &f.title)
+        .env("TUIOS_AGENT_STATE", &f.state)
+        .env("TUIOS_AGENT_PREV_STATE", &f.previous)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot run notifications.agent.command: {e}"))?;
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    Ok(())
 }
 
 /// Starts the opener with the URL as its last argument: no shell, so nothing in the URL is

@@ -11,7 +11,7 @@ use termwiz::surface::{Change, Position, Surface};
 use super::app::{title_of, App, Hits, Overlay, Target};
 use super::keys::{Mode, HELP};
 use super::layout::{content_rect, Rect};
-use super::settings::Edge;
+use super::settings::{fill_template, Edge};
 
 /// Display columns of one character (0 for combining marks, 2 for wide ones).
 pub fn char_width(c: char) -> usize {
@@ -424,7 +424,28 @@ fn draw_window(
         );
 
         if app.settings.title != Edge::Hidden && rect.w > 6 {
-            let mut title = format!(" {} ", title_of(win));
+            let mut title = if app.settings.title_format.is_empty() {
+                format!(" {} ", title_of(win))
+            } else {
+                // {index} is the window's number in the dock; the client is not told a
+                // window's directory, so {cwd} stays empty.
+                let index = app
+                    .view
+                    .windows
+                    .iter()
+                    .filter(|w| w.workspace == win.workspace)
+                    .position(|w| w.id == win.id)
+                    .map_or(0, |i| i + 1)
+                    .to_string();
+                let fields = [
+                    ("title", title_of(win)),
+                    ("index", index),
+                    ("cwd", String::new()),
+                ];
+                let fields: Vec<(&str, &str)> =
+                    fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                format!(" {} ", fill_template(&app.settings.title_format, &fields))
+            };
             if !win.alive {
                 title.push_str("[exited] ");
             }
@@ -578,9 +599,16 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
             .into_iter()
             .map(|n| {
                 let used = app.view.windows.iter().any(|w| w.workspace == n);
-                let label = match app.view.workspace_names.get(&n) {
-                    Some(nm) if !nm.is_empty() => format!(" {n}:{nm} "),
-                    _ => format!(" {n} "),
+                let name = app.view.workspace_names.get(&n).filter(|nm| !nm.is_empty());
+                let label = match name {
+                    _ if !app.settings.tab_format.is_empty() => {
+                        let index = n.to_string();
+                        let name = name.cloned().unwrap_or_else(|| index.clone());
+                        let fields = [("index", index.as_str()), ("name", name.as_str())];
+                        format!(" {} ", fill_template(&app.settings.tab_format, &fields))
+                    }
+                    Some(nm) => format!(" {n}:{nm} "),
+                    None => format!(" {n} "),
                 };
                 (n, label, used)
             })
@@ -625,8 +653,16 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
         .first()
         .map(|c| c.label())
         .unwrap_or_default();
+    let keycast = app.settings.show_key_events && !app.keycast.is_empty();
     let (full, short): (String, String) = if let Some((text, _)) = &app.flash {
         (text.clone(), text.clone())
+    } else if keycast {
+        let keys: Vec<&str> = app.keycast.iter().map(String::as_str).collect();
+        let last: Vec<&str> = keys.iter().rev().take(3).rev().copied().collect();
+        (
+            format!("keys: {}", keys.join(" ")),
+            format!("keys: {}", last.join(" ")),
+        )
     } else if let Some(cm) = &app.copy {
         if cm.has_selection() {
             (
@@ -657,7 +693,12 @@ fn draw_dock(app: &App, c: &mut Canvas, pal: &Palette, hits: &mut Hits) -> Optio
             "i: type · ? help".into(),
         )
     };
-    let clock = app.settings.show_clock.then(clock);
+    // CPU and RAM figures sit with the clock at the dock's right end.
+    let stats = super::sysstat::dock_text(app.settings.show_cpu, app.settings.show_ram);
+    let clock = match (stats, app.settings.show_clock.then(clock)) {
+        (Some(s), Some(c)) => Some(format!("{s}  {c}")),
+        (s, c) => s.or(c),
+    };
     let fixed = width_of(badge) + 1 + clock.as_ref().map_or(0, |c| width_of(c) + 2);
     let flash = app.flash.is_some();
     let hint = if flash || fixed + width_of(&full) + left_needed <= w {

@@ -9,6 +9,8 @@ use figment::Figment;
 use serde::Deserialize;
 
 use config::options::{as_bool, as_int};
+
+use super::alerts::AlertConfig;
 use config::themes::{parse_hex, themes_dir, Theme, ThemeRegistry};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +19,8 @@ pub enum BorderStyle {
     Normal,
     Thick,
     Double,
+    /// Full blocks; the reference's two half-block styles are drawn this way too.
+    Block,
     Ascii,
     Hidden,
 }
@@ -37,6 +41,7 @@ impl BorderStyle {
             "normal" => BorderStyle::Normal,
             "thick" => BorderStyle::Thick,
             "double" => BorderStyle::Double,
+            "block" | "outer-half-block" | "inner-half-block" => BorderStyle::Block,
             "ascii" => BorderStyle::Ascii,
             "hidden" => BorderStyle::Hidden,
             _ => BorderStyle::Rounded,
@@ -57,6 +62,7 @@ impl BorderStyle {
             BorderStyle::Normal => g('┌', '┐', '└', '┘', '─', '│'),
             BorderStyle::Thick => g('┏', '┓', '┗', '┛', '━', '┃'),
             BorderStyle::Double => g('╔', '╗', '╚', '╝', '═', '║'),
+            BorderStyle::Block => g('█', '█', '█', '█', '█', '█'),
             BorderStyle::Ascii => g('+', '+', '+', '+', '-', '|'),
             BorderStyle::Hidden => g(' ', ' ', ' ', ' ', ' ', ' '),
         }
@@ -95,9 +101,28 @@ pub struct Settings {
     pub unfocused_color: Option<[u8; 3]>,
     pub scroll_lines: u16,
     pub show_clock: bool,
+    pub show_cpu: bool,
+    pub show_ram: bool,
+    /// `appearance.window_title_format` and `appearance.dock_workspace_tab_format`; empty
+    /// keeps the built-in labels.
+    pub title_format: String,
+    pub tab_format: String,
+    /// `appearance.alt_drag`: alt plus a left drag moves a floating window.
+    pub alt_drag: bool,
+    /// `debug.show_key_events`: the dock shows the last keys pressed.
+    pub show_key_events: bool,
+    /// `appearance.click_to_type`: `single`, `double` or `off`.
+    pub click_to_type: String,
+    /// Widest a zoomed window is drawn, in cells; 0 fills the screen.
+    pub zoom_max_width: u16,
+    /// `notifications.agent.*`.
+    pub alerts: AlertConfig,
     pub dock_tabs: bool,
     pub max_fps: u16,
     pub notice_secs: u64,
+    /// How long a warning and an error stay up (0 in the option: as long as other notices).
+    pub warning_secs: u64,
+    pub error_secs: u64,
 }
 
 impl Default for Settings {
@@ -160,6 +185,12 @@ impl Settings {
             n if n <= 0 => 3,
             n => n as u64,
         };
+        let level_secs = |path: &str| match int(path, 0) {
+            n if n <= 0 => notice_secs,
+            n => n as u64,
+        };
+        let warning_secs = level_secs("notifications.warning_duration");
+        let error_secs = level_secs("notifications.error_duration");
         Settings {
             border: BorderStyle::parse(&get("appearance.border_style")),
             dock: Edge::parse(&get("appearance.dockbar_position")),
@@ -172,12 +203,49 @@ impl Settings {
             focused_color: colour("appearance.border_focused_color"),
             unfocused_color: colour("appearance.border_unfocused_color"),
             scroll_lines: int("appearance.scroll_lines", 3).clamp(1, 50) as u16,
-            show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false),
+            // hide_clock is the reference's deprecated spelling; when set it wins.
+            show_clock: as_bool(&get("appearance.show_clock")).unwrap_or(false)
+                && !as_bool(&get("appearance.hide_clock")).unwrap_or(false),
+            click_to_type: get("appearance.click_to_type"),
+            alt_drag: as_bool(&get("appearance.alt_drag")).unwrap_or(true),
+            show_key_events: as_bool(&get("debug.show_key_events")).unwrap_or(false),
+            zoom_max_width: int("appearance.zoom_max_width", 0).clamp(0, i64::from(u16::MAX))
+                as u16,
+            alerts: AlertConfig::read(&get),
+            title_format: get("appearance.window_title_format"),
+            tab_format: get("appearance.dock_workspace_tab_format"),
+            show_cpu: as_bool(&get("appearance.show_cpu")).unwrap_or(false),
+            show_ram: as_bool(&get("appearance.show_ram")).unwrap_or(false),
             dock_tabs: as_bool(&get("appearance.dock_workspace_tabs")).unwrap_or(true),
             max_fps,
             notice_secs,
+            warning_secs,
+            error_secs,
         }
     }
+}
+
+impl Settings {
+    /// Seconds a notice of this level stays on screen.
+    pub fn notice_secs_for(&self, level: protocol::attach::NoticeLevel) -> u64 {
+        use protocol::attach::NoticeLevel;
+        match level {
+            NoticeLevel::Info => self.notice_secs,
+            NoticeLevel::Warning => self.warning_secs,
+            NoticeLevel::Error => self.error_secs,
+        }
+    }
+}
+
+/// `template` with each `{name}` of `fields` replaced by its value; other text, unknown
+/// placeholders included, is kept as written. Control characters are dropped so a title cannot
+/// move the cursor.
+pub fn fill_template(template: &str, fields: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in fields {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out.chars().filter(|c| !c.is_control()).collect()
 }
 
 /// Link activation policy from the user policy file (`policy.toml` `[links]`): the schemes a
@@ -296,6 +364,67 @@ mod tests {
         assert_eq!(s.dock, Edge::Top);
         assert_eq!(s.max_fps, 30);
         assert_eq!(s.focused_color, Some([255, 0, 0]));
+    }
+
+    #[test]
+    fn reference_spellings_apply() {
+        let opts: BTreeMap<String, String> = [
+            ("appearance.border_style", "outer-half-block"),
+            ("appearance.show_clock", "on"),
+            ("appearance.hide_clock", "yes"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let s = Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default());
+        assert_eq!(s.border, BorderStyle::Block);
+        assert_eq!(s.border.glyphs().h, '█');
+        assert!(!s.show_clock, "hide_clock wins over show_clock");
+        let mut over = BTreeMap::new();
+        over.insert("appearance.hide_clock".to_string(), "off".to_string());
+        let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());
+        assert!(s.show_clock);
+    }
+
+    #[test]
+    fn templates_fill_known_fields_only() {
+        let t = fill_template(
+            "{index}: {title} ({cwd}) {other}",
+            &[("index", "2"), ("title", "vim"), ("cwd", "")],
+        );
+        assert_eq!(t, "2: vim () {other}");
+        assert_eq!(fill_template("{name}\u{1b}[2J", &[("name", "a")]), "a[2J");
+        let opts: BTreeMap<String, String> =
+            [("appearance.window_title_format", "#{index} {title}")]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        let s = Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default());
+        assert_eq!(s.title_format, "#{index} {title}");
+        assert_eq!(s.tab_format, "");
+    }
+
+    #[test]
+    fn notice_durations_by_level() {
+        use protocol::attach::NoticeLevel;
+        let s = Settings::default();
+        assert_eq!(s.notice_secs_for(NoticeLevel::Warning), 3);
+        assert_eq!(s.notice_secs_for(NoticeLevel::Error), 3);
+        let opts: BTreeMap<String, String> = [
+            ("notifications.duration", "4"),
+            ("notifications.error_duration", "20"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let s = Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default());
+        assert_eq!(s.notice_secs_for(NoticeLevel::Info), 4);
+        assert_eq!(
+            s.notice_secs_for(NoticeLevel::Warning),
+            4,
+            "0 follows duration"
+        );
+        assert_eq!(s.notice_secs_for(NoticeLevel::Error), 20);
     }
 
     #[test]

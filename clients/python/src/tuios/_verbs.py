@@ -363,8 +363,10 @@ class VerbMethods:
         Returns:
             The result object, with these keys among others:
             options ([]object): One row per option, sorted by path: path, type, section,
-                description, default, and accepted, min, max, deprecated and session_value where
-                they apply.
+                description, default, applies (client, daemon or inert: an option of the
+                reference TUIOS that is accepted and recorded but does nothing here), and
+                accepted, min, max, inert (why it does nothing), deprecated and session_value
+                where they apply.
             sections ([]string): Every section name, sorted.
             total (int): How many rows were returned.
         """
@@ -681,12 +683,12 @@ class VerbMethods:
                 Backspace, CloseWindow, CommandPalette, Delete, Detach, DisableAnimations,
                 DisableTiling, Down, EnableAnimations, EnableTiling, End, Enter, EqualizeSplits,
                 Escape, FocusDirection, FocusWindow, GetSessionInfo, GetWindow, Home, KeyCombo,
-                Left, ListWindows, MinimizeWindow, MoveAndFollowWorkspace, MoveToWorkspace,
-                NewWindow, NextWindow, Preselect, PrevWindow, RenameWindow, RestoreWindow,
-                Right, RotateSplit, SetBorderStyle, SetConfig, SetDockbarPosition, SetTheme,
-                ShowNotification, SmartSplit, SnapFullscreen, SnapLeft, SnapRight, Space, Split,
-                SwitchWorkspace, Tab, TerminalMode, ToggleAnimations, ToggleTiling, ToggleZoom,
-                Type, Up, WindowManagementMode.
+                Left, ListWindows, LoadLayout, MinimizeWindow, MoveAndFollowWorkspace,
+                MoveToWorkspace, NewWindow, NextWindow, Preselect, PrevWindow, RenameWindow,
+                RestoreWindow, Right, RotateSplit, SaveLayout, SetBorderStyle, SetConfig,
+                SetDockbarPosition, SetTheme, ShowNotification, SmartSplit, SnapFullscreen,
+                SnapLeft, SnapRight, Space, Split, SwitchWorkspace, Tab, TerminalMode,
+                ToggleAnimations, ToggleTiling, ToggleZoom, Type, Up, WindowManagementMode.
             args: The command's arguments, each a string, e.g. ["2"] for SwitchWorkspace.
 
         Returns:

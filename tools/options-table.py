@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Rewrite the option table in README.md (section "Parity with the reference TUIOS") from the
+registry in config/src/options.rs, so the two cannot drift. Run from the repository root."""
+import re
+
+SRC = "config/src/options.rs"
+README = "README.md"
+HEAD = "| option | type | section | default | status |\n|---|---|---|---|---|\n"
+# Qualifications the registry does not carry.
+NOTES = {
+    "appearance.border_style": " (both half-block styles drawn as block)",
+    "appearance.window_title_position": " (empty means top)",
+    "appearance.window_title_format": " ({cwd} is empty)",
+    "appearance.show_cpu": " (a percentage, not a graph)",
+    "appearance.hide_clock": " (when on, no clock whatever show_clock says)",
+    "daemon.resurrect_commands": " (tuios only)",
+    "notifications.agent.sound_mode": " (every mode rings the terminal bell)",
+    "notifications.agent.notify": " (OSC 9 to the outer terminal)",
+}
+
+src = open(SRC, encoding="utf-8").read()
+reasons = dict(re.findall(r'const (R_[A-Z_]+): &str =\s*"([^"]+)";', src))
+entries = re.findall(
+    r'path: "([^"]+)",\s*ty: OptionType::(\w+),\s*section: "([^"]+)",\s*'
+    r'default: "((?:[^"\\]|\\.)*)",.*?applies: Applies::(\w+)(?:\((R_[A-Z_]+)\))?,\s*'
+    r'deprecated: (None|Some)',
+    src,
+    re.S,
+)
+rows = []
+for path, ty, sec, default, applies, reason, dep in entries:
+    if applies == "Inert":
+        status = "inert: " + reasons[reason]
+    elif applies == "Client":
+        status = "applied by the attached client"
+    else:
+        status = "applied by the daemon"
+    status += NOTES.get(path, "")
+    if dep == "Some":
+        status += "; deprecated"
+    shown = "`" + default.replace("|", "\\|") + "`" if default else "(empty)"
+    rows.append(f"| `{path}` | {ty.lower()} | {sec} | {shown} | {status} |")
+inert = sum(1 for e in entries if e[4] == "Inert")
+
+text = open(README, encoding="utf-8").read()
+start = text.index(HEAD) + len(HEAD)
+end = text.index("\n\n", start)
+text = text[:start] + "\n".join(rows) + text[end:]
+text = re.sub(r"\(\d+ options act, \d+ are inert\)", f"({len(entries) - inert} options act, {inert} are inert)", text)
+open(README, "w", encoding="utf-8").write(text)
+print(f"{len(entries)} options, {inert} inert")
