@@ -227,7 +227,11 @@ mod tests {
                 assert!(text.contains(v), "{}: accepted value {v} missing", o.path);
             }
         }
-        assert!(text.contains("accepted: rounded, normal, thick, double, ascii, hidden"));
+        let border = options()
+            .iter()
+            .find(|o| o.path == "appearance.border_style")
+            .expect("the border style option");
+        assert!(text.contains(&format!("accepted: {}", border.accepted.join(", "))));
         assert!(text.contains("range: 100 to 1000000"));
     }
 }
