@@ -124,7 +124,7 @@ fn upgrade_keeps_the_program_its_screen_and_the_attached_client() {
     );
 
     let client = TmuxClient::start(daemon.env(), &session, 100, 30);
-    client.wait_mode("WM");
+    client.wait_mode("TERM");
     poll(DEADLINE, "the client to be attached", || {
         let info = daemon
             .conn()

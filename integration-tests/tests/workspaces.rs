@@ -209,6 +209,9 @@ fn every_verb_works_headless_or_needs_a_client() {
             "split-window",
             json!({"session": s, "direction": "vertical"}),
         ),
+        // Only asks whether the binary on disk could take over: a real upgrade would close
+        // this test's connections.
+        ("upgrade", json!({"check": true})),
         (
             "wait-for",
             json!({"condition": "session-exists", "session": s, "timeout": 5000}),
