@@ -70,6 +70,16 @@ pub fn poll<T>(timeout: Duration, what: &str, mut probe: impl FnMut() -> Result<
     }
 }
 
+/// A command's status and both outputs, for assertion messages.
+pub fn describe(out: &Output) -> String {
+    format!(
+        "status {}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// Run a command to completion with a deadline, capturing stdout and stderr.
 /// A command still running at the deadline is killed and the test fails.
 pub fn run_with_deadline(mut cmd: Command, timeout: Duration) -> Output {

@@ -2,11 +2,11 @@
 //! scripts load in the real shells, the pages render with groff, and the example is a file the
 //! real daemon starts with.
 
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::json;
-use tuios_integration_tests::{run_with_deadline, TestEnv};
+use tuios_integration_tests::{describe, run_with_deadline, TestEnv};
 
 const DEADLINE: Duration = Duration::from_secs(30);
 
@@ -21,15 +21,6 @@ const SOME_SUBCOMMANDS: &[&str] = &[
     "man",
     "config",
 ];
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn stdout_of(env: &TestEnv, args: &[&str]) -> String {
     let out = env.cli(args);

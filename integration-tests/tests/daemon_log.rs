@@ -7,19 +7,10 @@ use std::path::PathBuf;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-use tuios_integration_tests::{poll, run_with_deadline, TestEnv, DEADLINE};
+use tuios_integration_tests::{describe, poll, run_with_deadline, TestEnv, DEADLINE};
 
 /// The cap documented for the log file.
 const CAP: u64 = 1024 * 1024;
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn log_path(env: &TestEnv) -> PathBuf {
     env.dir().join("state/tuios/daemon.log")

@@ -9,11 +9,13 @@
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixListener;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use tuios_integration_tests::{poll, run_with_deadline, tuios_bin, JsonConn, TestEnv, DEADLINE};
+use tuios_integration_tests::{
+    describe, poll, run_with_deadline, tuios_bin, JsonConn, TestEnv, DEADLINE,
+};
 
 /// The activated daemon; killed by pid if the test fails before it exits.
 struct Activated(Child);
@@ -60,15 +62,6 @@ fn start_activated(env: &TestEnv, listener: &UnixListener) -> Activated {
         });
     }
     Activated(cmd.spawn().expect("spawn the activated daemon"))
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 #[test]

@@ -1,18 +1,7 @@
 //! `tuios ls` with no daemon running lists the sessions a stopped daemon saved (and the saved
 //! files it cannot read), with the status every control command has without a daemon (3).
 
-use std::process::Output;
-
-use tuios_integration_tests::{poll, TestEnv, DEADLINE};
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use tuios_integration_tests::{describe, poll, TestEnv, DEADLINE};
 
 #[test]
 fn ls_without_a_daemon_lists_saved_sessions() {

@@ -9,7 +9,7 @@ use futures_util::future::join_all;
 use super::{Session, WindowEntry};
 use crate::handover::{HandedSession, HandedWindow};
 use crate::pty::ExitInfo;
-use crate::window::{self, Window, WindowLinks};
+use crate::window::{self, Window};
 
 impl Session {
     /// Scrollback lines each window of this session keeps.
@@ -163,15 +163,7 @@ impl Session {
                 failed_frames: h.failed_frames,
                 foreign,
             },
-            WindowLinks {
-                session: self.name.clone(),
-                pty_id: h.pty_id.clone(),
-                notices: ctx.address().recipient(),
-                hub: self.services.hub.clone(),
-                supervisor: self.services.supervisor.clone(),
-                agent: agent_link.clone(),
-                readers: self.services.windows.readers(),
-            },
+            self.window_links(&h.pty_id, &agent_link, ctx),
             &self.services.windows.pick(),
         )
         .map_err(|e| format!("window {}: {e}", h.id))?;

@@ -411,6 +411,25 @@ impl Actor for Session {
 const FRAME_NOTICE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Session {
+    /// What a new window of this session talks to: the session, the hub, the supervisor, its
+    /// agent link and the arbiter its PTY reader runs on.
+    pub(super) fn window_links(
+        &self,
+        pty_id: &str,
+        agent: &crate::agent::PaneLink,
+        ctx: &mut Context<Self>,
+    ) -> WindowLinks {
+        WindowLinks {
+            session: self.name.clone(),
+            pty_id: pty_id.to_string(),
+            notices: ctx.address().recipient(),
+            hub: self.services.hub.clone(),
+            supervisor: self.services.supervisor.clone(),
+            agent: agent.clone(),
+            readers: self.services.windows.readers(),
+        }
+    }
+
     /// Tell clients about a window's failed frames: at once, then at most once per interval
     /// with the count since the last notice.
     fn frame_notice(&mut self, window_id: String, ctx: &mut Context<Self>) {
@@ -644,15 +663,7 @@ impl Session {
             cols,
             rows,
             scrollback,
-            WindowLinks {
-                session: self.name.clone(),
-                pty_id: pty_id.clone(),
-                notices: ctx.address().recipient(),
-                hub: self.services.hub.clone(),
-                supervisor: self.services.supervisor.clone(),
-                agent: agent_link.clone(),
-                readers: self.services.windows.readers(),
-            },
+            self.window_links(&pty_id, &agent_link, ctx),
             &self.services.windows.pick(),
         )
         .map_err(|e| {
