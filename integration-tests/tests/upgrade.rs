@@ -593,6 +593,8 @@ fn programs_survive_a_daemon_crash_under_systemd() {
     );
 
     // It is not the new daemon's child: its end is seen, its status is not invented.
+    let mut events = JsonConn::connect(env.socket());
+    events.subscribe(json!({"session": "crash", "types": ["window-exit"]}));
     // SAFETY: kill(2) on the program's pid, read from its own output and checked alive above.
     unsafe { libc::kill(program as i32, libc::SIGTERM) };
     conn.ok(
@@ -608,6 +610,15 @@ fn programs_survive_a_daemon_crash_under_systemd() {
             .as_str()
             .is_some_and(|r| r.contains("crashed")),
         "{row}"
+    );
+    let exit = events.read_line();
+    assert_eq!(exit["type"], "window-exit", "{exit}");
+    assert!(exit.get("exit_code").is_none(), "{exit}");
+    assert!(
+        exit["exit_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("crashed")),
+        "the event says why there is no status: {exit}"
     );
     drop(daemon);
 }

@@ -62,6 +62,10 @@ pub struct Event {
     pub exit_code: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signal: Option<i32>,
+    /// `window-exit` of a program whose status cannot be known (taken over after a crash, not
+    /// our child): why neither `exit_code` nor `signal` is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_reason: Option<String>,
     /// Unix time in nanoseconds.
     #[serde(skip_serializing_if = "is_zero")]
     pub time: u64,

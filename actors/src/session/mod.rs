@@ -505,6 +505,7 @@ impl Handler<WindowNotice> for Session {
                 e.pty_id = self.windows[i].pty_id.clone();
                 e.exit_code = exit.code;
                 e.signal = exit.signal;
+                e.exit_reason = exit.reason.map(str::to_string);
                 self.services.hub.do_send(Publish(e));
                 if self.windows[i].command && !self.windows[i].remain {
                     let before = self.snapshot();
