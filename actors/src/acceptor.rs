@@ -28,6 +28,9 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// byte (which says whether to answer in JSON or binary) before it is closed without a word.
 const REFUSAL_WAIT: Duration = Duration::from_secs(1);
 
+/// Connections being told they are over the limit at once; more are closed without a word.
+const MAX_REFUSALS: usize = 64;
+
 /// One of the [`MAX_CONNECTIONS`] places; the connection actor holds it until it stops.
 pub type ConnectionSlot = OwnedSemaphorePermit;
 
@@ -40,6 +43,8 @@ pub struct Acceptor {
     slots: Arc<Semaphore>,
     /// Whether the refusal above was logged since the last connection that fitted.
     refusing: bool,
+    /// Places for the short tasks that tell a refused connection why.
+    refusals: Arc<Semaphore>,
 }
 
 impl Acceptor {
@@ -72,6 +77,7 @@ impl Acceptor {
                 json: Vec::new(),
                 slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
                 refusing: false,
+                refusals: Arc::new(Semaphore::new(MAX_REFUSALS)),
             }
         })
     }
@@ -118,7 +124,13 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
                     );
                     self.refusing = true;
                 }
-                actix::spawn(refuse(stream));
+                // Telling takes up to two seconds; a flood of newcomers is just closed.
+                if let Ok(place) = self.refusals.clone().try_acquire_owned() {
+                    actix::spawn(async move {
+                        refuse(stream).await;
+                        drop(place);
+                    });
+                }
                 return;
             }
         };
