@@ -340,7 +340,20 @@ fn hang_up_members(sid: i32, members: Vec<(i32, u64)>, grace: std::time::Duratio
         unsafe { libc::kill(p, libc::SIGHUP) };
     }
     std::thread::sleep(grace);
-    for (p, start) in members {
+    let mut targets: Vec<(i32, u64)> = members
+        .into_iter()
+        .filter(|&(p, start)| process_session(p) == Some((sid, start)))
+        .collect();
+    if !targets.is_empty() {
+        // A member is still there, so the session id never came free: whatever joined the
+        // session meanwhile (a job a dying shell had just forked) was started in the window too.
+        for m in session_members(sid) {
+            if !targets.contains(&m) {
+                targets.push(m);
+            }
+        }
+    }
+    for (p, start) in targets {
         if process_session(p) == Some((sid, start)) {
             // SAFETY: as above.
             unsafe { libc::kill(p, libc::SIGKILL) };

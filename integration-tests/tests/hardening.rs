@@ -606,38 +606,62 @@ fn closing_a_window_ends_its_background_jobs() {
     conn.send_text(
         &session,
         &window,
-        &format!("sleep 1000 & nohup sh -c 'sleep 1001' >/dev/null 2>&1 & echo $! > {marker}; echo STARTED-$((1+1))\n"),
+        &format!("sleep 1000 & nohup sh -c 'sleep 1001' >/dev/null 2>&1 & echo $$ $! > {marker}; echo STARTED-$((1+1))\n"),
     );
     conn.ok(
         "wait-for",
         serde_json::json!({"session": session, "window": window, "condition": "window-output",
                            "pattern": "STARTED-2", "timeout": 10000}),
     );
-    let pid: i32 = std::fs::read_to_string(&marker)
-        .expect("the shell wrote the background job's pid")
-        .trim()
-        .parse()
-        .expect("a pid");
+    let pids = std::fs::read_to_string(&marker).expect("the shell wrote its pid and the job's");
     let _ = std::fs::remove_file(&marker);
-    assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+    let mut pids = pids
+        .split_whitespace()
+        .map(|p| p.parse::<i32>().expect("a pid"));
+    let (shell, job) = (
+        pids.next().expect("the shell"),
+        pids.next().expect("the job"),
+    );
+    assert!(std::path::Path::new(&format!("/proc/{job}")).exists());
     conn.ok(
         "close-window",
         serde_json::json!({"session": session, "window": window}),
     );
+    // Every process of the window's terminal session ends: the jobs, and what they started
+    // (the nohup'ed sh may fork its sleep only after the window was closed).
     poll(
         DEADLINE,
-        "the background job to end with its window",
+        "every process of the window's session to end",
         || {
-            let gone = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| s.contains(") Z "))
-                .unwrap_or(true);
-            if gone {
+            let left = live_members_of_session(shell);
+            if left.is_empty() {
                 Ok(())
             } else {
-                Err(format!("background job {pid} outlived its window"))
+                Err(format!(
+                    "processes {left:?} of session {shell} outlived their window"
+                ))
             }
         },
     );
+}
+
+/// Live (not zombie) processes whose session id is `sid`.
+fn live_members_of_session(sid: i32) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .expect("list /proc")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let Some(close) = stat.rfind(')') else {
+                return false;
+            };
+            let rest: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+            // state ppid pgrp session: the fourth field after the name.
+            rest.first() != Some(&"Z") && rest.get(3) == Some(&sid.to_string().as_str())
+        })
+        .collect()
 }
 
 /// Restated from `protocol::limits::MAX_CONNECTIONS`.
