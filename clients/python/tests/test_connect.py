@@ -100,40 +100,38 @@ def _nobody_connected(server: socket.socket) -> bool:
     return False
 
 
-@pytest.mark.parametrize("mode", [0o770, 0o707, 0o777])
-def test_refuses_a_directory_others_can_write_before_connecting(mode: int) -> None:
+def _refusal_in(mode: int) -> "tuple[UnsafeSocket, bool]":
+    """Connect to a listener in a directory of `mode`: the refusal, and whether nobody connected."""
     directory = tempfile.mkdtemp(prefix="tuios-py-test-")
     try:
         server = _listener(directory)
         os.chmod(directory, mode)
         with pytest.raises(UnsafeSocket) as info:
             Client(os.path.join(directory, "tuios.sock"))
-        assert info.value.code == "unsafe_socket"
-        assert f"{mode:04o}" in info.value.message
-        assert info.value.hint is not None and "chmod go-w" in (info.value.hint.detail or "")
-        # Refused before connecting: not a byte, not even a connection.
-        assert _nobody_connected(server)
+        untouched = _nobody_connected(server)
         server.close()
+        return info.value, untouched
     finally:
         os.chmod(directory, 0o700)
         subprocess.run(["rm", "-rf", directory], check=True)
+
+
+@pytest.mark.parametrize("mode", [0o770, 0o707, 0o777])
+def test_refuses_a_directory_others_can_write_before_connecting(mode: int) -> None:
+    err, untouched = _refusal_in(mode)
+    assert err.code == "unsafe_socket"
+    assert f"{mode:04o}" in err.message
+    assert err.hint is not None and "chmod go-w" in (err.hint.detail or "")
+    # Refused before connecting: not a byte, not even a connection.
+    assert untouched
 
 
 def test_a_shared_sticky_directory_gets_advice_that_leaves_it_alone() -> None:
     # /tmp-like: sticky and writable by all. chmod would be the wrong advice there.
-    directory = tempfile.mkdtemp(prefix="tuios-py-test-")
-    try:
-        server = _listener(directory)
-        os.chmod(directory, 0o1777)
-        with pytest.raises(UnsafeSocket) as info:
-            Client(os.path.join(directory, "tuios.sock"))
-        detail = info.value.hint.detail or "" if info.value.hint else ""
-        assert "chmod" not in detail
-        assert "XDG_RUNTIME_DIR" in detail and "TUIOS_SOCKET" in detail
-        server.close()
-    finally:
-        os.chmod(directory, 0o700)
-        subprocess.run(["rm", "-rf", directory], check=True)
+    err, _ = _refusal_in(0o1777)
+    detail = (err.hint.detail or "") if err.hint else ""
+    assert "chmod" not in detail
+    assert "XDG_RUNTIME_DIR" in detail and "TUIOS_SOCKET" in detail
 
 
 def test_accepts_a_directory_others_can_only_read() -> None:
