@@ -13,6 +13,7 @@ pub mod errors;
 pub mod event_hub;
 pub mod handover;
 pub mod json_connection;
+pub mod memory;
 pub mod paste;
 pub mod pty;
 pub mod pty_reader;

@@ -20,6 +20,10 @@ use tokio::sync::Notify;
 use crate::pty;
 use crate::window::Window;
 
+/// A reader quiet this long lets go of its read buffer: a flood leaves up to a burst of touched
+/// pages in it, which an idle window should not keep.
+const RELEASE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A burst of program output, in order. The reply comes once the window has parsed it.
 #[derive(Message)]
 #[rtype(result = "()")]
@@ -114,6 +118,11 @@ impl Actor for PtyReader {
                         if parsing.is_none() && !buf.is_empty() {
                             parsing = Some(Box::pin(window.send(Output(buf.split().freeze()))));
                         }
+                    }
+                    // One wake-up after the output stops, none while idle (no buffer to drop).
+                    () = tokio::time::sleep(RELEASE_AFTER),
+                        if parsing.is_none() && buf.is_empty() && buf.capacity() > 0 => {
+                        buf = BytesMut::new();
                     }
                     () = drain.notified() => {
                         // Everything in order: the burst being parsed, what was read ahead,

@@ -34,6 +34,9 @@ const FRAME_BURST: f64 = 3.0;
 
 /// How long a closed window's program gets to leave after SIGHUP before it is killed.
 const HANGUP_GRACE: Duration = Duration::from_secs(2);
+/// How long after output starts the scrollback written meanwhile is packed: often enough that
+/// a window's memory settles within seconds, rarely enough that packing costs a flood ~0.3%.
+const COMPACT_AFTER: Duration = Duration::from_secs(2);
 
 /// Notices a window sends to its session: at most one batch per `EVENT_INTERVAL`, and an exit
 /// once.
@@ -103,6 +106,8 @@ pub struct Window {
     /// Frames dropped whole because they failed (terminal-origin claims, malformed, ...).
     failed_frames: u64,
     frame_timer: bool,
+    /// A scrollback packing is scheduled (armed by output, so an idle window has no timer).
+    compact_timer: bool,
     /// Attached clients showing this window.
     viewers: Vec<Viewer>,
     flush_scheduled: bool,
@@ -269,6 +274,7 @@ impl Window {
             frames: protocol::lumen::FrameScanner::new(),
             failed_frames: 0,
             frame_timer: false,
+            compact_timer: false,
             viewers: Vec::new(),
             flush_scheduled: false,
             frame_budget: FRAME_BURST,
@@ -368,6 +374,18 @@ impl Window {
                     act.frame_failed(f);
                 }
                 act.after_output(ctx);
+            });
+        }
+        if !self.compact_timer {
+            self.compact_timer = true;
+            ctx.run_later(COMPACT_AFTER, |act, _| {
+                act.compact_timer = false;
+                let saved = act.emulator.compact_scrollback();
+                if saved > 0 {
+                    let now = act.emulator.store_bytes();
+                    tracing::trace!(window = %act.id, saved, now, "packed scrollback");
+                    crate::memory::give_back();
+                }
             });
         }
         self.check_output_watches();

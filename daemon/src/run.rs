@@ -46,6 +46,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
     if opts.handover_versions {
         return crate::upgrade::print_versions();
     }
+    actors::memory::tune_allocator();
     // First, while the process has one thread: these edit the environment.
     let mut handed = match crate::upgrade::receive() {
         Ok(h) => h,

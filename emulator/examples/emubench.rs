@@ -497,6 +497,15 @@ fn memory_ours() {
         MEM_COLS
     );
     println!("  store_bytes per emulator:        {:.2} MB", mb(store));
+    let packed: usize = emus
+        .iter_mut()
+        .map(|e| {
+            e.compact_scrollback();
+            e.store_bytes()
+        })
+        .sum::<usize>()
+        / WINDOWS;
+    println!("  store_bytes packed:              {:.2} MB", mb(packed));
     println!(
         "  RSS delta per emulator:          {:.2} MB",
         mb((after - before) / WINDOWS)

@@ -2,8 +2,8 @@
 //!
 //! alacritty_terminal runs the VT state machine. Its own history is kept short (a few dozen
 //! rows): every row that scrolls into it is moved into `store`, a compact ring of UTF-8 text
-//! plus style runs, so a window with 10,000 lines of scrollback costs about 2 MB instead of
-//! alacritty's 24 bytes per cell.
+//! plus style runs (packed with zstd once sealed), so a window with 10,000 lines of scrollback
+//! costs well under 1 MB instead of alacritty's 24 bytes per cell.
 //!
 //! The parser drives a thin wrapper around alacritty's `Term` (`Sink`). Before every action
 //! that can push rows into the history (line feed, wrapping input, `CSI n S`, `CSI n M`,
@@ -48,7 +48,7 @@ pub const MAX_TITLE_BYTES: usize = 4096;
 
 /// Smallest history alacritty keeps between drains. It is also never below the screen
 /// height, the most rows one action can scroll at once.
-const MIN_HISTORY: usize = 64;
+const MIN_HISTORY: usize = 16;
 /// History limit while a resize reflows, so the reflow itself drops nothing.
 const RESIZE_HISTORY: usize = usize::MAX / 4;
 
@@ -442,6 +442,13 @@ impl Emulator {
     /// Heap bytes held by the scrollback store.
     pub fn store_bytes(&self) -> usize {
         self.store.heap_bytes()
+    }
+
+    /// Packs the scrollback written since the last call (about a third of its size on typical
+    /// output); returns the bytes saved. Costs ~0.1 ms per 32 KiB block packed: call it now and
+    /// then while output flows, not per feed.
+    pub fn compact_scrollback(&mut self) -> usize {
+        self.store.compact()
     }
 
     /// Capture for capture-pane. Visible part: exactly `rows` rows joined by '\n', no trailing

@@ -6,8 +6,16 @@
 //! `runs` is empty when the whole row has the default style; otherwise it is a sequence of
 //! (`text bytes`, `style`) pairs covering `text`. A style is a tag byte followed by the parts
 //! the tag announces (see `put_style`). Empty rows take no arena bytes at all.
+//!
+//! Sealed blocks (every block but the one rows are appended to) are compressed with zstd by
+//! `compact`, which the window calls at most every few seconds while output flows, never on the
+//! parsing path: a flood's blocks mostly leave the ring before they would be worth packing.
+//! Reading a row of a packed block unpacks the whole block into a one-block cache, so reading
+//! rows in order (capture, scrollback pages) unpacks each block once.
 
+use std::cell::{Ref, RefCell};
 use std::collections::VecDeque;
+use std::ops::Deref;
 
 use alacritty_terminal::term::cell::{Cell, Flags, Hyperlink};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
@@ -25,6 +33,32 @@ const BLOCK: usize = 32 * 1024;
 const LEN_WHOLE: u16 = 0x7FFF;
 const LEN_MASK: u16 = 0x7FFF;
 const WRAPPED: u16 = 0x8000;
+/// zstd level for packing: level 1 packs as tightly as 3–6 on terminal text, several times
+/// faster.
+const PACK_LEVEL: i32 = 1;
+
+/// One arena block: rows are appended to the last one while it is `Open`; `compact` packs the
+/// others.
+enum Block {
+    Open(Vec<u8>),
+    Packed { bytes: Box<[u8]>, len: usize },
+}
+
+impl Block {
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Block::Open(v) => v.capacity(),
+            Block::Packed { bytes, .. } => bytes.len(),
+        }
+    }
+
+    fn open_len(&self) -> Option<usize> {
+        match self {
+            Block::Open(v) => Some(v.len()),
+            Block::Packed { .. } => None,
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 struct RowMeta {
@@ -38,7 +72,7 @@ struct RowMeta {
 pub(crate) struct Store {
     capacity: usize,
     rows: VecDeque<RowMeta>,
-    blocks: VecDeque<Vec<u8>>,
+    blocks: VecDeque<Block>,
     /// Sequence number of `blocks[0]`.
     first_block: u32,
     /// One emptied block kept for reuse, so a full ring does not allocate.
@@ -48,11 +82,32 @@ pub(crate) struct Store {
     pushed: u64,
     runs: Vec<u8>,
     text: Vec<u8>,
+    /// The last packed block read, unpacked: (sequence number, bytes).
+    unpacked: RefCell<Option<(u32, Vec<u8>)>>,
+}
+
+/// A row's encoded bytes: in an open block, in the unpacked-block cache, or unpacked for this
+/// view alone (when another view still holds the cache).
+pub(crate) enum RowBytes<'a> {
+    Slice(&'a [u8]),
+    Cached(Ref<'a, [u8]>),
+    Owned(Vec<u8>),
+}
+
+impl Deref for RowBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            RowBytes::Slice(s) => s,
+            RowBytes::Cached(r) => r,
+            RowBytes::Owned(v) => v,
+        }
+    }
 }
 
 /// One stored row, borrowed from the arena.
 pub(crate) struct RowView<'a> {
-    pub bytes: &'a [u8],
+    pub bytes: RowBytes<'a>,
     pub width: usize,
     #[allow(dead_code)] // kept for a future unwrapped capture
     pub wrapped: bool,
@@ -70,6 +125,7 @@ impl Store {
             pushed: 0,
             runs: Vec::new(),
             text: Vec::new(),
+            unpacked: RefCell::new(None),
         }
     }
 
@@ -92,13 +148,19 @@ impl Store {
         self.blocks = VecDeque::new();
         self.spare = None;
         self.widths = VecDeque::new();
+        self.unpacked = RefCell::new(None);
     }
 
     /// Heap bytes held, including the index and scratch buffers.
     pub fn heap_bytes(&self) -> usize {
-        self.blocks.iter().map(Vec::capacity).sum::<usize>()
+        self.blocks.iter().map(Block::heap_bytes).sum::<usize>()
             + self.spare.as_ref().map_or(0, Vec::capacity)
-            + self.blocks.capacity() * std::mem::size_of::<Vec<u8>>()
+            + self
+                .unpacked
+                .borrow()
+                .as_ref()
+                .map_or(0, |(_, v)| v.capacity())
+            + self.blocks.capacity() * std::mem::size_of::<Block>()
             + self.rows.capacity() * std::mem::size_of::<RowMeta>()
             + self.widths.capacity() * std::mem::size_of::<(u64, u16)>()
             + self.runs.capacity()
@@ -128,7 +190,9 @@ impl Store {
             h = put_varint_into(&mut header, h, self.runs.len() as u64);
             let total = h + self.runs.len() + self.text.len();
             let meta = self.alloc(total);
-            let block = self.blocks.back_mut().expect("alloc made a block");
+            let Some(Block::Open(block)) = self.blocks.back_mut() else {
+                unreachable!("alloc leaves an open block last");
+            };
             block.extend_from_slice(&header[..h]);
             block.extend_from_slice(&self.runs);
             block.extend_from_slice(&self.text);
@@ -159,11 +223,21 @@ impl Store {
         };
         // Release blocks that no remaining row uses.
         while !self.blocks.is_empty() && (front.block.wrapping_sub(self.first_block) as i32) > 0 {
-            let mut block = self.blocks.pop_front().expect("not empty");
+            let block = self.blocks.pop_front().expect("not empty");
+            if self
+                .unpacked
+                .get_mut()
+                .as_ref()
+                .is_some_and(|(seq, _)| *seq == self.first_block)
+            {
+                *self.unpacked.get_mut() = None;
+            }
             self.first_block = self.first_block.wrapping_add(1);
-            if block.capacity() == BLOCK && self.spare.is_none() {
-                block.clear();
-                self.spare = Some(block);
+            if let Block::Open(mut block) = block {
+                if block.capacity() == BLOCK && self.spare.is_none() {
+                    block.clear();
+                    self.spare = Some(block);
+                }
             }
         }
         let first_seq = self.pushed - self.rows.len() as u64;
@@ -183,7 +257,8 @@ impl Store {
     /// Makes room for `total` bytes at the end of the last block and says where they go.
     fn alloc(&mut self, total: usize) -> RowMeta {
         if total >= LEN_WHOLE as usize {
-            self.blocks.push_back(Vec::with_capacity(total));
+            self.blocks
+                .push_back(Block::Open(Vec::with_capacity(total)));
             return RowMeta {
                 block: self.current_block(),
                 off: 0,
@@ -194,15 +269,16 @@ impl Store {
         let fits = self
             .blocks
             .back()
-            .is_some_and(|b| b.len() < LEN_WHOLE as usize && b.len() + total <= BLOCK);
+            .and_then(Block::open_len)
+            .is_some_and(|len| len < LEN_WHOLE as usize && len + total <= BLOCK);
         if !fits {
             let block = self
                 .spare
                 .take()
                 .unwrap_or_else(|| Vec::with_capacity(BLOCK));
-            self.blocks.push_back(block);
+            self.blocks.push_back(Block::Open(block));
         }
-        let off = self.blocks.back().map_or(0, Vec::len);
+        let off = self.blocks.back().and_then(Block::open_len).unwrap_or(0);
         RowMeta {
             block: self.current_block(),
             off: off as u16,
@@ -289,6 +365,7 @@ impl Store {
         let view = self.row(last);
         let wrapped = view.wrapped;
         view.decode_cells(&mut cells);
+        drop(view);
         let meta = self.rows.pop_back().expect("not empty");
         self.pushed -= 1;
         // The newest row's bytes are the last ones written: give them back.
@@ -296,7 +373,7 @@ impl Store {
         if len != 0 && meta.block == self.current_block() && !self.blocks.is_empty() {
             if len == LEN_WHOLE {
                 self.blocks.pop_back();
-            } else if let Some(block) = self.blocks.back_mut() {
+            } else if let Some(Block::Open(block)) = self.blocks.back_mut() {
                 if block.len() == meta.off as usize + len as usize {
                     block.truncate(meta.off as usize);
                 }
@@ -336,15 +413,20 @@ impl Store {
             n => self.widths[n - 1].1 as usize,
         };
         let len = meta.len & LEN_MASK;
-        let bytes: &[u8] = if len == 0 {
-            &[]
-        } else {
-            let block = &self.blocks[meta.block.wrapping_sub(self.first_block) as usize];
-            let off = meta.off as usize;
+        let off = meta.off as usize;
+        let range = |block_len: usize| {
             if len == LEN_WHOLE {
-                &block[off..]
+                off..block_len
             } else {
-                &block[off..off + len as usize]
+                off..off + len as usize
+            }
+        };
+        let bytes = if len == 0 {
+            RowBytes::Slice(&[])
+        } else {
+            match &self.blocks[meta.block.wrapping_sub(self.first_block) as usize] {
+                Block::Open(block) => RowBytes::Slice(&block[range(block.len())]),
+                Block::Packed { bytes, len } => self.unpack(meta.block, bytes, *len, range),
             }
         };
         RowView {
@@ -355,14 +437,90 @@ impl Store {
     }
 }
 
+impl Store {
+    /// A row's bytes from packed block `seq`, through the one-block cache.
+    fn unpack<'a>(
+        &'a self,
+        seq: u32,
+        packed: &[u8],
+        len: usize,
+        range: impl Fn(usize) -> std::ops::Range<usize>,
+    ) -> RowBytes<'a> {
+        let unpack = || {
+            // Packed by `compact` from exactly `len` bytes; a failure would be a bug, and the
+            // row then reads as empty rather than taking the daemon down.
+            zstd::bulk::decompress(packed, len).unwrap_or_else(|e| {
+                tracing::error!(error = %e, "cannot unpack a scrollback block");
+                Vec::new()
+            })
+        };
+        let Ok(mut cache) = self.unpacked.try_borrow_mut() else {
+            // Another view holds the cache: this one unpacks on its own.
+            let bytes = unpack();
+            return RowBytes::Owned(bytes.get(range(bytes.len())).unwrap_or(&[]).to_vec());
+        };
+        if cache.as_ref().is_none_or(|(s, _)| *s != seq) {
+            *cache = Some((seq, unpack()));
+        }
+        drop(cache);
+        let cache = self.unpacked.borrow();
+        RowBytes::Cached(Ref::map(cache, |c| {
+            let bytes = c.as_ref().map_or(&[][..], |(_, v)| v.as_slice());
+            bytes.get(range(bytes.len())).unwrap_or(&[])
+        }))
+    }
+
+    /// Packs every sealed block not packed yet; returns the heap bytes saved. A block that
+    /// does not shrink by at least an eighth stays as it is (already dense, or tiny).
+    pub fn compact(&mut self) -> usize {
+        let sealed = self.blocks.len().saturating_sub(1);
+        let mut saved = 0;
+        let mut compressor = None;
+        let mut scratch = Vec::new();
+        for block in self.blocks.iter_mut().take(sealed) {
+            let Block::Open(raw) = block else { continue };
+            if raw.is_empty() {
+                continue;
+            }
+            let c = match &mut compressor {
+                Some(c) => c,
+                None => match zstd::bulk::Compressor::new(PACK_LEVEL) {
+                    Ok(c) => compressor.insert(c),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot pack scrollback");
+                        return saved;
+                    }
+                },
+            };
+            // Packed into scratch space first, then copied into an allocation of exactly its
+            // size: shrinking a bound-sized buffer in place would leave a free tail behind
+            // every packed block.
+            scratch.clear();
+            scratch.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+            let Ok(n) = c.compress_to_buffer(raw.as_slice(), &mut scratch) else {
+                continue;
+            };
+            if n > raw.len() - raw.len() / 8 {
+                continue;
+            }
+            saved += raw.capacity() - n;
+            *block = Block::Packed {
+                len: raw.len(),
+                bytes: Box::from(&scratch[..n]),
+            };
+        }
+        saved
+    }
+}
+
 impl RowView<'_> {
     fn parts(&self) -> (usize, &[u8], &[u8]) {
         if self.bytes.is_empty() {
             return (0, &[], &[]);
         }
         let mut pos = 0;
-        let cells = get_varint(self.bytes, &mut pos) as usize;
-        let runs_len = get_varint(self.bytes, &mut pos) as usize;
+        let cells = get_varint(&self.bytes, &mut pos) as usize;
+        let runs_len = get_varint(&self.bytes, &mut pos) as usize;
         let runs = &self.bytes[pos..pos + runs_len];
         let text = &self.bytes[pos + runs_len..];
         (cells, runs, text)
@@ -778,6 +936,65 @@ mod tests {
     }
 
     #[test]
+    fn packed_blocks_read_back_the_same_rows() {
+        let mut store = Store::new(5_000);
+        let text = |i: usize| format!("row {i} {}", ["alpha", "beta", "gamma"][i % 3].repeat(20));
+        for i in 0..5_000 {
+            let mut cells = row(&text(i), 120);
+            cells[0].fg = Color::Indexed((i % 200) as u8);
+            store.push(&cells, 120);
+        }
+        let render = |store: &Store| {
+            (0..store.len())
+                .map(|i| {
+                    let mut out = String::new();
+                    store.row(i).render_styled(&mut out);
+                    out
+                })
+                .collect::<Vec<_>>()
+        };
+        let before = render(&store);
+        let heap = store.heap_bytes();
+        let saved = store.compact();
+        assert!(saved > heap / 2, "saved {saved} of {heap}");
+        assert!(
+            store.heap_bytes() < heap / 2,
+            "{} of {heap}",
+            store.heap_bytes()
+        );
+        assert!(matches!(store.blocks.back(), Some(Block::Open(_))));
+        assert_eq!(render(&store), before);
+        // Two views alive at once, in different packed blocks: neither disturbs the other.
+        let (a, b) = (store.row(0), store.row(2_500));
+        let (mut x, mut y) = (String::new(), String::new());
+        a.render_plain(&mut x);
+        b.render_plain(&mut y);
+        assert!(
+            x.starts_with("row 0 ") && y.starts_with("row 2500 "),
+            "{x} / {y}"
+        );
+        drop((a, b));
+        // Still a ring: new rows go to an open block, old packed ones leave.
+        for i in 5_000..10_000 {
+            store.push(&row(&text(i), 120), 120);
+        }
+        let mut out = String::new();
+        store.row(0).render_plain(&mut out);
+        assert!(out.starts_with("row 5000 "), "{out}");
+        // Rows come back out of packed blocks when the screen grows.
+        store.compact();
+        let mut popped = Vec::new();
+        for _ in 0..300 {
+            popped.push(store.pop_newest(120));
+        }
+        let last: String = popped[299].iter().map(|c| c.c).collect();
+        assert!(
+            last.starts_with(&format!("row {} ", 10_000 - 300)),
+            "{last}"
+        );
+    }
+
+    #[test]
     fn styles_round_trip() {
         let mut cells = row("ab cd", 10);
         cells[0].fg = Color::Named(NamedColor::Red);
@@ -946,7 +1163,11 @@ mod tests {
             }
             store.push(&cells, width);
             let got = store.row(0).bytes;
-            assert_eq!(got, &reference_row(&cells)[..], "round {round}: {cells:?}");
+            assert_eq!(
+                &*got,
+                &reference_row(&cells)[..],
+                "round {round}: {cells:?}"
+            );
         }
     }
 }

@@ -7,6 +7,7 @@ use std::fs;
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use tuios_integration_tests::*;
@@ -310,7 +311,14 @@ fn titles_are_capped_at_4_kib() {
     let title = format!("\x1b]2;{}\x07t", "y".repeat(10_000));
     let mut w = Shown::bytes(&daemon, &session, 10, 1, title.as_bytes());
     w.expect(plain(), "t");
-    let row = w.row();
+    // Titles reach the session in the window's next event batch, a little after the screen.
+    let row = wait_until(Duration::from_secs(10), "the retitle", || {
+        let row = w.row();
+        row["title"]
+            .as_str()
+            .is_some_and(|t| t.starts_with('y'))
+            .then_some(row)
+    });
     let shown = row["title"].as_str().unwrap_or("");
     assert_eq!(shown.len(), 4096, "title of {} bytes: {row}", shown.len());
 }
