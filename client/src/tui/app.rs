@@ -19,6 +19,7 @@ use super::layout::{
     content_rect, hit, neighbour, split_handle_at, Axis, Direction, Frame, Layout, Member, Part,
     Placement, Rect, SplitHandle,
 };
+use super::render::View;
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 use super::templates::{self, Template};
 
@@ -392,7 +393,7 @@ impl App {
     /// Lays the windows out again when the tray needs another number of rows (a dialog opened
     /// or closed, a notice came or went).
     fn sync_tray(&mut self) {
-        let rows = super::render::tray_rows(self);
+        let rows = super::render::tray_rows(&self.draw_view());
         if rows == self.tray_rows {
             return;
         }
@@ -407,6 +408,32 @@ impl App {
 
     pub fn bordered(&self) -> bool {
         self.settings.border.bordered()
+    }
+
+    /// The read-only view a frame is drawn from.
+    pub fn draw_view(&self) -> View<'_> {
+        View {
+            view: &self.view,
+            attached: self.attached,
+            screens: &self.screens,
+            layout: &self.layout,
+            frames: &self.frames,
+            settings: &self.settings,
+            overlay: &self.overlay,
+            notices: &self.notices,
+            flash: &self.flash,
+            copy: &self.copy,
+            keycast: &self.keycast,
+            router: &self.router,
+            mode: self.mode(),
+            leader: self.leader(),
+            area: self.area(),
+            below_dock: self.below_dock(),
+            dock_row: self.dock_row(),
+            tray_rect: self.tray_rect(),
+            windows_area: self.windows_area(),
+            bordered: self.bordered(),
+        }
     }
 
     pub fn window(&self, id: &str) -> Option<&WindowView> {
@@ -434,7 +461,7 @@ impl App {
     /// Recomputes the layout and frames, and tells the daemon what changed: the layout, the
     /// windows shown, their sizes.
     fn relayout(&mut self) {
-        self.tray_rows = super::render::tray_rows(self);
+        self.tray_rows = super::render::tray_rows(&self.draw_view());
         // New windows are placed in the area without the tray, as every client sees it, so
         // clients agree on the tree whatever their trays show.
         let full = self.below_dock();
@@ -520,7 +547,6 @@ impl App {
             }
         }
     }
-
 }
 
 /// The mouse buttons whose press, drag and release are tracked.

@@ -6,10 +6,13 @@
 //! ([`StreamTerminal`], for `tuios web` and `tuios ssh`, entered by [`attach_stream`]), through
 //! the same run loop.
 //!
-//! Files: `conn` (socket, reader thread), `app` (state and behaviour), `layout` (geometry),
-//! `render` (drawing), `input` (key and mouse encoding), `keys` (bindings and modes), `copy`
-//! (copy mode), `settings` (options and themes), `replies` (the outer terminal's reports and
-//! replies, kept away from windows).
+//! Files: `conn` (socket, reader thread), `app` (state and behaviour; `app/` by concern:
+//! daemon messages, typing and overlays, actions, mouse, routed requests, commands), `layout`
+//! (geometry; `layout/hits` for hit testing), `render` (drawing from a read-only
+//! [`render::View`]; `render/` paint, dock, tray), `input` (key and mouse encoding), `keys`
+//! (bindings and modes), `copy` (copy mode), `settings` (options and themes), `replies` (the
+//! outer terminal's reports and replies, kept away from windows), `term` (the terminal
+//! abstraction), `stream` (the byte-stream terminal).
 
 mod alerts;
 mod app;
@@ -319,7 +322,7 @@ fn run_loop<T: Term>(
 fn draw<T: Term>(app: &mut App, bt: &mut Screen<T>) -> Result<(), Failure> {
     let (w, h) = bt.dimensions();
     let mut frame = Surface::new(w, h);
-    let drawn = render::draw(app, &mut frame);
+    let drawn = render::draw(&app.draw_view(), &mut frame);
     app.hits = drawn.hits;
     app.dirty = false;
     bt.draw_from_screen(&frame, 0, 0);
