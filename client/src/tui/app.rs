@@ -2,7 +2,7 @@
 //! the layout, modes and overlays, and what to send back. Every handler queues its outgoing
 //! operations in [`App::out`]; the run loop sends them. No I/O here, so it is testable.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
@@ -61,6 +61,13 @@ impl Screen {
             }
         }
     }
+}
+
+/// Rows of a window's content that changed since the last frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DamagedRows {
+    All,
+    Rows(BTreeSet<u16>),
 }
 
 #[derive(Debug, Clone)]
@@ -263,7 +270,11 @@ pub struct App {
     /// Confirmed links for the run loop to hand to the opener.
     pub open_links: Vec<String>,
     pub hits: Hits,
+    /// Something besides window content changed: the next frame is drawn whole.
     pub dirty: bool,
+    /// Window content rows changed (and nothing else, unless `dirty`): the next frame may
+    /// redraw just these rows.
+    pub damage: HashMap<String, DamagedRows>,
     pub exit: Option<Exit>,
 }
 
@@ -306,6 +317,7 @@ impl App {
             open_links: Vec::new(),
             hits: Hits::default(),
             dirty: true,
+            damage: HashMap::new(),
             exit: None,
         };
         for w in app.keys.warnings.clone() {
@@ -408,6 +420,11 @@ impl App {
 
     pub fn bordered(&self) -> bool {
         self.settings.border.bordered()
+    }
+
+    /// Whether a frame is due: anything changed.
+    pub fn needs_draw(&self) -> bool {
+        self.dirty || !self.damage.is_empty()
     }
 
     /// The read-only view a frame is drawn from.

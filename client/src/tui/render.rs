@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use protocol::attach::{SessionView, WindowView};
 
-use super::app::{title_of, Hits, Notice, Overlay, Screen, Target};
+use super::app::{title_of, DamagedRows, Hits, Notice, Overlay, Screen, Target};
 use super::copy::CopyMode;
 use super::keys::{Chord, Mode, Router, HELP};
 use super::layout::{content_rect, Frame, Layout, Rect};
@@ -284,24 +284,111 @@ fn draw_window(
     }
     let screen = v.screens.get(id);
     for r in 0..inner.h {
-        match screen.and_then(|s| s.lines.get(usize::from(r))) {
-            Some(row) => draw_row(
-                c,
-                Rect::new(inner.x, inner.y + r, inner.w, 1),
-                row,
-                pal,
-                None,
-                &pad,
-            ),
-            None => c.fill(inner.x, inner.y + r, inner.w, ' ', &pad),
-        }
+        content_row(c, pal, screen, inner, r, &pad);
     }
-    let s = screen?;
-    let show = focused
+    content_cursor(v, id, inner)
+}
+
+/// Row `r` of a window's content (not in copy mode).
+fn content_row(
+    c: &mut Canvas,
+    pal: &Palette,
+    screen: Option<&Screen>,
+    inner: Rect,
+    r: u16,
+    pad: &CellAttributes,
+) {
+    match screen.and_then(|s| s.lines.get(usize::from(r))) {
+        Some(row) => draw_row(
+            c,
+            Rect::new(inner.x, inner.y + r, inner.w, 1),
+            row,
+            pal,
+            None,
+            pad,
+        ),
+        None => c.fill(inner.x, inner.y + r, inner.w, ' ', pad),
+    }
+}
+
+/// Where the cursor goes for window `id` with content area `inner`: only the focused window's
+/// cursor shows, in terminal mode with nothing over it.
+fn content_cursor(v: &View, id: &str, inner: Rect) -> Option<(u16, u16)> {
+    let s = v.screens.get(id)?;
+    let show = v.view.focused.as_deref() == Some(id)
         && v.mode == Mode::Terminal
         && *v.overlay == Overlay::None
         && s.cursor_visible
         && s.cursor.0 < inner.w
         && s.cursor.1 < inner.h;
     show.then(|| (inner.x + s.cursor.0, inner.y + s.cursor.1))
+}
+
+/// A frame patched in place: the cells redrawn (one row each) and where the cursor goes.
+pub struct Patched {
+    pub spans: Vec<Rect>,
+    pub cursor: Option<(u16, u16)>,
+}
+
+/// Redraws only the damaged rows of window content into `surface`, which holds the last whole
+/// frame; the cells are exactly what [`draw`] would draw there. None when the damage cannot be
+/// drawn alone (copy mode, a dialog or prompt, a window partly under another one): draw the
+/// whole frame instead.
+pub fn draw_damage(
+    v: &View,
+    surface: &mut Surface,
+    damage: &HashMap<String, DamagedRows>,
+) -> Option<Patched> {
+    if v.copy.is_some() || *v.overlay != Overlay::None {
+        return None;
+    }
+    let (w, h) = surface.dimensions();
+    let mut c = Canvas {
+        s: surface,
+        w: w.min(usize::from(u16::MAX)) as u16,
+        h: h.min(usize::from(u16::MAX)) as u16,
+    };
+    let pal = Palette::new(v.settings.theme.as_ref());
+    let pad = pal.plain();
+    let mut spans = Vec::new();
+    for (id, rows) in damage {
+        let Some(k) = v.frames.iter().position(|f| &f.id == id) else {
+            // Not on screen: nothing to draw.
+            continue;
+        };
+        let rect = v.frames[k].rect;
+        if v.frames[k + 1..].iter().any(|f| overlaps(f.rect, rect)) {
+            return None;
+        }
+        let inner = content_rect(rect, v.bordered);
+        if inner.is_empty() || v.window(id).is_none() {
+            continue;
+        }
+        let screen = v.screens.get(id.as_str());
+        let mut redraw = |r: u16| {
+            content_row(&mut c, &pal, screen, inner, r, &pad);
+            spans.push(Rect::new(inner.x, inner.y + r, inner.w, 1));
+        };
+        match rows {
+            DamagedRows::All => (0..inner.h).for_each(&mut redraw),
+            DamagedRows::Rows(rows) => rows
+                .iter()
+                .copied()
+                .filter(|r| *r < inner.h)
+                .for_each(&mut redraw),
+        }
+    }
+    let cursor = v.view.focused.as_deref().and_then(|id| {
+        let f = v.frames.iter().find(|f| f.id == id)?;
+        let inner = content_rect(f.rect, v.bordered);
+        if inner.is_empty() {
+            return None;
+        }
+        content_cursor(v, id, inner)
+    });
+    Some(Patched { spans, cursor })
+}
+
+fn overlaps(a: Rect, b: Rect) -> bool {
+    a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
 }

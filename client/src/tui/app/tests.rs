@@ -4,6 +4,7 @@ use protocol::attach::{Run, WindowModes};
 use termwiz::surface::Surface;
 
 mod chrome;
+mod damage;
 mod links;
 mod mouse;
 
