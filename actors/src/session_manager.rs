@@ -219,7 +219,7 @@ impl Handler<CreateSession> for SessionManager {
             }
             .into_actor(self)
             .map(|(name, addr, res), act, _| match res {
-                Ok(Ok(created)) => Ok((name, created["window_id"].as_str().map(str::to_owned))),
+                Ok(Ok(created)) => Ok((name, Some(created.window_id))),
                 Ok(Err(e)) => {
                     // A session whose first window cannot start is not left behind half-made.
                     act.sessions.retain(|s| s.name != name);

@@ -629,7 +629,10 @@ mod tests {
         for v in verbs() {
             for p in v.params {
                 assert!(
-                    !matches!(p.ty, ParamType::Float | ParamType::Object | ParamType::ObjectList),
+                    !matches!(
+                        p.ty,
+                        ParamType::Float | ParamType::Object | ParamType::ObjectList
+                    ),
                     "{}.{} has a result-only type",
                     v.name,
                     p.name
@@ -752,7 +755,10 @@ mod tests {
     #[test]
     fn defaults_are_filled_in_where_left_out() {
         let spec = find_verb("wait-for").unwrap();
-        let filled = with_defaults(spec, &json!({"condition": "window-idle", "idle": null, "timeout": 5}));
+        let filled = with_defaults(
+            spec,
+            &json!({"condition": "window-idle", "idle": null, "timeout": 5}),
+        );
         assert_eq!(
             filled,
             json!({"condition": "window-idle", "source": "recent", "fresh": false, "idle": 500, "timeout": 5})

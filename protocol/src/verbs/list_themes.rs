@@ -15,7 +15,10 @@ pub struct Params {
 
 reply_tag!(Tag = "theme_list");
 
+/// Strict: the daemon reads the config crate's listing into this type, and a key it does not
+/// declare is an error rather than a silent drift from `returns`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Reply {
     #[serde(rename = "type")]
     pub kind: Tag,

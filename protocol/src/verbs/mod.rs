@@ -18,7 +18,6 @@ use serde_json::Value;
 use crate::registry::{self, VerbSpec};
 use crate::VerbError;
 
-
 /// A reply's `type` tag: a unit type that serializes as its one string and accepts only that
 /// string, so a reply cannot carry the wrong tag.
 macro_rules! reply_tag {

@@ -20,12 +20,16 @@ reply_tag!(Tag = "command_result");
 pub struct Reply {
     #[serde(rename = "type")]
     pub kind: Tag,
+    /// Read-only commands (ListWindows, GetSessionInfo, GetWindow) and client-run ones add the
+    /// keys of their own answer.
     #[serde(flatten)]
     pub data: Map<String, Value>,
     pub command: String,
     pub routed: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
@@ -47,6 +51,7 @@ pub const SPEC: VerbSpec = VerbSpec {
             param("command", Str, "The command that ran."),
             param("routed", Bool, "True when the attached client ran it, false when the daemon did."),
             param("window_id", Str, "NewWindow run by the daemon: id of the new window. Read-only commands add the keys their verb returns."),
+            param("name", Str, "NewWindow run by the daemon: the new window's name."),
         ],
         examples: &[
             r#"{"id":1,"verb":"run-command","params":{"session":"work","command":"SwitchWorkspace","args":["2"]}}"#,
