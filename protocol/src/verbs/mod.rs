@@ -133,8 +133,14 @@ macro_rules! verbs {
                 if verb == $module::SPEC.name {
                     return Some(VerbSchema {
                         verb: $module::SPEC.name,
-                        params: schemars::schema_for!($module::Params).to_value(),
-                        reply: schemars::schema_for!($module::Reply).to_value(),
+                        params: titled(
+                            schemars::schema_for!($module::Params).to_value(),
+                            format!("{} params", $module::SPEC.name),
+                        ),
+                        reply: titled(
+                            schemars::schema_for!($module::Reply).to_value(),
+                            format!("{} reply", $module::SPEC.name),
+                        ),
                     });
                 }
             )*
@@ -183,6 +189,14 @@ verbs! {
     Unsubscribe => unsubscribe,
     Upgrade => upgrade,
     WaitFor => wait_for,
+}
+
+/// A schema titled after its verb (the Rust type names, Params and Reply, say nothing).
+fn titled(mut schema: Value, title: String) -> Value {
+    if let Some(map) = schema.as_object_mut() {
+        map.insert("title".into(), title.into());
+    }
+    schema
 }
 
 /// The schema of every verb, in registry order.
