@@ -382,7 +382,6 @@ fn every_reply_carries_only_published_keys_and_every_required_one() {
     });
     drop(client);
     daemon.terminate();
-    drop(call);
 
     let untested: Vec<&String> = published
         .returns

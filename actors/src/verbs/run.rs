@@ -176,7 +176,7 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<RunReply, VerbErr
             })?;
             RunReply {
                 output,
-                exit_code: exit_code.into(),
+                exit_code,
                 truncated: truncated.then_some(true),
                 ..Default::default()
             }
