@@ -51,17 +51,7 @@ fn b(v: &Value, key: &str) -> bool {
 }
 
 /// Quote a word for a POSIX shell only when it needs it, so printed commands can be pasted.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
+pub use protocol::shell::quote_if_needed as shell_quote;
 
 /// Left-aligned columns separated by two spaces; the last column is not padded.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {

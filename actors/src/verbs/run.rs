@@ -24,6 +24,7 @@
 use std::time::Duration;
 
 use protocol::closest::echo_name;
+use protocol::shell::{fish_quote, quote as posix_quote};
 use protocol::params::RunParams;
 use protocol::verbs::run::Reply as RunReply;
 use protocol::{ErrorCode, Hint, VerbError};
@@ -381,14 +382,6 @@ pub fn typed_line(flavour: Flavour, command: &str, token: &str) -> String {
             )
         }
     }
-}
-
-fn posix_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-fn fish_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// Every byte but ASCII letters and digits as a printf octal escape (`%` included, so the
