@@ -20,8 +20,7 @@ use tokio::time::{timeout_at, Instant};
 use crate::errors;
 use crate::event_hub::{EventHub, WaiterLive};
 use crate::session::ResolvedWindow;
-use crate::session_manager::{self, SessionRef};
-use crate::verbs::VerbEnv;
+use crate::session_manager::{self, mailbox, SessionRef, VerbEnv};
 use crate::window;
 
 const DEFAULT_TIMEOUT_MS: i64 = 30_000;
@@ -108,10 +107,6 @@ impl Drop for LiveWait {
             live: false,
         });
     }
-}
-
-fn mailbox<T>(r: Result<T, actix::MailboxError>) -> Result<T, VerbError> {
-    r.map_err(|e| errors::internal(format!("the daemon could not complete the wait: {e}")))
 }
 
 fn timeout_error(message: String, hint: Hint) -> VerbError {

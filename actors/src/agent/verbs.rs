@@ -22,16 +22,11 @@ use crate::event_hub::SubscriptionKind;
 use crate::session::{
     AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState,
 };
-use crate::session_manager::{ResolveSession, SessionRef};
-use crate::verbs::VerbEnv;
+use crate::session_manager::{mailbox, SessionRef, VerbEnv};
 use crate::window;
 
-fn mailbox<T>(r: Result<T, actix::MailboxError>) -> Result<T, VerbError> {
-    r.map_err(|e| errors::internal(format!("the daemon could not complete the request: {e}")))
-}
-
 async fn session(env: &VerbEnv, name: Option<String>) -> Result<SessionRef, VerbError> {
-    mailbox(env.manager.send(ResolveSession(name)).await)?
+    env.session(name).await
 }
 
 pub async fn set_agent_state(

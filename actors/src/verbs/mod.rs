@@ -17,18 +17,8 @@ use crate::event_hub::{CountSubscriptions, SubscriptionKind};
 use crate::session::{self, ResolvedWindow};
 use crate::session_manager::{self, SessionManager, SessionRef};
 use crate::window;
-use crate::Services;
 
-/// What every verb handler can reach.
-#[derive(Clone)]
-pub struct VerbEnv {
-    pub manager: Addr<SessionManager>,
-    pub services: Services,
-}
-
-pub(super) fn mailbox<T>(r: Result<T, MailboxError>) -> Result<T, VerbError> {
-    r.map_err(|e| errors::internal(format!("the daemon could not complete the request: {e}")))
-}
+pub use crate::session_manager::{mailbox, VerbEnv};
 
 mod io;
 mod labels;
@@ -175,11 +165,7 @@ pub(super) fn ok() -> OkReply {
 }
 
 pub(super) async fn session(env: &VerbEnv, name: Option<String>) -> Result<SessionRef, VerbError> {
-    mailbox(
-        env.manager
-            .send(session_manager::ResolveSession(name))
-            .await,
-    )?
+    env.session(name).await
 }
 
 pub(super) async fn window(

@@ -24,8 +24,8 @@
 use std::time::Duration;
 
 use protocol::closest::echo_name;
-use protocol::shell::{fish_quote, quote as posix_quote};
 use protocol::params::RunParams;
+use protocol::shell::{fish_quote, quote as posix_quote};
 use protocol::verbs::run::Reply as RunReply;
 use protocol::{ErrorCode, Hint, VerbError};
 use regex::Regex;
