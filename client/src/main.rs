@@ -254,7 +254,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             &socket,
             &params::session_info(&a.target),
             a.target.json,
-            output::key_values,
+            |r| output::verb_reply("session-info", r),
         ),
         Command::Resize(a) => {
             verb_command(&socket, &params::resize(&a), a.target.json, output::resized)
