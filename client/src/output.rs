@@ -1025,12 +1025,24 @@ mod tests {
         // session-info declares session_name, session_id, ... width; undeclared keys come last.
         assert_eq!(
             keys,
-            ["session_name", "session_id", "workspace_names", "width", "zzz_extra"]
+            [
+                "session_name",
+                "session_id",
+                "workspace_names",
+                "width",
+                "zzz_extra"
+            ]
         );
-        assert!(text.contains("workspace_names: {\"2\":\"logs\"}\n"), "{text}");
+        assert!(
+            text.contains("workspace_names: {\"2\":\"logs\"}\n"),
+            "{text}"
+        );
         assert!(!text.contains("session_info"));
         // An unknown verb still prints every key.
-        assert_eq!(verb_reply("no-such-verb", &json!({"b": 1, "a": "x"})), "a: x\nb: 1\n");
+        assert_eq!(
+            verb_reply("no-such-verb", &json!({"b": 1, "a": "x"})),
+            "a: x\nb: 1\n"
+        );
     }
 
     use super::*;

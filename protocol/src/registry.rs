@@ -353,10 +353,13 @@ fn is_zero(value: &Value) -> bool {
 
 /// The error for a required parameter that was not given: its description says what it takes.
 fn missing(spec: &VerbSpec, p: &ParamSpec) -> VerbError {
-    let mut hint = Hint::new()
-        .param(p.name)
-        .verb("list-verbs")
-        .command(format!("tuios list-verbs {}", spec.name));
+    let mut hint = Hint::new().param(p.name).verb("list-verbs");
+    // A missing session is best answered with the sessions there are.
+    hint = if p.name == "session" {
+        hint.command("tuios ls")
+    } else {
+        hint.command(format!("tuios list-verbs {}", spec.name))
+    };
     if !p.accepted.is_empty() {
         hint = hint.accepted(p.accepted);
     }

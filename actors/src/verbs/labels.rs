@@ -12,8 +12,8 @@ const ANSI_NAMES: [&str; 8] = [
     "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 ];
 
-/// An accent is an ANSI colour name (optionally "bright "), or `#rrggbb`. Returns it
-/// normalised (lower case, single spaces).
+/// An accent is an ANSI colour name (optionally "bright "), or `#rrggbb`, in any case. Returns
+/// it normalised (lower case, single spaces); `None` when it is not a colour.
 pub fn normalise_accent(accent: &str) -> Option<String> {
     let a = accent.trim().to_ascii_lowercase();
     if let Some(hex) = a.strip_prefix('#') {
@@ -44,9 +44,10 @@ pub(super) async fn set_session_accent(
     p: SetSessionAccentParams,
 ) -> Result<set_session_accent::Reply, VerbError> {
     let raw = p.accent.unwrap_or_default();
-    let accent = if raw.trim().is_empty() {
-        String::new()
-    } else {
+    // Checked against the colours clients know, but recorded as sent (trimmed), as the
+    // reference implementation records it.
+    let accent = raw.trim().to_string();
+    if !accent.is_empty() {
         normalise_accent(&raw).ok_or_else(|| {
             let mut accepted: Vec<String> = ANSI_NAMES.iter().map(|n| n.to_string()).collect();
             accepted.extend(ANSI_NAMES.iter().map(|n| format!("bright {n}")));
@@ -61,8 +62,8 @@ pub(super) async fn set_session_accent(
                     .accepted(accepted)
                     .detail("Use an ANSI colour name (optionally \"bright \"), a #rrggbb hex colour, or an empty string to clear it."),
             )
-        })?
-    };
+        })?;
+    }
     let s = session(env, p.session).await?;
     mailbox(s.addr.send(sess::SetSessionAccent(accent)).await)
 }

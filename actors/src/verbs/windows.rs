@@ -213,14 +213,20 @@ pub(super) async fn split_window(
         "splitting a window",
     )
     .await?;
+    let window_id = data
+        .get("window_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let note = window_id.is_empty().then(|| {
+        "the split ran but no new window has reached the daemon yet; call list-windows to find it"
+            .to_string()
+    });
     Ok(split_window::Reply {
         direction,
-        window_id: data
-            .get("window_id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
+        window_id,
         name: p.name,
+        note,
         ..Default::default()
     })
 }

@@ -26,6 +26,8 @@ pub struct Reply {
     pub window_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
@@ -48,6 +50,7 @@ pub const SPEC: VerbSpec = VerbSpec {
             param("direction", Str, "The axis that was cut."),
             param("window_id", Str, "Id of the new window, or empty if it has not reached the daemon yet (see note)."),
             param("name", Str, "The new window's name, when one was given."),
+            param("note", Str, "Present when window_id is empty: call list-windows to find the new window."),
         ],
         examples: &[
             r#"{"id":1,"verb":"split-window","params":{"session":"work","direction":"vertical"}}"#,

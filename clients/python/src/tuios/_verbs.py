@@ -987,8 +987,8 @@ class VerbMethods:
         accent: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``set-session-accent``: Set the accent colour clients use for a session, an
-        ANSI colour name such as "cyan" or "bright blue", or "#rrggbb" (stored in lower
-        case); an empty accent clears it.
+        ANSI colour name such as "cyan" or "bright blue", or "#rrggbb" (any case;
+        recorded as sent, without surrounding spaces); an empty accent clears it.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
@@ -999,7 +999,8 @@ class VerbMethods:
         Returns:
             The result object, with these keys among others:
             session (string): The session's name.
-            accent (string): The accent now in effect, normalised; empty when cleared.
+            accent (string): The accent now in effect, as sent without surrounding spaces; empty
+                when cleared.
         """
         return self._verb("set-session-accent", {"session": session, "accent": accent})
 
@@ -1161,6 +1162,8 @@ class VerbMethods:
             window_id (string): Id of the new window, or empty if it has not reached the daemon
                 yet (see note).
             name (string): The new window's name, when one was given.
+            note (string): Present when window_id is empty: call list-windows to find the new
+                window.
         """
         return self._verb(
             "split-window",
