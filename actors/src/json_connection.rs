@@ -167,7 +167,7 @@ impl JsonConnection {
                     self.in_flight_permit = permit;
                     let handle = ctx.spawn(
                         async move {
-                            let res = verbs::dispatch(&env, request).await;
+                            let res = verbs::dispatch(&env, request).await.map(reply_value);
                             (id, res)
                         }
                         .into_actor(self)

@@ -145,6 +145,8 @@ fn every_reply_carries_only_published_keys_and_every_required_one() {
         .unwrap()
         .to_string();
     call(&mut conn, "list-windows", json!({"session": s}));
+    // Typed before the shell is up, the line could be flushed by its terminal set-up.
+    conn.wait_foreground(&s, &second, "sh");
     call(
         &mut conn,
         "send-text",

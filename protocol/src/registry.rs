@@ -462,7 +462,10 @@ fn verb_doc(v: &VerbSpec) -> Value {
 
 /// The result of `list-verbs`: every verb (or the one named), the error catalog and the envelope
 /// shapes. An unknown verb name is `unknown_verb` with a suggestion.
-pub fn list_verbs(verb: Option<&str>, daemon_version: &str) -> Result<Value, VerbError> {
+pub fn list_verbs(
+    verb: Option<&str>,
+    daemon_version: &str,
+) -> Result<crate::verbs::list_verbs::Reply, VerbError> {
     let docs: Vec<Value> = match verb.filter(|v| !v.is_empty()) {
         None => verbs().iter().map(verb_doc).collect(),
         Some(name) => {
@@ -513,15 +516,15 @@ pub fn list_verbs(verb: Option<&str>, daemon_version: &str) -> Result<Value, Ver
         "Included with most errors. It can name the verb or CLI command that helps, the parameter at fault and the values it takes, the nearest spelling of what was asked for, and what does exist."
             .into(),
     );
-    let mut out = Map::new();
-    out.insert("type".into(), "verb_list".into());
-    out.insert("version".into(), PROTOCOL_VERSION.into());
-    out.insert("min_version".into(), MIN_PROTOCOL_VERSION.into());
-    out.insert("daemon_version".into(), daemon_version.into());
-    out.insert("verbs".into(), docs.into());
-    out.insert("error_codes".into(), error_codes.into());
-    out.insert("envelope".into(), Value::Object(envelope));
-    Ok(Value::Object(out))
+    Ok(crate::verbs::list_verbs::Reply {
+        version: PROTOCOL_VERSION,
+        min_version: MIN_PROTOCOL_VERSION,
+        daemon_version: daemon_version.to_owned(),
+        verbs: docs,
+        error_codes,
+        envelope: Value::Object(envelope),
+        ..Default::default()
+    })
 }
 
 #[cfg(test)]
@@ -843,7 +846,7 @@ mod tests {
 
     #[test]
     fn list_verbs_shape() {
-        let out = list_verbs(None, "0.1.0-test").unwrap();
+        let out = serde_json::to_value(list_verbs(None, "0.1.0-test").unwrap()).unwrap();
         assert_eq!(out["type"], "verb_list");
         assert_eq!(out["version"], PROTOCOL_VERSION);
         assert_eq!(out["min_version"], MIN_PROTOCOL_VERSION);
@@ -920,16 +923,13 @@ mod tests {
 
     #[test]
     fn list_verbs_for_one_verb() {
-        let out = list_verbs(Some("resize"), "x").unwrap();
+        let out = serde_json::to_value(list_verbs(Some("resize"), "x").unwrap()).unwrap();
         let verbs_out = out["verbs"].as_array().unwrap();
         assert_eq!(verbs_out.len(), 1);
         assert_eq!(verbs_out[0]["verb"], "resize");
         assert_eq!(out["error_codes"].as_array().unwrap().len(), 13);
         assert_eq!(
-            list_verbs(Some(""), "x").unwrap()["verbs"]
-                .as_array()
-                .unwrap()
-                .len(),
+            list_verbs(Some(""), "x").unwrap().verbs.len(),
             verbs().len()
         );
 

@@ -8,7 +8,7 @@ use futures_util::future::join_all;
 use protocol::params::*;
 use protocol::registry;
 use protocol::verbs::common::{OkReply, SessionRow};
-use protocol::verbs::{self as typed, Request};
+use protocol::verbs::{self as typed, Reply, Request};
 use protocol::{ErrorCode, Hint, VerbError, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION};
 use serde_json::{json, Map, Value};
 
@@ -34,31 +34,33 @@ pub fn reply_value(reply: impl serde::Serialize) -> Value {
     serde_json::to_value(reply).expect("a reply type serializes to JSON")
 }
 
-/// Carry out one validated request; the error is what the client gets back.
-pub async fn dispatch(env: &VerbEnv, req: Request) -> Result<Value, VerbError> {
+/// Carry out one validated request; the error is what the client gets back. Every verb answers
+/// with its own reply type, so the match is exhaustive on both sides.
+pub async fn dispatch(env: &VerbEnv, req: Request) -> Result<Reply, VerbError> {
+    use crate::agent::verbs as agent;
     Ok(match req {
-        Request::Hello(p) => reply_value(hello(env, p).await?),
-        Request::ListVerbs(p) => reply_value(registry::list_verbs(
+        Request::Hello(p) => Reply::Hello(hello(env, p).await?),
+        Request::ListVerbs(p) => Reply::ListVerbs(registry::list_verbs(
             p.verb.as_deref(),
             &env.services.info.version,
         )?),
-        Request::ListSessions(_) => reply_value(list_sessions(env).await?),
-        Request::Resurrect(p) => reply_value(mailbox(
+        Request::ListSessions(_) => Reply::ListSessions(list_sessions(env).await?),
+        Request::Resurrect(p) => Reply::Resurrect(mailbox(
             env.manager
                 .send(session_manager::resurrect::Resurrect(p.session))
                 .await,
         )??),
-        Request::Upgrade(p) => reply_value(crate::handover::request(p).await?),
-        Request::SessionInfo(p) => reply_value(session_info(env, p).await?),
+        Request::Upgrade(p) => Reply::Upgrade(crate::handover::request(p).await?),
+        Request::SessionInfo(p) => Reply::SessionInfo(session_info(env, p).await?),
         Request::ListWindows(p) => {
             let s = session(env, p.session).await?;
-            reply_value(mailbox(s.addr.send(session::ListWindows).await)?)
+            Reply::ListWindows(mailbox(s.addr.send(session::ListWindows).await)?)
         }
-        Request::NewWindow(p) => reply_value(windows::new_window(env, p).await?),
+        Request::NewWindow(p) => Reply::NewWindow(windows::new_window(env, p).await?),
         Request::CloseWindow(p) => {
             let s = session(env, p.session).await?;
             mailbox(s.addr.send(session::CloseWindow(p.window)).await)??;
-            reply_value(OkReply::default())
+            Reply::CloseWindow(ok())
         }
         Request::KillSession(p) => {
             mailbox(
@@ -66,42 +68,50 @@ pub async fn dispatch(env: &VerbEnv, req: Request) -> Result<Value, VerbError> {
                     .send(session_manager::KillSession(p.session))
                     .await,
             )??;
-            reply_value(OkReply::default())
+            Reply::KillSession(ok())
         }
-        Request::SendKeys(p) => reply_value(io::send_keys(env, p).await?),
-        Request::SendText(p) => reply_value(io::send_text(env, p).await?),
-        Request::CapturePane(p) => reply_value(io::capture_pane(env, p).await?),
-        Request::Resize(p) => reply_value(io::resize(env, p).await?),
-        Request::WaitFor(p) => reply_value(crate::waiter::wait_for(env, p).await?),
-        Request::ListWorkspaces(p) => reply_value(windows::list_workspaces(env, p).await?),
-        Request::SelectWorkspace(p) => reply_value(windows::select_workspace(env, p).await?),
-        Request::MoveWindow(p) => reply_value(windows::move_window(env, p).await?),
-        Request::SetWindow(p) => reply_value(windows::set_window(env, p).await?),
-        Request::FocusWindow(p) => reply_value(windows::focus_window(env, p).await?),
-        Request::SplitWindow(p) => reply_value(windows::split_window(env, p).await?),
-        Request::SetLayout(p) => reply_value(windows::set_layout(env, p).await?),
-        Request::SetSessionName(p) => reply_value(labels::set_session_name(env, p).await?),
-        Request::SetSessionAccent(p) => reply_value(labels::set_session_accent(env, p).await?),
-        Request::SetWorkspaceName(p) => reply_value(labels::set_workspace_name(env, p).await?),
-        Request::SetWorkspaceOrder(p) => reply_value(labels::set_workspace_order(env, p).await?),
-        Request::ListOptions(p) => reply_value(options::list_options(env, p).await?),
-        Request::SetOption(p) => reply_value(options::set_option(env, p).await?),
-        Request::GetOption(p) => reply_value(options::get_option(env, p).await?),
-        Request::ListThemes(p) => reply_value(options::list_themes(env, p).await?),
-        Request::RunCommand(p) => reply_value(run_command::run_command(env, p).await?),
-        Request::Run(p) => reply_value(run::run(env, p).await?),
-        Request::NewSession(p) => reply_value(new_session::new_session(env, p).await?),
-        Request::SetAgentState(p) => {
-            reply_value(crate::agent::verbs::set_agent_state(env, p).await?)
+        Request::SendKeys(p) => Reply::SendKeys(io::send_keys(env, p).await?),
+        Request::SendText(p) => Reply::SendText(io::send_text(env, p).await?),
+        Request::CapturePane(p) => Reply::CapturePane(io::capture_pane(env, p).await?),
+        Request::Resize(p) => Reply::Resize(io::resize(env, p).await?),
+        Request::WaitFor(p) => Reply::WaitFor(crate::waiter::wait_for(env, p).await?),
+        Request::ListWorkspaces(p) => {
+            Reply::ListWorkspaces(windows::list_workspaces(env, p).await?)
         }
-        Request::GetAgentState(p) => {
-            reply_value(crate::agent::verbs::get_agent_state(env, p).await?)
+        Request::SelectWorkspace(p) => {
+            Reply::SelectWorkspace(windows::select_workspace(env, p).await?)
         }
+        Request::MoveWindow(p) => Reply::MoveWindow(windows::move_window(env, p).await?),
+        Request::SetWindow(p) => Reply::SetWindow(windows::set_window(env, p).await?),
+        Request::FocusWindow(p) => Reply::FocusWindow(windows::focus_window(env, p).await?),
+        Request::SplitWindow(p) => Reply::SplitWindow(windows::split_window(env, p).await?),
+        Request::SetLayout(p) => Reply::SetLayout(windows::set_layout(env, p).await?),
+        Request::SetSessionName(p) => {
+            Reply::SetSessionName(labels::set_session_name(env, p).await?)
+        }
+        Request::SetSessionAccent(p) => {
+            Reply::SetSessionAccent(labels::set_session_accent(env, p).await?)
+        }
+        Request::SetWorkspaceName(p) => {
+            Reply::SetWorkspaceName(labels::set_workspace_name(env, p).await?)
+        }
+        Request::SetWorkspaceOrder(p) => {
+            Reply::SetWorkspaceOrder(labels::set_workspace_order(env, p).await?)
+        }
+        Request::ListOptions(p) => Reply::ListOptions(options::list_options(env, p).await?),
+        Request::SetOption(p) => Reply::SetOption(options::set_option(env, p).await?),
+        Request::GetOption(p) => Reply::GetOption(options::get_option(env, p).await?),
+        Request::ListThemes(p) => Reply::ListThemes(options::list_themes(env, p).await?),
+        Request::RunCommand(p) => Reply::RunCommand(run_command::run_command(env, p).await?),
+        Request::Run(p) => Reply::Run(run::run(env, p).await?),
+        Request::NewSession(p) => Reply::NewSession(new_session::new_session(env, p).await?),
+        Request::SetAgentState(p) => Reply::SetAgentState(agent::set_agent_state(env, p).await?),
+        Request::GetAgentState(p) => Reply::GetAgentState(agent::get_agent_state(env, p).await?),
         Request::ExplainAgentDetect(p) => {
-            reply_value(crate::agent::verbs::explain_agent_detect(env, p).await?)
+            Reply::ExplainAgentDetect(agent::explain_agent_detect(env, p).await?)
         }
         Request::ExplainAgentScreen(p) => {
-            reply_value(crate::agent::verbs::explain_agent_screen(env, p).await?)
+            Reply::ExplainAgentScreen(agent::explain_agent_screen(env, p).await?)
         }
         // A connection serves its own event stream (json_connection); it never reaches here.
         r @ (Request::Subscribe(_) | Request::Unsubscribe(_)) => {

@@ -1,4 +1,4 @@
-//! `capture-pane`: Return the text of a window's terminal: the visible screen, or scrollback followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.
+//! `capture-pane`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -38,39 +38,39 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "capture-pane",
-        description: "Return the text of a window's terminal: the visible screen, or scrollback followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.",
-        params: &[
-            SESSION,
-            WINDOW,
-            ParamSpec {
-                name: "source",
-                ty: Str,
-                required: false,
-                description: "What to read: \"visible\" is the screen as it stands, \"recent\" is the scrollback followed by the screen.",
-                accepted: CAPTURE_SOURCES,
-                default: Some("visible"),
-            },
-            with_default("styled", Bool, "Keep colours and text attributes as ANSI escape sequences.", "false"),
-            with_default("scrollback", Bool, "Older spelling of source \"recent\".", "false"),
-            with_default("ansi", Bool, "Older spelling of styled.", "false"),
-            param(
-                "lines",
-                Int,
-                "Return only the last N lines, not counting blank rows at the bottom. Ignored when start or end is given.",
-            ),
-            param("start", Int, "First line to return, counting from 1. The range includes it."),
-            param("end", Int, "Last line to return, counting from 1. The range includes it."),
-        ],
-        returns: &[
-            param("content", Str, "The captured text, rows separated by newlines."),
-            param("source", Str, "The source that was actually read: \"visible\" or \"recent\"."),
-            param("styled", Bool, "Whether the content carries ANSI styling."),
-            param("window_id", Str, "Id of the window that was read."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"capture-pane","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"capture-pane","params":{"session":"work","source":"recent","lines":50}}"#,
-            r#"{"id":3,"verb":"capture-pane","params":{"window":"build","styled":true,"start":1,"end":10}}"#,
-        ],
+    name: "capture-pane",
+    description: "Return the text of a window's terminal: the visible screen, or scrollback followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.",
+    params: &[
+        SESSION,
+        WINDOW,
+        ParamSpec {
+            name: "source",
+            ty: Str,
+            required: false,
+            description: "What to read: \"visible\" is the screen as it stands, \"recent\" is the scrollback followed by the screen.",
+            accepted: CAPTURE_SOURCES,
+            default: Some("visible"),
+        },
+        with_default("styled", Bool, "Keep colours and text attributes as ANSI escape sequences.", "false"),
+        with_default("scrollback", Bool, "Older spelling of source \"recent\".", "false"),
+        with_default("ansi", Bool, "Older spelling of styled.", "false"),
+        param(
+            "lines",
+            Int,
+            "Return only the last N lines, not counting blank rows at the bottom. Ignored when start or end is given.",
+        ),
+        param("start", Int, "First line to return, counting from 1. The range includes it."),
+        param("end", Int, "Last line to return, counting from 1. The range includes it."),
+    ],
+    returns: &[
+        param("content", Str, "The captured text, rows separated by newlines."),
+        param("source", Str, "The source that was actually read: \"visible\" or \"recent\"."),
+        param("styled", Bool, "Whether the content carries ANSI styling."),
+        param("window_id", Str, "Id of the window that was read."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"capture-pane","params":{"session":"work"}}"#,
+        r#"{"id":2,"verb":"capture-pane","params":{"session":"work","source":"recent","lines":50}}"#,
+        r#"{"id":3,"verb":"capture-pane","params":{"window":"build","styled":true,"start":1,"end":10}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `explain-agent-detect`: Explain why a window was or was not recognised as running an agent: the foreground process read now (comm, argv, exe), and which harness manifest or built-in name matched it, or why each did not.
+//! `explain-agent-detect`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -36,28 +36,28 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "explain-agent-detect",
-        description: "Explain why a window was or was not recognised as running an agent: the foreground process read now (comm, argv, exe), and which harness manifest or built-in name matched it, or why each did not.",
-        params: &[SESSION, WINDOW],
-        returns: &[
-            param("window_id", Str, "Id of the window."),
-            param("state", Str, "The window's agent state."),
-            param("source", Str, "Who set that state."),
-            param("harness_id", Str, "The harness the window is attributed to, empty when none."),
-            param("auto_detected", Bool, "True when the detector promoted the window and will clear it when the agent leaves."),
-            param("running", Bool, "Whether a foreground process could be read."),
-            param("matched", Bool, "Whether the foreground process is an agent."),
-            param("reason", Str, "Why nothing could be read, when running is false."),
-            param("process", Object, "The foreground process: pid, comm, argv, exe, argv0, run_token, interpreter."),
-            param("manifests", ObjectList, "Every manifest in lookup order: id, matched, and the rule that matched or the reason it did not."),
-            param("name_list", Str, "The built-in or configured agent name that matched, when no manifest did."),
-            param("manifest_problems", StringList, "Manifest files that could not be read, one line each, when there are any."),
-            param("matched_rule", Str, "The predicate that identified the agent."),
-            param("matched_harness", Str, "The manifest that identified it; empty for a name-list match."),
-            param("note", Str, "Present when a name-list match names no harness: no screen rules run then."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"explain-agent-detect","params":{"session":"work","window":"agent"}}"#,
-            r#"{"id":2,"verb":"explain-agent-detect","params":{}}"#,
-        ],
+    name: "explain-agent-detect",
+    description: "Explain why a window was or was not recognised as running an agent: the foreground process read now (comm, argv, exe), and which harness manifest or built-in name matched it, or why each did not.",
+    params: &[SESSION, WINDOW],
+    returns: &[
+        param("window_id", Str, "Id of the window."),
+        param("state", Str, "The window's agent state."),
+        param("source", Str, "Who set that state."),
+        param("harness_id", Str, "The harness the window is attributed to, empty when none."),
+        param("auto_detected", Bool, "True when the detector promoted the window and will clear it when the agent leaves."),
+        param("running", Bool, "Whether a foreground process could be read."),
+        param("matched", Bool, "Whether the foreground process is an agent."),
+        param("reason", Str, "Why nothing could be read, when running is false."),
+        param("process", Object, "The foreground process: pid, comm, argv, exe, argv0, run_token, interpreter."),
+        param("manifests", ObjectList, "Every manifest in lookup order: id, matched, and the rule that matched or the reason it did not."),
+        param("name_list", Str, "The built-in or configured agent name that matched, when no manifest did."),
+        param("manifest_problems", StringList, "Manifest files that could not be read, one line each, when there are any."),
+        param("matched_rule", Str, "The predicate that identified the agent."),
+        param("matched_harness", Str, "The manifest that identified it; empty for a name-list match."),
+        param("note", Str, "Present when a name-list match names no harness: no screen rules run then."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"explain-agent-detect","params":{"session":"work","window":"agent"}}"#,
+        r#"{"id":2,"verb":"explain-agent-detect","params":{}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `list-sessions`: List every session the daemon holds, oldest first, with its size, window count and whether a client is attached; a session brought back from the state directory has restored: true.
+//! `list-sessions`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -16,13 +16,13 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "list-sessions",
-        description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached; a session brought back from the state directory has restored: true. Saved sessions that are not running are listed apart in saved, and saved files that cannot be read in unreadable (extension).",
-        params: &[],
-        returns: &[
-            param("sessions", ObjectList, "Each running session, oldest first: name, id, created, last_active, window_count, attached, width, height, current_workspace, and display_name, accent, restored and windows where they apply."),
-            param("saved", ObjectList, "Saved sessions that are not running: name, windows, saved_at (extension)."),
-            param("unreadable", ObjectList, "Saved files that cannot be read: file and reason (extension)."),
-        ],
-        examples: &[r#"{"id":1,"verb":"list-sessions","params":{}}"#],
+    name: "list-sessions",
+    description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached; a session brought back from the state directory has restored: true. Saved sessions that are not running are listed apart in saved, and saved files that cannot be read in unreadable (extension).",
+    params: &[],
+    returns: &[
+        param("sessions", ObjectList, "Each running session, oldest first: name, id, created, last_active, window_count, attached, width, height, current_workspace, and display_name, accent, restored and windows where they apply."),
+        param("saved", ObjectList, "Saved sessions that are not running: name, window_count, saved_at, created and file (extension)."),
+        param("unreadable", ObjectList, "Saved files that cannot be read: file and reason (extension)."),
+    ],
+    examples: &[r#"{"id":1,"verb":"list-sessions","params":{}}"#],
 };

@@ -1,4 +1,4 @@
-//! `list-themes`: List the colour themes there are (built in, plus JSON files in the themes directory), or describe one theme's palette with the contrast of each colour against its background.
+//! `list-themes`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -44,29 +44,29 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "list-themes",
-        description: "List the colour themes there are (built in, plus JSON files in the themes directory), or describe one theme's palette with the contrast of each colour against its background.",
-        params: &[
-            param("session", Str, "Session whose theme to report as active. Leave it out to use the session that was active most recently, if there is one."),
-            param("theme", Str, "Describe this theme's palette."),
-            param("filter", Str, "Only theme ids containing this text, ignoring case."),
-        ],
-        returns: &[
-            param("total", Int, "How many themes there are in all."),
-            param("themes_dir", Str, "Directory custom theme files are read from."),
-            param("themes_dir_error", Str, "Why the themes directory could not be read, when it could not."),
-            param("problems", StringList, "One line per custom theme file that was skipped, and why."),
-            param("matched", Int, "How many theme ids match the filter."),
-            param("themes", StringList, "The matching ids, sorted, at most 100. Given when no theme is named, or when a filter is."),
-            param("truncated", Bool, "True when themes was cut at 100."),
-            param("palette", Object, "The named theme's colours: background, foreground, cursor and the 16 ANSI colours, each with its contrast ratio and whether it is legible."),
-            param("session", Str, "The session the active theme was read from, when there is one."),
-            param("active", Str, "The session's theme, empty for the default."),
-            param("active_source", Str, "\"session\" or \"default\": where active comes from."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"list-themes","params":{}}"#,
-            r#"{"id":2,"verb":"list-themes","params":{"filter":"dark"}}"#,
-            r#"{"id":3,"verb":"list-themes","params":{"session":"work","theme":"dracula"}}"#,
-        ],
+    name: "list-themes",
+    description: "List the colour themes there are (built in, plus JSON files in the themes directory), or describe one theme's palette with the contrast of each colour against its background.",
+    params: &[
+        param("session", Str, "Session whose theme to report as active. Leave it out to use the session that was active most recently, if there is one."),
+        param("theme", Str, "Describe this theme's palette."),
+        param("filter", Str, "Only theme ids containing this text, ignoring case."),
+    ],
+    returns: &[
+        param("total", Int, "How many themes there are in all."),
+        param("themes_dir", Str, "Directory custom theme files are read from."),
+        param("themes_dir_error", Str, "Why the themes directory could not be read, when it could not."),
+        param("problems", StringList, "One line per custom theme file that was skipped, and why."),
+        param("matched", Int, "How many theme ids match the filter."),
+        param("themes", StringList, "The matching ids, sorted, at most 100. Given when no theme is named, or when a filter is."),
+        param("truncated", Bool, "True when themes was cut at 100."),
+        param("palette", Object, "The named theme's colours: background, foreground, cursor and the 16 ANSI colours, each with its contrast ratio and whether it is legible."),
+        param("session", Str, "The session the active theme was read from, when there is one."),
+        param("active", Str, "The session's theme, empty for the default."),
+        param("active_source", Str, "\"session\" or \"default\": where active comes from."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"list-themes","params":{}}"#,
+        r#"{"id":2,"verb":"list-themes","params":{"filter":"dark"}}"#,
+        r#"{"id":3,"verb":"list-themes","params":{"session":"work","theme":"dracula"}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `list-workspaces`: List every workspace of a session with its name, window count, whether it is shown, and the window that has its focus.
+//! `list-workspaces`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -16,16 +16,16 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "list-workspaces",
-        description: "List every workspace of a session with its name, window count, whether it is shown, and the window that has its focus.",
-        params: &[SESSION],
-        returns: &[
-            param("workspaces", ObjectList, "One row per workspace, from 1: workspace, name (empty when unnamed), window_count, current, focused_window_id."),
-            param("current_workspace", Int, "The workspace shown now."),
-            param("order", IntList, "The order workspaces are shown in, or null for 1, 2, 3 ..."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"list-workspaces","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"list-workspaces","params":{}}"#,
-        ],
+    name: "list-workspaces",
+    description: "List every workspace of a session with its name, window count, whether it is shown, and the window that has its focus.",
+    params: &[SESSION],
+    returns: &[
+        param("workspaces", ObjectList, "One row per workspace, from 1: workspace, name (empty when unnamed), window_count, current, focused_window_id."),
+        param("current_workspace", Int, "The workspace shown now."),
+        param("order", IntList, "The order workspaces are shown in, or null for 1, 2, 3 ..."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"list-workspaces","params":{"session":"work"}}"#,
+        r#"{"id":2,"verb":"list-workspaces","params":{}}"#,
+    ],
 };

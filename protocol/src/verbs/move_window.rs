@@ -1,4 +1,4 @@
-//! `move-window`: Move a window to another workspace, and optionally switch to that workspace with it.
+//! `move-window`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -30,22 +30,22 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "move-window",
-        description: "Move a window to another workspace, and optionally switch to that workspace with it.",
-        params: &[
-            SESSION,
-            WINDOW,
-            required("workspace", Int, "Workspace to move the window to, counting from 1."),
-            with_default("follow", Bool, "Switch to that workspace after the move.", "false"),
-        ],
-        returns: &[
-            param("window_id", Str, "Id of the window that moved."),
-            param("from_workspace", Int, "Workspace the window was on."),
-            param("workspace", Int, "Workspace the window is on now."),
-            param("current_workspace", Int, "The workspace shown after the move."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"move-window","params":{"session":"work","window":"build","workspace":2}}"#,
-            r#"{"id":2,"verb":"move-window","params":{"workspace":3,"follow":true}}"#,
-        ],
+    name: "move-window",
+    description: "Move a window to another workspace, and optionally switch to that workspace with it.",
+    params: &[
+        SESSION,
+        WINDOW,
+        required("workspace", Int, "Workspace to move the window to, counting from 1."),
+        with_default("follow", Bool, "Switch to that workspace after the move.", "false"),
+    ],
+    returns: &[
+        param("window_id", Str, "Id of the window that moved."),
+        param("from_workspace", Int, "Workspace the window was on."),
+        param("workspace", Int, "Workspace the window is on now."),
+        param("current_workspace", Int, "The workspace shown after the move."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"move-window","params":{"session":"work","window":"build","workspace":2}}"#,
+        r#"{"id":2,"verb":"move-window","params":{"workspace":3,"follow":true}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `resize`: Change the size of a window's terminal.
+//! `resize`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -27,18 +27,18 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "resize",
-        description: "Change the size of a window's terminal. The program in it is notified of the new size.",
-        params: &[
-            SESSION,
-            WINDOW,
-            required("width", Int, "New width in columns. Must be positive."),
-            required("height", Int, "New height in rows. Must be positive."),
-        ],
-        returns: &[
-            param("width", Int, "Width in columns now in effect."),
-            param("height", Int, "Height in rows now in effect."),
-            param("window_id", Str, "Id of the window that was resized."),
-        ],
-        examples: &[r#"{"id":1,"verb":"resize","params":{"session":"work","window":"build","width":120,"height":40}}"#],
+    name: "resize",
+    description: "Change the size of a window's terminal. The program in it is notified of the new size.",
+    params: &[
+        SESSION,
+        WINDOW,
+        required("width", Int, "New width in columns. Must be positive."),
+        required("height", Int, "New height in rows. Must be positive."),
+    ],
+    returns: &[
+        param("width", Int, "Width in columns now in effect."),
+        param("height", Int, "Height in rows now in effect."),
+        param("window_id", Str, "Id of the window that was resized."),
+    ],
+    examples: &[r#"{"id":1,"verb":"resize","params":{"session":"work","window":"build","width":120,"height":40}}"#],
 };

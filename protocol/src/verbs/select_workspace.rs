@@ -1,4 +1,4 @@
-//! `select-workspace`: Show another workspace.
+//! `select-workspace`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -24,16 +24,16 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "select-workspace",
-        description: "Show another workspace. The focus moves to the window that last had it there, if any.",
-        params: &[SESSION, required("workspace", Int, "Workspace to show, counting from 1.")],
-        returns: &[
-            param("current_workspace", Int, "The workspace shown now."),
-            param("focused_window_id", Str, "Id of the focused window after the switch."),
-            param("window_count", Int, "How many windows that workspace holds."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"select-workspace","params":{"session":"work","workspace":2}}"#,
-            r#"{"id":2,"verb":"select-workspace","params":{"workspace":1}}"#,
-        ],
+    name: "select-workspace",
+    description: "Show another workspace. The focus moves to the window that last had it there, if any.",
+    params: &[SESSION, required("workspace", Int, "Workspace to show, counting from 1.")],
+    returns: &[
+        param("current_workspace", Int, "The workspace shown now."),
+        param("focused_window_id", Str, "Id of the focused window after the switch."),
+        param("window_count", Int, "How many windows that workspace holds."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"select-workspace","params":{"session":"work","workspace":2}}"#,
+        r#"{"id":2,"verb":"select-workspace","params":{"workspace":1}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `send-text`: Write text to a window's terminal exactly as given, as if it were typed or pasted.
+//! `send-text`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -16,9 +16,9 @@ pub struct Params {
 pub type Reply = OkReply;
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "send-text",
-        description: "Write text to a window's terminal exactly as given, as if it were typed or pasted.",
-        params: &[SESSION, WINDOW, required("text", Str, "The text to write. It must not be empty.")],
-        returns: &[],
-        examples: &[r#"{"id":1,"verb":"send-text","params":{"session":"work","text":"make test\n"}}"#],
+    name: "send-text",
+    description: "Write text to a window's terminal exactly as given, as if it were typed or pasted.",
+    params: &[SESSION, WINDOW, required("text", Str, "The text to write. It must not be empty.")],
+    returns: &[],
+    examples: &[r#"{"id":1,"verb":"send-text","params":{"session":"work","text":"make test\n"}}"#],
 };

@@ -1,4 +1,4 @@
-//! `set-layout`: Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even.
+//! `set-layout`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -30,21 +30,21 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "set-layout",
-        description: "Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
-        params: &[
-            SESSION,
-            param("tiling", Bool, "true to tile the windows, false to let them float. Leave it out to keep the mode."),
-            with_default("equalize", Bool, "Give every pane an equal share of its split.", "false"),
-            with_default("rotate", Bool, "Turn the focused pane's split the other way.", "false"),
-        ],
-        returns: &[
-            param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
-            param("layout_mode", Str, "\"bsp\", \"master-stack\", \"scrolling\", or \"unknown\" when no client has reported one."),
-            param("master_ratio", Float, "Share of the width the master pane takes."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-layout","params":{"session":"work","tiling":true}}"#,
-            r#"{"id":2,"verb":"set-layout","params":{"equalize":true,"rotate":true}}"#,
-        ],
+    name: "set-layout",
+    description: "Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
+    params: &[
+        SESSION,
+        param("tiling", Bool, "true to tile the windows, false to let them float. Leave it out to keep the mode."),
+        with_default("equalize", Bool, "Give every pane an equal share of its split.", "false"),
+        with_default("rotate", Bool, "Turn the focused pane's split the other way.", "false"),
+    ],
+    returns: &[
+        param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
+        param("layout_mode", Str, "\"bsp\", \"master-stack\", \"scrolling\", or \"unknown\" when no client has reported one."),
+        param("master_ratio", Float, "Share of the width the master pane takes."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"set-layout","params":{"session":"work","tiling":true}}"#,
+        r#"{"id":2,"verb":"set-layout","params":{"equalize":true,"rotate":true}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `set-session-name`: Set the name clients display for a session.
+//! `set-session-name`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -23,18 +23,18 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "set-session-name",
-        description: "Set the name clients display for a session. The session keeps the name it is addressed by; an empty name clears the display name.",
-        params: &[
-            SESSION,
-            param("name", Str, "Name to display. Surrounding spaces are dropped; empty or left out clears it."),
-        ],
-        returns: &[
-            param("session", Str, "The session's name, by which it is addressed."),
-            param("display_name", Str, "The display name now in effect, trimmed; empty when cleared."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-session-name","params":{"session":"work","name":"Deploy 42"}}"#,
-            r#"{"id":2,"verb":"set-session-name","params":{"session":"work","name":""}}"#,
-        ],
+    name: "set-session-name",
+    description: "Set the name clients display for a session. The session keeps the name it is addressed by; an empty name clears the display name.",
+    params: &[
+        SESSION,
+        param("name", Str, "Name to display. Surrounding spaces are dropped; empty or left out clears it."),
+    ],
+    returns: &[
+        param("session", Str, "The session's name, by which it is addressed."),
+        param("display_name", Str, "The display name now in effect, trimmed; empty when cleared."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"set-session-name","params":{"session":"work","name":"Deploy 42"}}"#,
+        r#"{"id":2,"verb":"set-session-name","params":{"session":"work","name":""}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `set-workspace-name`: Name a workspace of a session, or clear its name.
+//! `set-workspace-name`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -26,19 +26,19 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "set-workspace-name",
-        description: "Name a workspace of a session, or clear its name.",
-        params: &[
-            SESSION,
-            required("workspace", Int, "The workspace, counting from 1."),
-            param("name", Str, "Name for it. Surrounding spaces are dropped; empty or left out clears it."),
-        ],
-        returns: &[
-            param("workspace", Int, "The workspace that was named."),
-            param("name", Str, "Its name now, trimmed; empty when cleared."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"logs"}}"#,
-            r#"{"id":2,"verb":"set-workspace-name","params":{"workspace":2,"name":""}}"#,
-        ],
+    name: "set-workspace-name",
+    description: "Name a workspace of a session, or clear its name.",
+    params: &[
+        SESSION,
+        required("workspace", Int, "The workspace, counting from 1."),
+        param("name", Str, "Name for it. Surrounding spaces are dropped; empty or left out clears it."),
+    ],
+    returns: &[
+        param("workspace", Int, "The workspace that was named."),
+        param("name", Str, "Its name now, trimmed; empty when cleared."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"logs"}}"#,
+        r#"{"id":2,"verb":"set-workspace-name","params":{"workspace":2,"name":""}}"#,
+    ],
 };

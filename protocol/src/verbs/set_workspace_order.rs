@@ -1,4 +1,4 @@
-//! `set-workspace-order`: Choose the order clients show a session's workspaces in.
+//! `set-workspace-order`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -22,17 +22,17 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "set-workspace-order",
-        description: "Choose the order clients show a session's workspaces in. Numbers out of range and repeats are dropped; workspaces left out follow the named ones; an ascending list restores the natural order.",
-        params: &[
-            SESSION,
-            required("order", IntList, "Workspace numbers in the order to show them, e.g. [3,1,2]."),
-        ],
-        returns: &[
-            param("workspace_order", IntList, "The order now in effect, or null for the natural order."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-workspace-order","params":{"session":"work","order":[3,1,2]}}"#,
-            r#"{"id":2,"verb":"set-workspace-order","params":{"order":[1,2,3]}}"#,
-        ],
+    name: "set-workspace-order",
+    description: "Choose the order clients show a session's workspaces in. Numbers out of range and repeats are dropped; workspaces left out follow the named ones; an ascending list restores the natural order.",
+    params: &[
+        SESSION,
+        required("order", IntList, "Workspace numbers in the order to show them, e.g. [3,1,2]."),
+    ],
+    returns: &[
+        param("workspace_order", IntList, "The order now in effect, or null for the natural order."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"set-workspace-order","params":{"session":"work","order":[3,1,2]}}"#,
+        r#"{"id":2,"verb":"set-workspace-order","params":{"order":[1,2,3]}}"#,
+    ],
 };

@@ -1,4 +1,4 @@
-//! `split-window`: Split a tiled pane in two, opening a new window in the new half.
+//! `split-window`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -31,29 +31,29 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "split-window",
-        description: "Split a tiled pane in two, opening a new window in the new half. Needs an attached client with tiling on.",
-        params: &[
-            SESSION,
-            param("window", Str, "Pane to split: its id, a unique id prefix, its index or its exact name. It is focused first. Leave it out for the focused window."),
-            ParamSpec {
-                name: "direction",
-                ty: Str,
-                required: true,
-                description: "The axis to cut along.",
-                accepted: SPLIT_DIRECTIONS,
-                default: None,
-            },
-            param("name", Str, "Name for the new window."),
-        ],
-        returns: &[
-            param("direction", Str, "The axis that was cut."),
-            param("window_id", Str, "Id of the new window, or empty if it has not reached the daemon yet (see note)."),
-            param("name", Str, "The new window's name, when one was given."),
-            param("note", Str, "Present when window_id is empty: call list-windows to find the new window."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"split-window","params":{"session":"work","direction":"vertical"}}"#,
-            r#"{"id":2,"verb":"split-window","params":{"window":"build","direction":"horizontal","name":"tests"}}"#,
-        ],
+    name: "split-window",
+    description: "Split a tiled pane in two, opening a new window in the new half. Needs an attached client with tiling on.",
+    params: &[
+        SESSION,
+        param("window", Str, "Pane to split: its id, a unique id prefix, its index or its exact name. It is focused first. Leave it out for the focused window."),
+        ParamSpec {
+            name: "direction",
+            ty: Str,
+            required: true,
+            description: "The axis to cut along.",
+            accepted: SPLIT_DIRECTIONS,
+            default: None,
+        },
+        param("name", Str, "Name for the new window."),
+    ],
+    returns: &[
+        param("direction", Str, "The axis that was cut."),
+        param("window_id", Str, "Id of the new window, or empty if it has not reached the daemon yet (see note)."),
+        param("name", Str, "The new window's name, when one was given."),
+        param("note", Str, "Present when window_id is empty: call list-windows to find the new window."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"split-window","params":{"session":"work","direction":"vertical"}}"#,
+        r#"{"id":2,"verb":"split-window","params":{"window":"build","direction":"horizontal","name":"tests"}}"#,
+    ],
 };

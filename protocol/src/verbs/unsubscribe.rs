@@ -1,4 +1,4 @@
-//! `unsubscribe`: Close this connection's event stream; no event is written after the response.
+//! `unsubscribe`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
 
@@ -13,9 +13,9 @@ pub struct Reply {
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
-        name: "unsubscribe",
-        description: "Close this connection's event stream; no event is written after the response.",
-        params: &[],
-        returns: &[],
-        examples: &[r#"{"id":1,"verb":"unsubscribe"}"#],
+    name: "unsubscribe",
+    description: "Close this connection's event stream; no event is written after the response.",
+    params: &[],
+    returns: &[],
+    examples: &[r#"{"id":1,"verb":"unsubscribe"}"#],
 };
