@@ -274,9 +274,14 @@ mod tests {
         assert_eq!(p.workspace, Some(2));
         let p: SendKeysParams = decode(&json!({"keys": "ls,Enter", "literal": false})).unwrap();
         assert_eq!(p.keys, "ls,Enter");
+        // A typed request serializes its left-out params as null, which decodes back the same.
         assert_eq!(
             serde_json::to_value(&p).unwrap(),
-            json!({"keys": "ls,Enter", "literal": false})
+            json!({"session": null, "window": null, "keys": "ls,Enter", "literal": false, "raw": null})
+        );
+        assert_eq!(
+            decode::<SendKeysParams>(&serde_json::to_value(&p).unwrap()).unwrap(),
+            p
         );
         let _: HelloParams = decode(&json!({"protocol": 1})).unwrap();
         let _: ListVerbsParams = decode(&json!({"verb": "hello"})).unwrap();
@@ -300,13 +305,18 @@ mod tests {
             decode(&json!({"command": "SwitchWorkspace", "args": ["2"]})).unwrap();
         assert_eq!(p.command, "SwitchWorkspace");
         assert_eq!(p.args, Some(vec!["2".to_owned()]));
+        let typed = RunCommandParams {
+            command: "ListWindows".into(),
+            ..Default::default()
+        };
+        let line = crate::envelope::Request::new(
+            Some(json!(1)),
+            "run-command",
+            serde_json::to_value(&typed).unwrap(),
+        );
         assert_eq!(
-            serde_json::to_value(&RunCommandParams {
-                command: "ListWindows".into(),
-                ..Default::default()
-            })
-            .unwrap(),
-            json!({"command": "ListWindows"})
+            crate::verbs::Request::parse(&line).unwrap(),
+            crate::verbs::Request::RunCommand(typed)
         );
 
         let p: SetWorkspaceOrderParams = decode(&json!({"order": [3, 1.0, 2]})).unwrap();

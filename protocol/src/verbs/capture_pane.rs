@@ -5,23 +5,14 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub styled: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub scrollback: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ansi: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<i64>,
 }
 

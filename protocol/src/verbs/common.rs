@@ -35,7 +35,6 @@ pub const SPLIT_DIRECTIONS: &[&str] = &["horizontal", "vertical"];
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
 }
 
@@ -44,9 +43,7 @@ pub struct SessionParams {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
 }
 

@@ -6,13 +6,9 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub relative: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
 }
 

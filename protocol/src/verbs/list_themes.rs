@@ -5,11 +5,8 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
 }
 

@@ -11,6 +11,9 @@
 //!
 //! Adding a verb: write `protocol/src/verbs/<verb>.rs` and list it below; the daemon's match in
 //! `actors/src/verbs/mod.rs` then names the handler to write.
+//!
+//! Params serialize every field, `None` as `null`, which the daemon reads as left out; a reply's
+//! optional keys are left out instead, as the wire shapes have them.
 
 use serde::Serialize;
 use serde_json::Value;

@@ -5,15 +5,12 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
     /// Required; 1-based.
     #[serde(default)]
     pub workspace: i64,
     /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub follow: Option<bool>,
 }
 

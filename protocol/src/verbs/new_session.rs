@@ -5,17 +5,11 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub width: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub height: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<String>>,
 }
 

@@ -5,23 +5,15 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workspace: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     /// Default true.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub focus: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
     /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub remain: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<String>>,
 }
 

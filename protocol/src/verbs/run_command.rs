@@ -5,12 +5,10 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     /// Required; a name from `crate::commands::command_names()`.
     #[serde(default)]
     pub command: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
 }
 

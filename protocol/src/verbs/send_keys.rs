@@ -5,15 +5,11 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
     #[serde(default)]
     pub keys: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub literal: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw: Option<bool>,
 }
 

@@ -5,19 +5,14 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
     /// Required.
     #[serde(default)]
     pub state: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Default `report`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub harness: Option<String>,
 }
 

@@ -6,15 +6,11 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tiling: Option<bool>,
     /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub equalize: Option<bool>,
     /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rotate: Option<bool>,
 }
 

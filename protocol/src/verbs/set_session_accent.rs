@@ -5,10 +5,8 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     /// Trimmed by the handler; empty (or absent) clears.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub accent: Option<String>,
 }
 

@@ -5,14 +5,11 @@ use super::prelude::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
     /// Required: "horizontal" or "vertical".
     #[serde(default)]
     pub direction: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 

@@ -7,22 +7,14 @@ use super::prelude::*;
 pub struct Params {
     #[serde(default)]
     pub condition: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fresh: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub idle: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout: Option<i64>,
     /// agent-state: comma-separated states.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
 }
 
