@@ -75,6 +75,11 @@ pub enum ExitCode {
     Unknown,
 }
 
+/// A present `exit_code`, `null` included: plain `Option` would read `null` as absent.
+fn present_exit_code<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ExitCode>, D::Error> {
+    ExitCode::deserialize(d).map(Some)
+}
+
 /// One window, as list-windows describes it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WindowRow {
@@ -105,40 +110,18 @@ pub struct WindowRow {
     pub agent_harness: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub foreground_cmd: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Absent while the program runs; `null` (Unknown) when it ended without a status.
+    #[serde(
+        default,
+        deserialize_with = "present_exit_code",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub exit_code: Option<ExitCode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signal: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_reason: Option<String>,
 }
-
-/// The keys of a [`WindowRow`], for the `returns` of verbs that answer with one.
-pub const WINDOW_ROW_KEYS: &[&str] = &[
-    "window_id",
-    "index",
-    "title",
-    "display_name",
-    "workspace",
-    "minimized",
-    "focused",
-    "x",
-    "y",
-    "width",
-    "height",
-    "pty_id",
-    "agent_state",
-    "alive",
-    "failed_frames",
-    "custom_name",
-    "agent_message",
-    "agent_state_at",
-    "agent_harness",
-    "foreground_cmd",
-    "exit_code",
-    "signal",
-    "exit_reason",
-];
 
 /// One running session, as list-sessions describes it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -164,4 +147,60 @@ pub struct SessionRow {
     /// Each window: id, title, workspace and its agent keys where set. Absent when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub windows: Option<Vec<Map<String, Value>>>,
+}
+
+/// The part of a session row the binary protocol's session list carries.
+impl From<&SessionRow> for crate::binary::SessionSummary {
+    fn from(row: &SessionRow) -> Self {
+        crate::binary::SessionSummary {
+            name: row.name.clone(),
+            id: row.id.clone(),
+            created: row.created,
+            last_active: row.last_active,
+            window_count: row.window_count,
+            attached: row.attached,
+            width: row.width,
+            height: row.height,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_exit_code_is_null_and_a_row_leaves_out_what_is_unset() {
+        let row = WindowRow {
+            exit_code: Some(ExitCode::Unknown),
+            ..Default::default()
+        };
+        let v = serde_json::to_value(&row).unwrap();
+        assert_eq!(v["exit_code"], Value::Null);
+        assert!(v.as_object().unwrap().contains_key("exit_code"));
+        assert!(v.get("signal").is_none() && v.get("custom_name").is_none());
+        let back: WindowRow = serde_json::from_value(v).unwrap();
+        assert_eq!(back.exit_code, Some(ExitCode::Unknown));
+        let code = WindowRow {
+            exit_code: Some(ExitCode::Code(3)),
+            ..Default::default()
+        };
+        assert_eq!(serde_json::to_value(&code).unwrap()["exit_code"], 3);
+    }
+
+    #[test]
+    fn a_session_row_gives_the_binary_summary() {
+        let row = SessionRow {
+            name: "work".into(),
+            window_count: 2,
+            attached: true,
+            width: 80,
+            ..Default::default()
+        };
+        let s = crate::binary::SessionSummary::from(&row);
+        assert_eq!(
+            (s.name.as_str(), s.window_count, s.attached, s.width),
+            ("work", 2, true, 80)
+        );
+    }
 }
