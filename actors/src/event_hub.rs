@@ -9,8 +9,6 @@ use std::sync::Arc;
 use actix::prelude::*;
 use protocol::events::{Event, EventFilter};
 
-use crate::subscriber::{Close, Deliver, Subscriber};
-
 /// Whose subscription it is: a client's `subscribe`, or a `wait-for` waiting on a condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SubscriptionKind {
@@ -18,11 +16,32 @@ pub enum SubscriptionKind {
     Waiter,
 }
 
+/// An event for a subscriber, with how many the hub had to drop just before it.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Deliver {
+    pub event: Arc<Event>,
+    pub dropped_before: u64,
+}
+
+/// End a subscription: the consumer gets what was handed off, then the end of the stream.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Close;
+
+/// Where the hub sends a subscription's events and its end. Recipients rather than the
+/// subscriber actor's address, so the hub does not depend on the subscriber module.
+#[derive(Clone)]
+pub struct SubscriberLink {
+    pub deliver: Recipient<Deliver>,
+    pub close: Recipient<Close>,
+}
+
 struct Subscription {
     id: u64,
     kind: SubscriptionKind,
     filter: EventFilter,
-    to: Addr<Subscriber>,
+    to: SubscriberLink,
     /// Events this subscriber's full mailbox could not take since its last delivery.
     dropped: u64,
 }
@@ -63,7 +82,7 @@ impl Handler<Publish> for EventHub {
                 event: event.clone(),
                 dropped_before: sub.dropped,
             };
-            match sub.to.try_send(msg) {
+            match sub.to.deliver.try_send(msg) {
                 Ok(()) => {
                     sub.dropped = 0;
                     true
@@ -86,7 +105,7 @@ impl Handler<Publish> for EventHub {
 pub struct Subscribe {
     pub kind: SubscriptionKind,
     pub filter: EventFilter,
-    pub to: Addr<Subscriber>,
+    pub to: SubscriberLink,
 }
 
 impl Handler<Subscribe> for EventHub {
@@ -94,7 +113,7 @@ impl Handler<Subscribe> for EventHub {
     fn handle(&mut self, msg: Subscribe, _: &mut Self::Context) -> Self::Result {
         self.next_id += 1;
         if self.closed {
-            msg.to.do_send(Close);
+            msg.to.close.do_send(Close);
             return MessageResult((self.next_id, self.seq));
         }
         self.subs.push(Subscription {
@@ -131,7 +150,7 @@ impl Handler<CloseAll> for EventHub {
     fn handle(&mut self, _: CloseAll, _: &mut Self::Context) {
         for sub in self.subs.drain(..) {
             // Stopping the subscriber ends its consumer's stream.
-            sub.to.do_send(Close);
+            sub.to.close.do_send(Close);
         }
         self.closed = true;
     }

@@ -14,6 +14,8 @@
 //! its PTY and exports itself; then the exec. If the exec fails, windows read again, the
 //! supervisor reaps again, and the request is answered with the reason.
 
+use protocol::params::UpgradeParams;
+use protocol::verbs::upgrade;
 use std::collections::HashMap;
 use std::os::fd::OwnedFd;
 use std::sync::Mutex;
@@ -22,7 +24,6 @@ use actix::prelude::*;
 use protocol::attach::WindowModes;
 use protocol::{ErrorCode, Hint, VerbError};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::session::saved::SavedSession;
@@ -32,7 +33,7 @@ use crate::supervisor::PauseReaping;
 use crate::Services;
 
 /// A verb result (re-exported for the daemon, which has no JSON dependency of its own).
-pub type VerbValue = Value;
+pub type VerbValue = upgrade::Reply;
 
 /// The handover format this daemon writes and reads.
 pub const VERSION: u32 = 1;
@@ -236,7 +237,7 @@ pub fn take_incoming() -> Option<Incoming> {
 /// it will not happen.
 pub struct UpgradeRequest {
     pub check: bool,
-    pub reply: oneshot::Sender<Result<Value, String>>,
+    pub reply: oneshot::Sender<Result<VerbValue, String>>,
 }
 
 static TRIGGER: Mutex<Option<mpsc::UnboundedSender<UpgradeRequest>>> = Mutex::new(None);
@@ -248,11 +249,8 @@ pub fn set_trigger(tx: mpsc::UnboundedSender<UpgradeRequest>) {
 
 /// The `upgrade` verb. A real upgrade is answered before the exec: every JSON connection gets
 /// the answers in flight and is then closed, and the new daemon serves the next connection.
-pub async fn request(params: &Value) -> Result<Value, VerbError> {
-    let check = params
-        .get("check")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+pub async fn request(params: UpgradeParams) -> Result<upgrade::Reply, VerbError> {
+    let check = params.check.unwrap_or(false);
     let tx = lock(&TRIGGER).clone();
     let Some(tx) = tx else {
         return Err(VerbError::new(
@@ -283,13 +281,23 @@ pub async fn request(params: &Value) -> Result<Value, VerbError> {
 }
 
 /// The `upgrade` verb's result when only checking.
-pub fn check_result(binary: &str, reads: &[u32]) -> Value {
-    json!({"type": "upgrade_check", "binary": binary, "reads": reads, "writes": VERSION, "would_upgrade": true})
+pub fn check_result(binary: &str, reads: &[u32]) -> upgrade::Reply {
+    upgrade::Reply::Check(upgrade::Check {
+        binary: binary.to_string(),
+        reads: reads.to_vec(),
+        writes: VERSION,
+        would_upgrade: true,
+        ..Default::default()
+    })
 }
 
 /// The `upgrade` verb's result, sent just before the daemon executes the new binary.
-pub fn upgrading_result(binary: &str) -> Value {
-    json!({"type": "upgrading", "binary": binary, "from_version": env!("CARGO_PKG_VERSION")})
+pub fn upgrading_result(binary: &str) -> upgrade::Reply {
+    upgrade::Reply::Upgrading(upgrade::Upgrading {
+        binary: binary.to_string(),
+        from_version: env!("CARGO_PKG_VERSION").to_string(),
+        ..Default::default()
+    })
 }
 
 static ACCEPTOR: Mutex<Option<Addr<crate::acceptor::Acceptor>>> = Mutex::new(None);

@@ -12,12 +12,12 @@ use crate::acceptor::ConnectionSlot;
 use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::closest::closest_match;
-use protocol::envelope::{failure_line, parse_request_bytes, success_line, Request};
+use protocol::envelope::{failure_line, parse_request_bytes, success_line};
 use protocol::events::{Event, EventFilter, EVENT_TYPES};
 use protocol::params::SubscribeParams;
-use protocol::registry::{self, decode};
+use protocol::verbs::{subscribe, Request as TypedRequest};
 use protocol::{ErrorCode, Hint, VerbError, MAX_LINE_BYTES};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
@@ -27,7 +27,7 @@ use crate::event_hub::SubscriptionKind;
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session_manager;
 use crate::subscriber::{self, SubscriberGuard};
-use crate::verbs::{self, VerbEnv};
+use crate::verbs::{self, reply_value, VerbEnv};
 
 /// Requests read from a connection and not yet answered.
 pub const MAX_PENDING: usize = 32;
@@ -150,16 +150,25 @@ impl JsonConnection {
                     continue;
                 }
             };
-            match req.verb.as_str() {
-                "subscribe" => self.subscribe(req, permit, ctx),
-                "unsubscribe" => self.unsubscribe(req, permit, ctx),
-                _ => {
+            let request = match TypedRequest::parse(&req) {
+                Ok(request) => request,
+                Err(err) => {
+                    self.send_with(failure_line(&req.id, &err), permit, ctx);
+                    continue;
+                }
+            };
+            let id = req.id;
+            match request {
+                // The connection's own stream: served here, not by a verb handler.
+                TypedRequest::Subscribe(p) => self.subscribe(id, p, permit, ctx),
+                TypedRequest::Unsubscribe(_) => self.unsubscribe(id, permit, ctx),
+                request => {
                     let env = self.env.clone();
                     self.in_flight_permit = permit;
                     let handle = ctx.spawn(
                         async move {
-                            let res = verbs::dispatch(&env, &req).await;
-                            (req.id, res)
+                            let res = verbs::dispatch(&env, request).await.map(reply_value);
+                            (id, res)
                         }
                         .into_actor(self)
                         .map(|(id, res), act, ctx| {
@@ -181,14 +190,11 @@ impl JsonConnection {
 
     fn subscribe(
         &mut self,
-        req: Request,
+        id: Option<Value>,
+        p: SubscribeParams,
         permit: Option<OwnedSemaphorePermit>,
         ctx: &mut Context<Self>,
     ) {
-        if let Err(err) = registry::validate(&req) {
-            self.send_with(failure_line(&req.id, &err), permit, ctx);
-            return;
-        }
         if self.stream.is_some() {
             let err = VerbError::new(
                 ErrorCode::InvalidRequest,
@@ -197,15 +203,15 @@ impl JsonConnection {
             .with_hint(Hint::new().verb("unsubscribe").detail(
                 "One stream per connection: unsubscribe first, or open another connection for a second filter.",
             ));
-            self.send_with(failure_line(&req.id, &err), permit, ctx);
+            self.send_with(failure_line(&id, &err), permit, ctx);
             return;
         }
         let env = self.env.clone();
         self.in_flight_permit = permit;
         let handle = ctx.spawn(
             async move {
-                let res = start_stream(&env, &req).await;
-                (req.id, res)
+                let res = start_stream(&env, p).await;
+                (id, res)
             }
             .into_actor(self)
             .map(|(id, res), act, ctx| {
@@ -215,7 +221,7 @@ impl JsonConnection {
                     Ok((sub, result)) => {
                         let (events, guard) = sub.into_parts();
                         act.stream = Some(guard);
-                        act.send_with(success_line(&id, &result), permit, ctx);
+                        act.send_with(success_line(&id, &reply_value(result)), permit, ctx);
                         act.push(Outgoing::Attach(events), ctx);
                     }
                     Err(err) => act.send_with(failure_line(&id, &err), permit, ctx),
@@ -228,14 +234,10 @@ impl JsonConnection {
 
     fn unsubscribe(
         &mut self,
-        req: Request,
+        id: Option<Value>,
         permit: Option<OwnedSemaphorePermit>,
         ctx: &mut Context<Self>,
     ) {
-        if let Err(err) = registry::validate(&req) {
-            self.send_with(failure_line(&req.id, &err), permit, ctx);
-            return;
-        }
         if self.stream.take().is_none() {
             let err = VerbError::new(
                 ErrorCode::InvalidRequest,
@@ -246,15 +248,12 @@ impl JsonConnection {
                     .verb("subscribe")
                     .detail("There is no stream to close; subscribe opens one."),
             );
-            self.send_with(failure_line(&req.id, &err), permit, ctx);
+            self.send_with(failure_line(&id, &err), permit, ctx);
             return;
         }
         self.push(Outgoing::Detach, ctx);
-        self.send_with(
-            success_line(&req.id, &json!({"type": "unsubscribed"})),
-            permit,
-            ctx,
-        );
+        let reply = protocol::verbs::unsubscribe::Reply::default();
+        self.send_with(success_line(&id, &reply_value(reply)), permit, ctx);
     }
 
     /// The peer stopped sending. A request in flight is still answered (the peer may have only
@@ -287,9 +286,8 @@ impl JsonConnection {
 
 async fn start_stream(
     env: &VerbEnv,
-    req: &Request,
-) -> Result<(subscriber::Subscription, Value), VerbError> {
-    let p: SubscribeParams = decode(&req.params)?;
+    p: SubscribeParams,
+) -> Result<(subscriber::Subscription, subscribe::Reply), VerbError> {
     let types = p.types.unwrap_or_default();
     for t in &types {
         if !EVENT_TYPES.contains(&t.as_str()) {
@@ -333,16 +331,14 @@ async fn start_stream(
     .await
     .map_err(|e| crate::errors::internal(format!("could not open the event stream: {e}")))?;
     // The queue in force is reported: a request above the maximum is clamped, visibly.
-    let mut result = json!({"type": "subscribed", "seq": sub.seq, "queue": sub.capacity});
-    if let Some(s) = session {
-        result["session"] = json!(s);
-    }
-    if let Some(w) = window {
-        result["window"] = json!(w);
-    }
-    if !types.is_empty() {
-        result["types"] = json!(types);
-    }
+    let result = subscribe::Reply {
+        seq: sub.seq,
+        queue: sub.capacity,
+        session,
+        window,
+        types: (!types.is_empty()).then_some(types),
+        ..Default::default()
+    };
     Ok((sub, result))
 }
 

@@ -3,6 +3,7 @@
 //! the files themselves are handled in `session::saved`.)
 
 use actix::prelude::*;
+use protocol::verbs::resurrect;
 use protocol::{Hint, VerbError};
 use serde_json::{json, Value};
 
@@ -145,11 +146,11 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
 
 /// Restore saved sessions that are not running: the one named, or all of them.
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<resurrect::Reply, VerbError>")]
 pub struct Resurrect(pub Option<String>);
 
 impl Handler<Resurrect> for SessionManager {
-    type Result = ResponseActFuture<Self, Result<Value, VerbError>>;
+    type Result = ResponseActFuture<Self, Result<resurrect::Reply, VerbError>>;
     fn handle(&mut self, msg: Resurrect, _: &mut Self::Context) -> Self::Result {
         let wanted = msg.0.filter(|n| !n.is_empty());
         Box::pin(scan_store().into_actor(self).then(move |entries, act, _| {
@@ -179,12 +180,12 @@ impl Handler<Resurrect> for SessionManager {
                 for job in jobs {
                     restored.push(job.await.to_json());
                 }
-                Ok(json!({
-                    "type": "resurrected",
-                    "sessions": restored,
-                    "failed": failed,
-                    "unreadable": unreadable,
-                }))
+                Ok(resurrect::Reply {
+                    sessions: restored,
+                    failed,
+                    unreadable,
+                    ..Default::default()
+                })
             }
             .into_actor(act)
         }))

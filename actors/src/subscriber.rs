@@ -12,7 +12,9 @@ use actix::prelude::*;
 use protocol::events::{Event, EventFilter};
 use tokio::sync::mpsc;
 
-use crate::event_hub::{EventHub, Subscribe, SubscriptionKind, Unsubscribe};
+use crate::event_hub::{
+    Close, Deliver, EventHub, Subscribe, SubscriberLink, SubscriptionKind, Unsubscribe,
+};
 
 /// Default events buffered per subscription.
 pub const DEFAULT_QUEUE: usize = 256;
@@ -26,23 +28,10 @@ const HANDOFF: usize = 8;
 /// drops itself (the subscriber's thread is busy).
 pub const MAILBOX: usize = 256;
 
-/// An event from the hub, with how many the hub had to drop just before it.
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Deliver {
-    pub event: Arc<Event>,
-    pub dropped_before: u64,
-}
-
 /// The hub accepted the subscription under this id.
 #[derive(Message)]
 #[rtype(result = "()")]
 struct Registered(u64);
-
-/// End the subscription: the consumer gets what was handed off, then the end of the stream.
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Close;
 
 pub struct Subscriber {
     hub: Addr<EventHub>,
@@ -125,7 +114,10 @@ pub async fn open(
         .send(Subscribe {
             kind,
             filter,
-            to: addr.clone(),
+            to: SubscriberLink {
+                deliver: addr.clone().recipient(),
+                close: addr.clone().recipient(),
+            },
         })
         .await?;
     addr.do_send(Registered(id));

@@ -4,6 +4,7 @@
 //! stops when its connection's request is dropped (the client went away): the request holds a
 //! cancel handle whose drop the waiter listens for, and stopping drops its watches, which their
 //! owners forget at the next check.
+use protocol::verbs::wait_for;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -13,21 +14,19 @@ use protocol::params::WaitForParams;
 use protocol::registry;
 use protocol::{ErrorCode, Hint, VerbError};
 use regex::Regex;
-use serde_json::{json, Value};
 use tokio::sync::oneshot;
 use tokio::time::{timeout_at, Instant};
 
 use crate::errors;
 use crate::event_hub::{EventHub, WaiterLive};
 use crate::session::ResolvedWindow;
-use crate::session_manager::{self, SessionRef};
-use crate::verbs::VerbEnv;
+use crate::session_manager::{self, mailbox, SessionRef, VerbEnv};
 use crate::window;
 
 const DEFAULT_TIMEOUT_MS: i64 = 30_000;
 const DEFAULT_IDLE_MS: i64 = 500;
 
-type Answer = Result<Value, VerbError>;
+type Answer = Result<wait_for::Reply, VerbError>;
 
 pub struct Waiter {
     env: VerbEnv,
@@ -67,7 +66,7 @@ impl Actor for Waiter {
 
 /// Carry out `wait-for`: start a Waiter and wait for its answer. Dropping the returned future
 /// (the client went away) stops the waiter.
-pub async fn wait_for(env: &VerbEnv, p: WaitForParams) -> Result<Value, VerbError> {
+pub async fn wait_for(env: &VerbEnv, p: WaitForParams) -> Answer {
     let (reply, answer) = oneshot::channel();
     let (_cancel, cancel) = oneshot::channel::<()>();
     Waiter {
@@ -110,22 +109,15 @@ impl Drop for LiveWait {
     }
 }
 
-fn mailbox<T>(r: Result<T, actix::MailboxError>) -> Result<T, VerbError> {
-    r.map_err(|e| errors::internal(format!("the daemon could not complete the wait: {e}")))
-}
-
 fn timeout_error(message: String, hint: Hint) -> VerbError {
     VerbError::new(ErrorCode::Timeout, message).with_hint(hint)
 }
 
 async fn run(env: &VerbEnv, p: WaitForParams) -> Answer {
-    let condition = p.condition.clone().unwrap_or_default();
-    if condition.is_empty() || !WAIT_CONDITIONS.contains(&condition.as_str()) {
-        let message = if condition.is_empty() {
-            "condition is required".to_string()
-        } else {
-            format!("unknown condition {}", echo_name(&condition))
-        };
+    // The registry refuses a missing condition; an unknown one is refused here.
+    let condition = p.condition.clone();
+    if !WAIT_CONDITIONS.contains(&condition.as_str()) {
+        let message = format!("unknown condition {}", echo_name(&condition));
         return Err(VerbError::new(ErrorCode::InvalidParams, message).with_hint(
             Hint::new()
                 .param("condition")
@@ -166,9 +158,12 @@ async fn session_exists(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> A
             .await,
     )?;
     match timeout_at(deadline, rx).await {
-        Ok(Ok(())) => Ok(
-            json!({"type": "wait_result", "condition": "session-exists", "matched": true, "session": name}),
-        ),
+        Ok(Ok(())) => Ok(wait_for::Reply {
+            condition: "session-exists".into(),
+            matched: true,
+            session: Some(name),
+            ..Default::default()
+        }),
         Ok(Err(_)) => Err(errors::internal("the daemon is shutting down")),
         Err(_) => Err(timeout_error(
             format!("timed out waiting for session {}", echo_name(&name)),
@@ -193,11 +188,7 @@ async fn target(
     )?
 }
 
-async fn window_output(
-    env: &VerbEnv,
-    p: WaitForParams,
-    deadline: Instant,
-) -> Result<Value, VerbError> {
+async fn window_output(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answer {
     let pattern = p.pattern.clone().unwrap_or_default();
     if pattern.is_empty() {
         return Err(VerbError::invalid_params(
@@ -230,15 +221,15 @@ async fn window_output(
         .await
         .map_err(|_| errors::window_gone(&w.id))?;
     match timeout_at(deadline, rx).await {
-        Ok(Ok(found)) => Ok(json!({
-            "type": "wait_result",
-            "condition": "window-output",
-            "matched": true,
-            "window": p.window.clone().unwrap_or_default(),
-            "window_id": w.id,
-            "pattern": pattern,
-            "match": found,
-        })),
+        Ok(Ok(found)) => Ok(wait_for::Reply {
+            condition: "window-output".into(),
+            matched: true,
+            window: Some(p.window.clone().unwrap_or_default()),
+            window_id: Some(w.id.clone()),
+            pattern: Some(pattern),
+            r#match: Some(found),
+            ..Default::default()
+        }),
         // The window dropped the watch: it closed (its last output did not match).
         Ok(Err(_)) => Err(errors::window_not_found(
             &w.id,
@@ -258,23 +249,14 @@ async fn window_exit(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answ
     let (s, w) = target(env, &p).await?;
     let _live = LiveWait::new(env, &s.name);
     let window_arg = p.window.clone().unwrap_or_default();
-    let result = |exit: Option<crate::pty::ExitInfo>| {
-        let mut v = json!({
-            "type": "wait_result",
-            "condition": "window-exit",
-            "matched": true,
-            "window": window_arg,
-            "window_id": w.id,
-        });
-        if let Some(e) = exit {
-            if let Some(c) = e.code {
-                v["exit_code"] = json!(c);
-            }
-            if let Some(sig) = e.signal {
-                v["signal"] = json!(sig);
-            }
-        }
-        v
+    let result = |exit: Option<crate::pty::ExitInfo>| wait_for::Reply {
+        condition: "window-exit".into(),
+        matched: true,
+        window: Some(window_arg.clone()),
+        window_id: Some(w.id.clone()),
+        exit_code: exit.and_then(|e| e.code),
+        signal: exit.and_then(|e| e.signal),
+        ..Default::default()
     };
     let (tx, rx) = oneshot::channel();
     if w.addr.send(window::WatchExit(tx)).await.is_err() {
@@ -308,14 +290,14 @@ async fn window_idle(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answ
         .map_err(|_| errors::window_gone(&w.id))?;
     match timeout_at(deadline, rx).await {
         // A window that closed prints nothing more: it is idle.
-        Ok(_) => Ok(json!({
-            "type": "wait_result",
-            "condition": "window-idle",
-            "matched": true,
-            "window": p.window.clone().unwrap_or_default(),
-            "window_id": w.id,
-            "idle_ms": idle_ms,
-        })),
+        Ok(_) => Ok(wait_for::Reply {
+            condition: "window-idle".into(),
+            matched: true,
+            window: Some(p.window.clone().unwrap_or_default()),
+            window_id: Some(w.id.clone()),
+            idle_ms: Some(idle_ms),
+            ..Default::default()
+        }),
         Err(_) => Err(timeout_error(
             format!("timed out waiting for window {} to go idle", echo_name(&w.id)),
             Hint::new().param("idle").detail(

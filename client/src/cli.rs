@@ -84,6 +84,9 @@ pub enum Command {
     ExplainAgentScreen(ExplainAgentScreenArgs),
     Hello(HelloArgs),
     PasteCheck(crate::paste_check::PasteCheckArgs),
+    /// Print the JSON Schema of each verb's params and reply, generated from the protocol types
+    /// this binary was built with (no daemon needed).
+    Schema(SchemaArgs),
     /// Print the shell completion script for bash, zsh or fish.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -99,6 +102,12 @@ const COMPLETIONS_HELP: &str = "Install (then open a new shell):
   bash: tuios completions bash > ~/.local/share/bash-completion/completions/tuios
   zsh:  tuios completions zsh > ~/.zfunc/_tuios   (with fpath+=~/.zfunc before compinit in ~/.zshrc)
   fish: tuios completions fish > ~/.config/fish/completions/tuios.fish";
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Only this verb: prints {"verb", "params", "reply"}. Leave it out for every verb.
+    pub verb: Option<String>,
+}
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {

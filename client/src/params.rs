@@ -1166,6 +1166,15 @@ mod tests {
                     req.verb
                 );
             }
+            // And the request decodes into the verb's typed params, as the daemon decodes it:
+            // types, required params and limits all hold.
+            let line = protocol::envelope::parse_request(
+                request_line(req.verb, req.params_value().as_ref()).trim_end(),
+            )
+            .expect("the request line parses");
+            let typed = protocol::verbs::Request::parse(&line)
+                .unwrap_or_else(|e| panic!("{args:?}: the daemon would refuse it: {e:?}"));
+            assert_eq!(typed.verb(), req.verb);
         }
         // Every verb-backed subcommand is sampled, so a new one cannot skip this check.
         for sub in crate::cli::command().get_subcommands() {

@@ -133,10 +133,14 @@ fn set_session_accent_takes_ansi_names_and_hex_and_refuses_others() {
     assert!(session_row(&mut conn, &session).get("accent").is_none());
     assert_eq!(info(&mut conn, &session)["accent"], "");
 
+    // Recorded as sent, without the surrounding spaces: checked, not rewritten.
     for (given, stored) in [
         ("#a0b1c2", "#a0b1c2"),
+        ("#A0B1C2", "#A0B1C2"),
         ("bright blue", "bright blue"),
+        ("  Bright_Blue ", "Bright_Blue"),
         ("cyan", "cyan"),
+        ("CYAN", "CYAN"),
     ] {
         let r = conn.ok(
             "set-session-accent",

@@ -21,6 +21,8 @@ pub mod lumen;
 mod msgpack_utf8;
 pub mod params;
 pub mod registry;
+pub mod shell;
+pub mod verbs;
 
 pub use error::{ErrorCode, Hint, VerbError};
 

@@ -1,23 +1,47 @@
-//! Typed parameters of each verb. Every field is optional: an absent key and an explicit `null`
-//! both decode to `None`. Decode with [`crate::registry::decode`] after
-//! [`crate::registry::validate`] has checked names and types.
-
-use serde::{Deserialize, Serialize};
+//! Each verb's params under the name handlers know them by (the types are declared with their
+//! verbs in [`crate::verbs`]), and the helpers that read them: capture modes and slicing, and the
+//! hello handshake check.
 
 use crate::closest::{closest_match, echo_name};
 use crate::error::{ErrorCode, Hint, VerbError};
 use crate::registry::CAPTURE_SOURCES;
 use crate::{MIN_PROTOCOL_VERSION, PROTOCOL_VERSION};
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct HelloParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub client: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<i64>,
-}
+pub use crate::verbs::capture_pane::Params as CapturePaneParams;
+pub use crate::verbs::common::{SessionParams, WindowParams};
+pub use crate::verbs::explain_agent_screen::Params as ExplainAgentScreenParams;
+pub use crate::verbs::focus_window::Params as FocusWindowParams;
+pub use crate::verbs::get_option::Params as GetOptionParams;
+pub use crate::verbs::hello::Params as HelloParams;
+pub use crate::verbs::kill_session::Params as KillSessionParams;
+pub use crate::verbs::list_options::Params as ListOptionsParams;
+pub use crate::verbs::list_themes::Params as ListThemesParams;
+pub use crate::verbs::list_verbs::Params as ListVerbsParams;
+pub use crate::verbs::move_window::Params as MoveWindowParams;
+pub use crate::verbs::new_session::Params as NewSessionParams;
+pub use crate::verbs::new_window::Params as NewWindowParams;
+pub use crate::verbs::resize::Params as ResizeParams;
+pub use crate::verbs::run::Params as RunParams;
+pub use crate::verbs::run_command::Params as RunCommandParams;
+pub use crate::verbs::select_workspace::Params as SelectWorkspaceParams;
+pub use crate::verbs::send_keys::Params as SendKeysParams;
+pub use crate::verbs::send_text::Params as SendTextParams;
+pub use crate::verbs::set_agent_state::Params as SetAgentStateParams;
+pub use crate::verbs::set_layout::Params as SetLayoutParams;
+pub use crate::verbs::set_option::Params as SetOptionParams;
+pub use crate::verbs::set_session_accent::Params as SetSessionAccentParams;
+pub use crate::verbs::set_session_name::Params as SetSessionNameParams;
+pub use crate::verbs::set_window::Params as SetWindowParams;
+pub use crate::verbs::set_workspace_name::Params as SetWorkspaceNameParams;
+pub use crate::verbs::set_workspace_order::Params as SetWorkspaceOrderParams;
+pub use crate::verbs::split_window::Params as SplitWindowParams;
+pub use crate::verbs::subscribe::Params as SubscribeParams;
+pub use crate::verbs::upgrade::Params as UpgradeParams;
+pub use crate::verbs::wait_for::Params as WaitForParams;
+/// Params of list-workspaces: only the session.
+pub type ListWorkspacesParams = SessionParams;
+/// Params of get-agent-state and explain-agent-detect: the window only.
+pub type AgentWindowParams = WindowParams;
 
 impl HelloParams {
     /// The handshake check: a caller that omits `protocol` (or sends 0 or less) is accepted; one
@@ -55,94 +79,6 @@ impl HelloParams {
         }
         Ok(())
     }
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ListVerbsParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verb: Option<String>,
-}
-
-/// Params of session-info, list-windows and kill-session.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SessionParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-}
-
-/// Params of close-window.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct WindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct NewWindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workspace: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
-    /// Default true.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub focus: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<Vec<String>>,
-    /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub remain: Option<bool>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SendKeysParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub keys: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub literal: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<bool>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SendTextParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CapturePaneParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub styled: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scrollback: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ansi: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub end: Option<i64>,
 }
 
 /// What a capture-pane call reads, once its aliases are folded in.
@@ -194,18 +130,6 @@ impl CapturePaneParams {
             styled: self.styled.unwrap_or(false) || self.ansi.unwrap_or(false),
         })
     }
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ResizeParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub width: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub height: Option<i64>,
 }
 
 /// Narrows captured content to some of its rows.
@@ -349,10 +273,15 @@ mod tests {
         assert_eq!(p.focus, None);
         assert_eq!(p.workspace, Some(2));
         let p: SendKeysParams = decode(&json!({"keys": "ls,Enter", "literal": false})).unwrap();
-        assert_eq!(p.keys.as_deref(), Some("ls,Enter"));
+        assert_eq!(p.keys, "ls,Enter");
+        // A typed request serializes its left-out params as null, which decodes back the same.
         assert_eq!(
             serde_json::to_value(&p).unwrap(),
-            json!({"keys": "ls,Enter", "literal": false})
+            json!({"session": null, "window": null, "keys": "ls,Enter", "literal": false, "raw": null})
+        );
+        assert_eq!(
+            decode::<SendKeysParams>(&serde_json::to_value(&p).unwrap()).unwrap(),
+            p
         );
         let _: HelloParams = decode(&json!({"protocol": 1})).unwrap();
         let _: ListVerbsParams = decode(&json!({"verb": "hello"})).unwrap();
@@ -360,7 +289,7 @@ mod tests {
         let _: WindowParams = decode(&json!({"window": "w"})).unwrap();
         let _: SendTextParams = decode(&json!({"text": "t"})).unwrap();
         let r: ResizeParams = decode(&json!({"width": 80, "height": 24})).unwrap();
-        assert_eq!((r.width, r.height), (Some(80), Some(24)));
+        assert_eq!((r.width, r.height), (80, 24));
     }
 
     #[test]
@@ -374,21 +303,26 @@ mod tests {
 
         let p: RunCommandParams =
             decode(&json!({"command": "SwitchWorkspace", "args": ["2"]})).unwrap();
-        assert_eq!(p.command.as_deref(), Some("SwitchWorkspace"));
+        assert_eq!(p.command, "SwitchWorkspace");
         assert_eq!(p.args, Some(vec!["2".to_owned()]));
+        let typed = RunCommandParams {
+            command: "ListWindows".into(),
+            ..Default::default()
+        };
+        let line = crate::envelope::Request::new(
+            Some(json!(1)),
+            "run-command",
+            serde_json::to_value(&typed).unwrap(),
+        );
         assert_eq!(
-            serde_json::to_value(&RunCommandParams {
-                command: Some("ListWindows".into()),
-                ..Default::default()
-            })
-            .unwrap(),
-            json!({"command": "ListWindows"})
+            crate::verbs::Request::parse(&line).unwrap(),
+            crate::verbs::Request::RunCommand(typed)
         );
 
         let p: SetWorkspaceOrderParams = decode(&json!({"order": [3, 1.0, 2]})).unwrap();
-        assert_eq!(p.order, Some(vec![3, 1, 2]));
+        assert_eq!(p.order, vec![3, 1, 2]);
         let p: MoveWindowParams = decode(&json!({"workspace": 2.0, "follow": true})).unwrap();
-        assert_eq!((p.workspace, p.follow), (Some(2), Some(true)));
+        assert_eq!((p.workspace, p.follow), (2, Some(true)));
         let p: SetLayoutParams = decode(&json!({"tiling": null, "rotate": true})).unwrap();
         assert_eq!((p.tiling, p.equalize, p.rotate), (None, None, Some(true)));
 
@@ -406,243 +340,4 @@ mod tests {
         // A JSON literal where a string is declared does not decode.
         assert!(decode::<SetOptionParams>(&json!({"key": "k", "value": 5})).is_err());
     }
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SubscribeParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub types: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub queue: Option<i64>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct WaitForParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub condition: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pattern: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fresh: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub idle: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeout: Option<i64>,
-    /// agent-state: comma-separated states.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
-}
-
-/// Params of list-workspaces: only the session.
-pub type ListWorkspacesParams = SessionParams;
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SelectWorkspaceParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Required; 1-based.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workspace: Option<i64>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct MoveWindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    /// Required; 1-based.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workspace: Option<i64>,
-    /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub follow: Option<bool>,
-}
-
-/// Params of set-window. `None` (absent or JSON null) means "leave as is"; an empty `name` clears
-/// the custom name.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetWindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub minimized: Option<bool>,
-}
-
-/// Params of focus-window: exactly one of `window`, `relative`, `direction` must be non-empty.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct FocusWindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub relative: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub direction: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SplitWindowParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    /// Required: "horizontal" or "vertical".
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub direction: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-/// Params of set-layout. `tiling: None` means "do not change the tiling mode".
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetLayoutParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tiling: Option<bool>,
-    /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub equalize: Option<bool>,
-    /// Default false.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rotate: Option<bool>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunCommandParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Required; a name from `crate::commands::command_names()`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub args: Option<Vec<String>>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetSessionNameParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Trimmed by the handler; empty (or absent) clears.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetSessionAccentParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Trimmed by the handler; empty (or absent) clears.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub accent: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetWorkspaceNameParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Required; 1-based.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workspace: Option<i64>,
-    /// Trimmed by the handler; empty (or absent) clears.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetWorkspaceOrderParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Required and non-empty.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub order: Option<Vec<i64>>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ListOptionsParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub section: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prefix: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetOptionParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct GetOptionParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ListThemesParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub theme: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub filter: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetAgentStateParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    /// Required.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// Default `report`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub harness: Option<String>,
-}
-
-/// Params of get-agent-state and explain-agent-detect: the window only.
-pub type AgentWindowParams = WindowParams;
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ExplainAgentScreenParams {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub harness: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<i64>,
 }

@@ -1,6 +1,8 @@
-//! The verb registry: the single source of truth for every verb, its parameters, their types and
-//! accepted values. The validator, `list-verbs` and the handlers' accepted-value checks all read
-//! this table, so what `list-verbs` advertises cannot drift from what the daemon takes.
+//! The verb registry: the table of every verb, its parameters, their types, required flags,
+//! defaults and accepted values, and the keys of its reply. The table is generated from the
+//! per-verb declarations in [`crate::verbs`]; the validator, `list-verbs` and the handlers'
+//! accepted-value checks all read it, so what `list-verbs` advertises cannot drift from what the
+//! daemon takes.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -130,7 +132,11 @@ impl VerbSpec {
     }
 }
 
-const fn param(name: &'static str, ty: ParamType, description: &'static str) -> ParamSpec {
+pub(crate) const fn param(
+    name: &'static str,
+    ty: ParamType,
+    description: &'static str,
+) -> ParamSpec {
     ParamSpec {
         name,
         ty,
@@ -141,7 +147,11 @@ const fn param(name: &'static str, ty: ParamType, description: &'static str) -> 
     }
 }
 
-const fn required(name: &'static str, ty: ParamType, description: &'static str) -> ParamSpec {
+pub(crate) const fn required(
+    name: &'static str,
+    ty: ParamType,
+    description: &'static str,
+) -> ParamSpec {
     ParamSpec {
         name,
         ty,
@@ -152,7 +162,7 @@ const fn required(name: &'static str, ty: ParamType, description: &'static str) 
     }
 }
 
-const fn with_default(
+pub(crate) const fn with_default(
     name: &'static str,
     ty: ParamType,
     description: &'static str,
@@ -168,824 +178,22 @@ const fn with_default(
     }
 }
 
-use ParamType::{Bool, Float, Int, IntList, Object, ObjectList, String as Str, StringList};
-
-const SESSION: ParamSpec = param(
-    "session",
-    Str,
-    "Session name. Leave it out to use the session that was active most recently.",
-);
-const WINDOW: ParamSpec = param(
-    "window",
-    Str,
-    "Window to act on: its id, a unique id prefix, the index list-windows shows, or its exact name. Leave it out for the focused window.",
-);
-
-/// Sources `capture-pane` reads from.
-pub const CAPTURE_SOURCES: &[&str] = &["visible", "recent"];
-/// Steps `focus-window` takes through the current workspace.
-pub const FOCUS_RELATIVE: &[&str] = &["next", "prev"];
-/// Sides `focus-window` looks for a neighbouring pane on.
-pub const FOCUS_DIRECTIONS: &[&str] = &["left", "right", "up", "down"];
-/// Axes `split-window` cuts along.
-pub const SPLIT_DIRECTIONS: &[&str] = &["horizontal", "vertical"];
-
-static VERBS: &[VerbSpec] = &[
-    VerbSpec {
-        name: "capture-pane",
-        description: "Return the text of a window's terminal: the visible screen, or scrollback followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.",
-        params: &[
-            SESSION,
-            WINDOW,
-            ParamSpec {
-                name: "source",
-                ty: Str,
-                required: false,
-                description: "What to read: \"visible\" is the screen as it stands, \"recent\" is the scrollback followed by the screen.",
-                accepted: CAPTURE_SOURCES,
-                default: Some("visible"),
-            },
-            with_default("styled", Bool, "Keep colours and text attributes as ANSI escape sequences.", "false"),
-            with_default("scrollback", Bool, "Older spelling of source \"recent\".", "false"),
-            with_default("ansi", Bool, "Older spelling of styled.", "false"),
-            param(
-                "lines",
-                Int,
-                "Return only the last N lines, not counting blank rows at the bottom. Ignored when start or end is given.",
-            ),
-            param("start", Int, "First line to return, counting from 1. The range includes it."),
-            param("end", Int, "Last line to return, counting from 1. The range includes it."),
-        ],
-        returns: &[
-            param("content", Str, "The captured text, rows separated by newlines."),
-            param("source", Str, "The source that was actually read: \"visible\" or \"recent\"."),
-            param("styled", Bool, "Whether the content carries ANSI styling."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"capture-pane","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"capture-pane","params":{"session":"work","source":"recent","lines":50}}"#,
-            r#"{"id":3,"verb":"capture-pane","params":{"window":"build","styled":true,"start":1,"end":10}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "close-window",
-        description: "Close a window and end the process running in it.",
-        params: &[SESSION, WINDOW],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"close-window","params":{"session":"work","window":"build"}}"#,
-            r#"{"id":2,"verb":"close-window","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "explain-agent-detect",
-        description: "Explain why a window was or was not recognised as running an agent: the foreground process read now (comm, argv, exe), and which harness manifest or built-in name matched it, or why each did not.",
-        params: &[SESSION, WINDOW],
-        returns: &[
-            param("window_id", Str, "Id of the window."),
-            param("state", Str, "The window's agent state."),
-            param("source", Str, "Who set that state."),
-            param("harness_id", Str, "The harness the window is attributed to, empty when none."),
-            param("auto_detected", Bool, "True when the detector promoted the window and will clear it when the agent leaves."),
-            param("running", Bool, "Whether a foreground process could be read."),
-            param("matched", Bool, "Whether the foreground process is an agent."),
-            param("process", Object, "The foreground process: pid, comm, argv, exe, argv0, run_token, interpreter."),
-            param("manifests", ObjectList, "Every manifest in lookup order: id, matched, and the rule that matched or the reason it did not."),
-            param("name_list", Str, "The built-in or configured agent name that matched, when no manifest did."),
-            param("matched_rule", Str, "The predicate that identified the agent."),
-            param("matched_harness", Str, "The manifest that identified it; empty for a name-list match."),
-            param("reason", Str, "Why nothing could be read, when running is false."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"explain-agent-detect","params":{"session":"work","window":"agent"}}"#,
-            r#"{"id":2,"verb":"explain-agent-detect","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "explain-agent-screen",
-        description: "Show what the screen rules of a harness make of a window: its last non-blank rows and, for each rule, whether it matched and what was missing or in the way.",
-        params: &[
-            SESSION,
-            WINDOW,
-            param("harness", Str, "Evaluate this harness manifest's rules instead of those of the harness the window is attributed to."),
-            param("lines", Int, "How many of the last non-blank rows to read. Leave it out for the manifest's own count (6 when it sets none)."),
-        ],
-        returns: &[
-            param("window_id", Str, "Id of the window."),
-            param("harness_id", Str, "The manifest whose rules were evaluated, empty when none."),
-            param("state", Str, "The window's agent state."),
-            param("source", Str, "Who set that state."),
-            param("lines", Int, "How many rows were read."),
-            param("tail", StringList, "The rows the rules were matched against, oldest first."),
-            param("enabled", Bool, "Whether the manifest's screen rules are switched on."),
-            param("rules", ObjectList, "One entry per rule: index, state, priority, matched, and missing, missing_regex, none_of, blocked, blocked_regex or empty saying why it did not match."),
-            param("matched", Bool, "Whether some rule matched."),
-            param("rule", Int, "Index of the winning rule, -1 when none matched."),
-            param("rule_state", Str, "The state the winning rule reports, empty when none matched."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"explain-agent-screen","params":{"session":"work","window":"agent"}}"#,
-            r#"{"id":2,"verb":"explain-agent-screen","params":{"harness":"claude-code","lines":10}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "focus-window",
-        description: "Focus a window. Name it in exactly one way: by target (window), by stepping through the current workspace (relative), or by screen side (direction, which needs an attached client).",
-        params: &[
-            SESSION,
-            param("window", Str, "Window to focus: its id, a unique id prefix, its index or its exact name. Focusing it also switches to its workspace."),
-            ParamSpec {
-                name: "relative",
-                ty: Str,
-                required: false,
-                description: "Step to the next or previous window of the current workspace, wrapping around. Minimized windows count.",
-                accepted: FOCUS_RELATIVE,
-                default: None,
-            },
-            ParamSpec {
-                name: "direction",
-                ty: Str,
-                required: false,
-                description: "Focus the pane on that side of the focused one. Needs an attached client, which knows the layout.",
-                accepted: FOCUS_DIRECTIONS,
-                default: None,
-            },
-        ],
-        returns: &[
-            param("focused_window_id", Str, "Id of the window that has the focus now."),
-            param("current_workspace", Int, "The workspace shown now."),
-            param("window", Object, "The focused window, as list-windows describes it. Absent if the focus resolves to no window."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"focus-window","params":{"session":"work","window":"build"}}"#,
-            r#"{"id":2,"verb":"focus-window","params":{"relative":"next"}}"#,
-            r#"{"id":3,"verb":"focus-window","params":{"session":"work","direction":"left"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "get-agent-state",
-        description: "Read the agent state the daemon holds for a window, with its message, when it was set, who set it and the harness it is attributed to.",
-        params: &[SESSION, WINDOW],
-        returns: &[
-            param("window_id", Str, "Id of the window."),
-            param("state", Str, "One of none, working, needs_input, idle, done, errored."),
-            param("message", Str, "The message reported with the state, empty when none."),
-            param("agent_state_at", Int, "When the state was set, in Unix nanoseconds; 0 when never."),
-            param("source", Str, "Who set the state: report, transcript, osc, screen, detect or stall (report when nothing claims the window)."),
-            param("harness_id", Str, "The harness the window is attributed to, empty when none."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"get-agent-state","params":{"session":"work","window":"agent"}}"#,
-            r#"{"id":2,"verb":"get-agent-state","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "get-option",
-        description: "Read one option: the session's own value if it set one, otherwise the built-in default.",
-        params: &[
-            SESSION,
-            required("key", Str, "Option path, e.g. \"appearance.border_style\". A path without a dot is looked up under appearance."),
-        ],
-        returns: &[
-            param("key", Str, "The full option path that was read."),
-            param("value", Str, "The value in effect, as a string."),
-            param("source", Str, "\"session\" when the session set the value, \"default\" when it is the built-in default."),
-            param("default", Str, "The built-in default, when the option is a known one."),
-            param("option_type", Str, "bool, int or string, when the option is a known one."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"get-option","params":{"session":"work","key":"appearance.border_style"}}"#,
-            r#"{"id":2,"verb":"get-option","params":{"key":"theme"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "hello",
-        description: "Compare protocol versions with the daemon. Reports the version it speaks, the oldest it still serves, its build, pid and session count, and refuses a caller whose version is outside that range.",
-        params: &[
-            param("client", Str, "Name of the calling program, recorded in the daemon's log."),
-            param("version", Str, "The caller's own release, quoted back if the versions do not match."),
-            param("protocol", Int, "Control protocol version the caller speaks. Leave it out, or pass 0, to skip the check."),
-        ],
-        returns: &[
-            param("protocol", Int, "Control protocol version the daemon speaks."),
-            param("min_protocol", Int, "Oldest control protocol version the daemon still serves."),
-            param("daemon_version", Str, "The daemon's release."),
-            param("pid", Int, "The daemon's process id."),
-            param("sessions", Int, "How many sessions the daemon holds."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"hello","params":{"client":"deploy-script","version":"1.0.0","protocol":1}}"#,
-            r#"{"id":2,"verb":"hello","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "kill-session",
-        description: "End a session: every window in it is closed and the programs running in them are ended. The name must be given; this verb never guesses.",
-        params: &[required(
-            "session",
-            Str,
-            "Name of the session to end. Required: this verb never picks a session by itself.",
-        )],
-        returns: &[],
-        examples: &[r#"{"id":1,"verb":"kill-session","params":{"session":"work"}}"#],
-    },
-    VerbSpec {
-        name: "list-options",
-        description: "List the options that can be set, with their type, section, default and accepted values, and the session's own value where it set one. Filter by section or path prefix.",
-        params: &[
-            param("session", Str, "Session whose values to show next to the defaults. Leave it out to use the session that was active most recently, if there is one."),
-            param("section", Str, "Only options of this section, e.g. \"appearance\"."),
-            param("prefix", Str, "Only options whose path starts with this, e.g. \"appearance.sidebar\"."),
-        ],
-        returns: &[
-            param("options", ObjectList, "One row per option, sorted by path: path, type, section, description, default, applies (client, daemon or inert: an option of the reference TUIOS that is accepted and recorded but does nothing here), and accepted, min, max, inert (why it does nothing), deprecated and session_value where they apply."),
-            param("sections", StringList, "Every section name, sorted."),
-            param("total", Int, "How many rows were returned."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"list-options","params":{}}"#,
-            r#"{"id":2,"verb":"list-options","params":{"session":"work","section":"appearance"}}"#,
-            r#"{"id":3,"verb":"list-options","params":{"prefix":"appearance.sidebar"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "list-sessions",
-        description: "List every session the daemon holds, oldest first, with its size, window count and whether a client is attached; a session brought back from the state directory has restored: true. Saved sessions that are not running are listed apart in saved, and saved files that cannot be read in unreadable (extension).",
-        params: &[],
-        returns: &[],
-        examples: &[r#"{"id":1,"verb":"list-sessions","params":{}}"#],
-    },
-    VerbSpec {
-        name: "list-themes",
-        description: "List the colour themes there are (built in, plus JSON files in the themes directory), or describe one theme's palette with the contrast of each colour against its background.",
-        params: &[
-            param("session", Str, "Session whose theme to report as active. Leave it out to use the session that was active most recently, if there is one."),
-            param("theme", Str, "Describe this theme's palette."),
-            param("filter", Str, "Only theme ids containing this text, ignoring case."),
-        ],
-        returns: &[
-            param("total", Int, "How many themes there are in all."),
-            param("themes_dir", Str, "Directory custom theme files are read from."),
-            param("themes_dir_error", Str, "Why the themes directory could not be read, when it could not."),
-            param("problems", StringList, "One line per custom theme file that was skipped, and why."),
-            param("session", Str, "The session the active theme was read from, when there is one."),
-            param("active", Str, "The session's theme, empty for the default."),
-            param("active_source", Str, "\"session\" or \"default\": where active comes from."),
-            param("matched", Int, "How many theme ids match the filter."),
-            param("themes", StringList, "The matching ids, sorted, at most 100. Given when no theme is named, or when a filter is."),
-            param("truncated", Bool, "True when themes was cut at 100."),
-            param("palette", Object, "The named theme's colours: background, foreground, cursor and the 16 ANSI colours, each with its contrast ratio and whether it is legible."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"list-themes","params":{}}"#,
-            r#"{"id":2,"verb":"list-themes","params":{"filter":"dark"}}"#,
-            r#"{"id":3,"verb":"list-themes","params":{"session":"work","theme":"dracula"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "list-verbs",
-        description: "Describe the protocol: every verb with its parameters, accepted values, defaults and example requests, plus the error codes and envelope shapes. Name a verb to describe only that one.",
-        params: &[param("verb", Str, "Describe only this verb.")],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"list-verbs","params":{}}"#,
-            r#"{"id":2,"verb":"list-verbs","params":{"verb":"capture-pane"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "list-windows",
-        description: "List the windows of a session with their index, id, name, workspace, size, focus and agent state.",
-        params: &[SESSION],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"list-windows","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"list-windows","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "list-workspaces",
-        description: "List every workspace of a session with its name, window count, whether it is shown, and the window that has its focus.",
-        params: &[SESSION],
-        returns: &[
-            param("workspaces", ObjectList, "One row per workspace, from 1: workspace, name (empty when unnamed), window_count, current, focused_window_id."),
-            param("current_workspace", Int, "The workspace shown now."),
-            param("order", IntList, "The order workspaces are shown in, or null for 1, 2, 3 ..."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"list-workspaces","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"list-workspaces","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "move-window",
-        description: "Move a window to another workspace, and optionally switch to that workspace with it.",
-        params: &[
-            SESSION,
-            WINDOW,
-            required("workspace", Int, "Workspace to move the window to, counting from 1."),
-            with_default("follow", Bool, "Switch to that workspace after the move.", "false"),
-        ],
-        returns: &[
-            param("window_id", Str, "Id of the window that moved."),
-            param("from_workspace", Int, "Workspace the window was on."),
-            param("workspace", Int, "Workspace the window is on now."),
-            param("current_workspace", Int, "The workspace shown after the move."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"move-window","params":{"session":"work","window":"build","workspace":2}}"#,
-            r#"{"id":2,"verb":"move-window","params":{"workspace":3,"follow":true}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "new-session",
-        description: "Create a session with its first window, running the shell or the given command, and answer with the session as list-sessions shows it.",
-        params: &[
-            param("name", Str, "Name of the session (up to 200 bytes; letters, digits and . _ - work everywhere). Leave it out to let the daemon pick session-0, session-1, ..."),
-            with_default("width", Int, "Width in columns, 1 to 1000. Attached clients resize the session to their own size.", "80"),
-            with_default("height", Int, "Height in rows, 1 to 1000.", "24"),
-            param("command", StringList, "Program and arguments for the first window instead of a shell, e.g. [\"htop\"]; no shell parsing. The window stays when the program exits, so its output can still be captured."),
-            param("cwd", Str, "Directory the first window starts in. It must exist. Leave it out for the daemon's directory (the CLI sends its own)."),
-            param("env", StringList, "Extra environment for the first window, each \"NAME=value\", e.g. [\"RUST_LOG=debug\"]."),
-        ],
-        returns: &[
-            param("name", Str, "The session's name."),
-            param("id", Str, "The session's id."),
-            param("window_id", Str, "Id of its first window."),
-            param("width", Int, "Width in columns."),
-            param("height", Int, "Height in rows."),
-            param("window_count", Int, "Windows in the session: 1."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"new-session","params":{"name":"scratch"}}"#,
-            r#"{"id":2,"verb":"new-session","params":{"name":"tests","width":120,"height":40,"cwd":"/tmp","env":["CI=1"]}}"#,
-            r#"{"id":3,"verb":"new-session","params":{"name":"job","command":["/bin/sh","-c","echo job finished"]}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "new-window",
-        description: "Open a window in a session. It runs the session's shell, or the program given in command (executed directly, without a shell). A command window closes when its program exits, unless remain is true.",
-        params: &[
-            SESSION,
-            param("name", Str, "Name for the window. Leave it out to let the program running in it set the title."),
-            param("workspace", Int, "Workspace to open the window on, counting from 1. Leave it out for the current workspace."),
-            param("cwd", Str, "Directory to start in. It must exist. Leave it out to use the daemon's directory (the CLI sends its own, as tmux does)."),
-            with_default(
-                "focus",
-                Bool,
-                "Focus the new window and switch to its workspace. Pass false to open it in the background.",
-                "true",
-            ),
-            param(
-                "command",
-                StringList,
-                "Program and arguments to run instead of a shell, e.g. [\"make\",\"test\"]. They are passed as they are, with no shell parsing. The window closes when the program exits, unless remain is true.",
-            ),
-            with_default(
-                "remain",
-                Bool,
-                "Keep a command window after its program exits, with its screen and scrollback, so capture-pane can still read it. Shell windows always stay.",
-                "false",
-            ),
-            param("env", StringList, "Extra environment for the window, each \"NAME=value\", e.g. [\"RUST_LOG=debug\"]."),
-        ],
-        returns: &[
-            param("window_id", Str, "Id of the new window."),
-            param("name", Str, "The window's name: the one given, or the title it was given by default."),
-            param("workspace", Int, "Workspace the window was opened on."),
-            param("pty_id", Str, "Id of the window's terminal."),
-            param("focused", Bool, "Whether the window was focused."),
-            param(
-                "unplaced",
-                Bool,
-                "True until an attached client has placed the window; until then its geometry is a placeholder.",
-            ),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"new-window","params":{"session":"work","name":"build"}}"#,
-            r#"{"id":2,"verb":"new-window","params":{"session":"work","command":["/bin/sh","-c","echo build finished"],"remain":true}}"#,
-            r#"{"id":3,"verb":"new-window","params":{"workspace":2,"cwd":"/tmp","focus":false}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "resize",
-        description: "Change the size of a window's terminal. The program in it is notified of the new size.",
-        params: &[
-            SESSION,
-            WINDOW,
-            required("width", Int, "New width in columns. Must be positive."),
-            required("height", Int, "New height in rows. Must be positive."),
-        ],
-        returns: &[
-            param("width", Int, "Width in columns now in effect."),
-            param("height", Int, "Height in rows now in effect."),
-        ],
-        examples: &[r#"{"id":1,"verb":"resize","params":{"session":"work","window":"build","width":120,"height":40}}"#],
-    },
-    VerbSpec {
-        name: "resurrect",
-        description: "Extension (not in the control-protocol spec): restore saved sessions that are not running, from the daemon's state directory; the daemon also does this by itself when it starts. Each comes back with its workspaces, window names, options and layout; windows start in their saved directories, and a window's command runs again only if it is a shell or listed in the session's daemon.resurrect_commands option (otherwise the window gets a shell and a one-line note).",
-        params: &[param(
-            "session",
-            Str,
-            "Name of the saved session to restore. Leave it out to restore every saved session that is not running.",
-        )],
-        returns: &[
-            param("sessions", ObjectList, "One row per restored session: name, windows (how many came back) and notes (one line per window that came back differently)."),
-            param("failed", ObjectList, "Saved sessions that could not be restored: name and reason."),
-            param("unreadable", ObjectList, "Saved files that cannot be read: file and reason. They are left as they are."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"resurrect","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"resurrect","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "run",
-        description: "Type a command into a window's shell, wait for it to finish, and return its output (without the echoed command line or the prompt) and its exit status. The shell must be waiting at its prompt (sh, dash, bash, zsh, ksh or fish). An extension beyond the Go shapes.",
-        params: &[
-            SESSION,
-            WINDOW,
-            required("command", Str, "The command line, as you would type it at the prompt, e.g. \"make test\". It runs in the shell itself (eval), so cd and variables persist."),
-            with_default("timeout", Int, "Milliseconds to wait for the command to finish before failing with the timeout code. The command keeps running then.", "30000"),
-        ],
-        returns: &[
-            param("output", Str, "What the command printed, as the terminal shows it: rows joined with \\n (CRLF becomes \\n, trailing spaces dropped, a line longer than the window's width comes back split at the width)."),
-            param("exit_code", Int, "The command's exit status."),
-            param("window_id", Str, "Id of the window it ran in."),
-            param("truncated", Bool, "True when the output began more rows ago than the scrollback keeps; output then starts at the oldest row kept."),
-            param("shell_exited", Bool, "True when the command ended the shell itself (exit); exit_code is then the shell's exit status."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"run","params":{"session":"ci","window":"0","command":"echo ready; test -d /tmp","timeout":60000}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "run-command",
-        description: "Run one named tuios command with string arguments. Window, focus and workspace commands run in the daemon when no client is attached; the others (keys, layout, appearance) need an attached client. Unknown names and wrong argument counts are refused.",
-        params: &[
-            SESSION,
-            ParamSpec {
-                name: "command",
-                ty: Str,
-                required: true,
-                description: "Name of the command, matched exactly, capitals included.",
-                accepted: crate::commands::COMMAND_NAMES,
-                default: None,
-            },
-            param("args", StringList, "The command's arguments, each a string, e.g. [\"2\"] for SwitchWorkspace."),
-        ],
-        returns: &[
-            param("command", Str, "The command that ran."),
-            param("routed", Bool, "True when the attached client ran it, false when the daemon did."),
-            param("window_id", Str, "NewWindow run by the daemon: id of the new window. Read-only commands add the keys their verb returns."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"run-command","params":{"session":"work","command":"SwitchWorkspace","args":["2"]}}"#,
-            r#"{"id":2,"verb":"run-command","params":{"command":"NewWindow","args":["logs","tail","-f","app.log"]}}"#,
-            r#"{"id":3,"verb":"run-command","params":{"session":"work","command":"ListWindows"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "select-workspace",
-        description: "Show another workspace. The focus moves to the window that last had it there, if any.",
-        params: &[SESSION, required("workspace", Int, "Workspace to show, counting from 1.")],
-        returns: &[
-            param("current_workspace", Int, "The workspace shown now."),
-            param("focused_window_id", Str, "Id of the focused window after the switch."),
-            param("window_count", Int, "How many windows that workspace holds."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"select-workspace","params":{"session":"work","workspace":2}}"#,
-            r#"{"id":2,"verb":"select-workspace","params":{"workspace":1}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "send-keys",
-        description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key>, and tmux's names (C-c, M-x, S-Up, BSpace, BTab, DC, IC, NPage, PPage) become the bytes those keys send, and any other token is typed as written, except a capitalised one within a typo of a key name (Entr), which is refused with did_you_mean. Use literal, or send-text, for text that contains spaces or commas.",
-        params: &[
-            SESSION,
-            WINDOW,
-            required("keys", Str, "Key tokens separated by spaces or commas, e.g. \"ls,Enter\" or \"ctrl+c\"."),
-            with_default("literal", Bool, "Send keys exactly as written instead of reading key names from it.", "false"),
-            with_default(
-                "raw",
-                Bool,
-                "Treat every character as a key of its own instead of splitting on spaces and commas.",
-                "false",
-            ),
-        ],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"send-keys","params":{"session":"work","keys":"ls,Enter"}}"#,
-            r#"{"id":2,"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}"#,
-            r#"{"id":3,"verb":"send-keys","params":{"keys":"echo hi","literal":true}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "send-text",
-        description: "Write text to a window's terminal exactly as given, as if it were typed or pasted.",
-        params: &[SESSION, WINDOW, required("text", Str, "The text to write. It must not be empty.")],
-        returns: &[],
-        examples: &[r#"{"id":1,"verb":"send-text","params":{"session":"work","text":"make test\n"}}"#],
-    },
-    VerbSpec {
-        name: "session-info",
-        description: "Describe one session: its workspaces and their names, layout, size, window count, and whether a client is attached.",
-        params: &[SESSION],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"session-info","params":{"session":"work"}}"#,
-            r#"{"id":2,"verb":"session-info","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-agent-state",
-        description: "Report the state of the agent running in a window. Reports compete by source: one from a source ranked below the window's current claimant (report > transcript > osc > screen > detect > stall) is refused with applied false and changes nothing.",
-        params: &[
-            SESSION,
-            WINDOW,
-            ParamSpec {
-                name: "state",
-                ty: Str,
-                required: true,
-                description: "The agent's state; none clears it.",
-                accepted: crate::agent::AGENT_STATES,
-                default: None,
-            },
-            param("message", Str, "A short note shown with the state, e.g. what the agent waits for."),
-            ParamSpec {
-                name: "source",
-                ty: Str,
-                required: false,
-                description: "Who observed the state. Leave it out when the agent reports for itself.",
-                accepted: crate::agent::SETTABLE_SOURCES,
-                default: Some("report"),
-            },
-            param("harness", Str, "Id of the agent's harness manifest, e.g. \"claude-code\"; its screen rules then apply to the window."),
-        ],
-        returns: &[
-            param("state", Str, "The window's state after the call: the new one, or the standing one when refused."),
-            param("message", Str, "The message as sent."),
-            param("source", Str, "The source the report was made with."),
-            param("applied", Bool, "False when a higher-ranked source holds the window; nothing changed then."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-agent-state","params":{"session":"work","window":"agent","state":"needs_input","message":"approve the edit"}}"#,
-            r#"{"id":2,"verb":"set-agent-state","params":{"state":"done","harness":"claude-code"}}"#,
-            r#"{"id":3,"verb":"set-agent-state","params":{"state":"idle","source":"stall"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-layout",
-        description: "Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
-        params: &[
-            SESSION,
-            param("tiling", Bool, "true to tile the windows, false to let them float. Leave it out to keep the mode."),
-            with_default("equalize", Bool, "Give every pane an equal share of its split.", "false"),
-            with_default("rotate", Bool, "Turn the focused pane's split the other way.", "false"),
-        ],
-        returns: &[
-            param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
-            param("layout_mode", Str, "\"bsp\", \"master-stack\", \"scrolling\", or \"unknown\" when no client has reported one."),
-            param("master_ratio", Float, "Share of the width the master pane takes."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-layout","params":{"session":"work","tiling":true}}"#,
-            r#"{"id":2,"verb":"set-layout","params":{"equalize":true,"rotate":true}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-option",
-        description: "Set an option for a session. The value is checked against the option's type and accepted values, recorded with the session, and applied at once by an attached client.",
-        params: &[
-            SESSION,
-            required("key", Str, "Option path, e.g. \"appearance.border_style\". A path without a dot is looked up under appearance. list-options gives them all."),
-            param("value", Str, "The new value, always as a string: \"true\", \"5\", \"rounded\". An empty string unsets a colour or the theme."),
-        ],
-        returns: &[
-            param("key", Str, "The full option path that was set."),
-            param("value", Str, "The value recorded, as it was sent."),
-            param("applied", Bool, "True when an attached client applied the change."),
-            param("reason", Str, "Why applied is false: no client attached, or what the client said."),
-            param("deprecated", Str, "Present when the option is deprecated: what to use instead."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-option","params":{"session":"work","key":"appearance.border_style","value":"rounded"}}"#,
-            r#"{"id":2,"verb":"set-option","params":{"key":"theme","value":"dracula"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-session-accent",
-        description: "Set the accent colour clients use for a session, an ANSI colour name such as \"cyan\" or \"bright blue\", or \"#rrggbb\" (stored in lower case); an empty accent clears it.",
-        params: &[
-            SESSION,
-            param("accent", Str, "The colour: an ANSI colour name or #rrggbb. Surrounding spaces are dropped; empty or left out clears it."),
-        ],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}"#,
-            r##"{"id":2,"verb":"set-session-accent","params":{"accent":"#ff8800"}}"##,
-        ],
-    },
-    VerbSpec {
-        name: "set-session-name",
-        description: "Set the name clients display for a session. The session keeps the name it is addressed by; an empty name clears the display name.",
-        params: &[
-            SESSION,
-            param("name", Str, "Name to display. Surrounding spaces are dropped; empty or left out clears it."),
-        ],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"set-session-name","params":{"session":"work","name":"Deploy 42"}}"#,
-            r#"{"id":2,"verb":"set-session-name","params":{"session":"work","name":""}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-window",
-        description: "Rename a window, minimize or restore it, or both. At least one of name and minimized must be given.",
-        params: &[
-            SESSION,
-            WINDOW,
-            param("name", Str, "New name for the window. Surrounding spaces are dropped; an empty name clears it, so the program's title shows again."),
-            param("minimized", Bool, "true to minimize the window, false to restore it."),
-        ],
-        returns: &[
-            param("window_id", Str, "Id of the window. The other keys of its list-windows row follow, as it stands now."),
-            param("display_name", Str, "The name shown for the window: its own name if set, else its title."),
-            param("custom_name", Str, "The window's own name, absent when it has none."),
-            param("minimized", Bool, "Whether the window is minimized."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"set-window","params":{"session":"work","window":"1","name":"logs"}}"#,
-            r#"{"id":2,"verb":"set-window","params":{"window":"logs","minimized":true}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-workspace-name",
-        description: "Name a workspace of a session, or clear its name.",
-        params: &[
-            SESSION,
-            required("workspace", Int, "The workspace, counting from 1."),
-            param("name", Str, "Name for it. Surrounding spaces are dropped; empty or left out clears it."),
-        ],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"logs"}}"#,
-            r#"{"id":2,"verb":"set-workspace-name","params":{"workspace":2,"name":""}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "set-workspace-order",
-        description: "Choose the order clients show a session's workspaces in. Numbers out of range and repeats are dropped; workspaces left out follow the named ones; an ascending list restores the natural order.",
-        params: &[
-            SESSION,
-            required("order", IntList, "Workspace numbers in the order to show them, e.g. [3,1,2]."),
-        ],
-        returns: &[],
-        examples: &[
-            r#"{"id":1,"verb":"set-workspace-order","params":{"session":"work","order":[3,1,2]}}"#,
-            r#"{"id":2,"verb":"set-workspace-order","params":{"order":[1,2,3]}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "split-window",
-        description: "Split a tiled pane in two, opening a new window in the new half. Needs an attached client with tiling on.",
-        params: &[
-            SESSION,
-            param("window", Str, "Pane to split: its id, a unique id prefix, its index or its exact name. It is focused first. Leave it out for the focused window."),
-            ParamSpec {
-                name: "direction",
-                ty: Str,
-                required: true,
-                description: "The axis to cut along.",
-                accepted: SPLIT_DIRECTIONS,
-                default: None,
-            },
-            param("name", Str, "Name for the new window."),
-        ],
-        returns: &[
-            param("direction", Str, "The axis that was cut."),
-            param("window_id", Str, "Id of the new window, or empty if it has not reached the daemon yet (see note)."),
-            param("name", Str, "The new window's name, when one was given."),
-            param("note", Str, "Present when window_id is empty: call list-windows to find the new window."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"split-window","params":{"session":"work","direction":"vertical"}}"#,
-            r#"{"id":2,"verb":"split-window","params":{"window":"build","direction":"horizontal","name":"tests"}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "subscribe",
-        description: "Turn this connection into an event stream as well: events matching the filters follow as lines of their own, from now on (no backfill), interleaved with the responses to later requests.",
-        params: &[
-            param("session", Str, "Only events of this session (exact name). Leave it out for every session."),
-            param("window", Str, "Only events of this window: its id, or any window target when session is given."),
-            ParamSpec {
-                name: "types",
-                ty: StringList,
-                required: false,
-                description: "Only these event types. Leave it out for all of them.",
-                accepted: crate::events::EVENT_TYPES,
-                default: None,
-            },
-            with_default("queue", Int, "Events buffered for this stream before a reader that falls behind gets a gap event instead.", "256"),
-        ],
-        returns: &[
-            param("seq", Int, "The last sequence number assigned before the stream started; events that follow have higher numbers."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"subscribe","params":{"session":"work","types":["window-created","window-closed"]}}"#,
-            r#"{"id":2,"verb":"subscribe","params":{}}"#,
-        ],
-    },
-    VerbSpec {
-        name: "unsubscribe",
-        description: "Close this connection's event stream; no event is written after the response.",
-        params: &[],
-        returns: &[],
-        examples: &[r#"{"id":1,"verb":"unsubscribe"}"#],
-    },
-    VerbSpec {
-        name: "upgrade",
-        description: "Extension (not in the control-protocol spec): replace the running daemon with the tuios binary now on disk, in the same process, keeping every session, window and running program (live upgrade; SIGUSR2 does the same). The binary on disk is asked first whether it can take over; if it cannot (it does not start, or reads no handover format this daemon writes) the answer is an error saying why and the daemon carries on unchanged. Otherwise the answer comes just before the switch, and then every connection closes: JSON requests in flight are answered first, attached clients reconnect by themselves, event streams end and can be subscribed again. Call hello on a new connection to see the new daemon_version; the pid stays the same. With check true nothing is replaced: the answer says whether an upgrade would work.",
-        params: &[with_default(
-            "check",
-            Bool,
-            "Only check whether the binary on disk could take over; replace nothing.",
-            "false",
-        )],
-        returns: &[
-            param("binary", Str, "Path of the tuios binary on disk that takes (or would take) over."),
-            param("from_version", Str, "Upgrade: the release of the daemon being replaced."),
-            param("reads", IntList, "Check: the handover format versions the binary on disk reads."),
-            param("writes", Int, "Check: the handover format version this daemon writes."),
-            param("would_upgrade", Bool, "Check: true (a binary that could not take over is an error instead)."),
-        ],
-        examples: &[r#"{"id":1,"verb":"upgrade","params":{"check":true}}"#],
-    },
-    VerbSpec {
-        name: "wait-for",
-        description: "Block this connection until a condition holds, and fail with the timeout code if it does not hold in time.",
-        params: &[
-            ParamSpec {
-                name: "condition",
-                ty: Str,
-                required: true,
-                description: "What to wait for.",
-                accepted: crate::events::WAIT_CONDITIONS,
-                default: None,
-            },
-            SESSION,
-            WINDOW,
-            param("pattern", Str, "Regular expression the window's text must match (window-output)."),
-            ParamSpec {
-                name: "source",
-                ty: Str,
-                required: false,
-                description: "Text window-output searches: the visible screen, or scrollback and screen.",
-                accepted: CAPTURE_SOURCES,
-                default: Some("recent"),
-            },
-            with_default("fresh", Bool, "Only output that arrives after the wait began can match (window-output).", "false"),
-            with_default("idle", Int, "Milliseconds without output that count as idle (window-idle).", "500"),
-            with_default("timeout", Int, "Milliseconds to wait before failing with the timeout code.", "30000"),
-            ParamSpec {
-                name: "until",
-                ty: Str,
-                required: false,
-                description: "agent-state: the states to wait for, comma-separated, e.g. \"idle,done\". Required by that condition.",
-                accepted: crate::agent::AGENT_STATES,
-                default: None,
-            },
-        ],
-        returns: &[
-            param("matched", Bool, "Always true: a wait that does not match fails with the timeout code instead."),
-            param("state", Str, "agent-state: the state that was reached."),
-            param("exit_code", Int, "window-exit: the program's exit status, when it exited normally."),
-            param("signal", Int, "window-exit: the signal that ended the program, when one did."),
-        ],
-        examples: &[
-            r#"{"id":1,"verb":"wait-for","params":{"condition":"window-output","session":"work","pattern":"done","timeout":10000}}"#,
-            r#"{"id":2,"verb":"wait-for","params":{"condition":"window-exit","session":"work","window":"build"}}"#,
-            r#"{"id":3,"verb":"wait-for","params":{"condition":"session-exists","session":"work","timeout":5000}}"#,
-            r#"{"id":4,"verb":"wait-for","params":{"condition":"window-idle","session":"work","idle":1000}}"#,
-            r#"{"id":5,"verb":"wait-for","params":{"condition":"agent-state","session":"work","window":"agent","until":"done","timeout":60000}}"#,
-        ],
-    },
-];
+pub use crate::verbs::common::{
+    CAPTURE_SOURCES, FOCUS_DIRECTIONS, FOCUS_RELATIVE, SPLIT_DIRECTIONS,
+};
 
 /// Every verb, sorted by name.
 pub fn verbs() -> &'static [VerbSpec] {
-    VERBS
+    crate::verbs::VERBS
 }
 
 pub fn find_verb(name: &str) -> Option<&'static VerbSpec> {
-    VERBS.iter().find(|v| v.name == name)
+    verbs().iter().find(|v| v.name == name)
 }
 
 /// Every verb name, sorted.
 pub fn verb_names() -> Vec<&'static str> {
-    VERBS.iter().map(|v| v.name).collect()
+    verbs().iter().map(|v| v.name).collect()
 }
 
 /// The accepted set `list-verbs` publishes for one parameter (empty when the parameter is open or
@@ -1056,8 +264,9 @@ fn describe_kind(v: &Value) -> &'static str {
 
 /// Validates a request against the registry, in this order: the verb exists; `params` is an object
 /// (or absent/null); every key is a declared parameter (exact, case-sensitive); every non-null
-/// declared value has its declared type. Required parameters and accepted values are left to the
-/// handlers, which check them in their documented order.
+/// declared value has its declared type; every required parameter is given (absent, null, an
+/// empty string, 0 and an empty list count as missing, as in the reference implementation).
+/// Accepted values are left to the handlers, which check them in their documented order.
 pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
     let spec = find_verb(&req.verb).ok_or_else(|| unknown_verb(&req.verb))?;
     let params = match &req.params {
@@ -1122,8 +331,68 @@ pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
             }
         }
     }
+    for p in spec.params.iter().filter(|p| p.required) {
+        if params.get(p.name).is_none_or(is_zero) {
+            return Err(missing(spec, p));
+        }
+    }
     crate::limits::check_verb_params(spec.name, params)?;
     Ok(spec)
+}
+
+/// A value the reference implementation cannot tell from an omitted one.
+fn is_zero(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Number(_) => as_int(value) == Some(0),
+        _ => false,
+    }
+}
+
+/// The error for a required parameter that was not given: its description says what it takes.
+fn missing(spec: &VerbSpec, p: &ParamSpec) -> VerbError {
+    let mut hint = Hint::new().param(p.name).verb("list-verbs");
+    // A missing session is best answered with the sessions there are.
+    hint = if p.name == "session" {
+        hint.command("tuios ls")
+    } else {
+        hint.command(format!("tuios list-verbs {}", spec.name))
+    };
+    if !p.accepted.is_empty() {
+        hint = hint.accepted(p.accepted);
+    }
+    VerbError::new(
+        ErrorCode::InvalidParams,
+        format!("{} is required: {}", p.name, p.description),
+    )
+    .with_hint(hint)
+}
+
+/// The params with each declared default filled in where the caller left the parameter out (or
+/// sent null), so handlers see the default the registry publishes.
+pub fn with_defaults(spec: &VerbSpec, params: &Value) -> Value {
+    let mut map = match params {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    for p in spec.params {
+        let Some(default) = p.default else { continue };
+        if map.get(p.name).is_some_and(|v| !v.is_null()) {
+            continue;
+        }
+        let value = match p.ty {
+            ParamType::Bool => Value::Bool(default == "true"),
+            ParamType::Int => default
+                .parse::<i64>()
+                .map(Value::from)
+                .unwrap_or(Value::Null),
+            _ => Value::String(default.to_owned()),
+        };
+        map.insert(p.name.to_owned(), value);
+    }
+    Value::Object(map)
 }
 
 /// Rewrites whole-number floats (`3.0`) as integers so typed decoding accepts what `validate`
@@ -1193,9 +462,12 @@ fn verb_doc(v: &VerbSpec) -> Value {
 
 /// The result of `list-verbs`: every verb (or the one named), the error catalog and the envelope
 /// shapes. An unknown verb name is `unknown_verb` with a suggestion.
-pub fn list_verbs(verb: Option<&str>, daemon_version: &str) -> Result<Value, VerbError> {
+pub fn list_verbs(
+    verb: Option<&str>,
+    daemon_version: &str,
+) -> Result<crate::verbs::list_verbs::Reply, VerbError> {
     let docs: Vec<Value> = match verb.filter(|v| !v.is_empty()) {
-        None => VERBS.iter().map(verb_doc).collect(),
+        None => verbs().iter().map(verb_doc).collect(),
         Some(name) => {
             let spec = find_verb(name).ok_or_else(|| {
                 VerbError::new(
@@ -1244,15 +516,15 @@ pub fn list_verbs(verb: Option<&str>, daemon_version: &str) -> Result<Value, Ver
         "Included with most errors. It can name the verb or CLI command that helps, the parameter at fault and the values it takes, the nearest spelling of what was asked for, and what does exist."
             .into(),
     );
-    let mut out = Map::new();
-    out.insert("type".into(), "verb_list".into());
-    out.insert("version".into(), PROTOCOL_VERSION.into());
-    out.insert("min_version".into(), MIN_PROTOCOL_VERSION.into());
-    out.insert("daemon_version".into(), daemon_version.into());
-    out.insert("verbs".into(), docs.into());
-    out.insert("error_codes".into(), error_codes.into());
-    out.insert("envelope".into(), Value::Object(envelope));
-    Ok(Value::Object(out))
+    Ok(crate::verbs::list_verbs::Reply {
+        version: PROTOCOL_VERSION,
+        min_version: MIN_PROTOCOL_VERSION,
+        daemon_version: daemon_version.to_owned(),
+        verbs: docs,
+        error_codes,
+        envelope: Value::Object(envelope),
+        ..Default::default()
+    })
 }
 
 #[cfg(test)]
@@ -1363,7 +635,10 @@ mod tests {
         for v in verbs() {
             for p in v.params {
                 assert!(
-                    !matches!(p.ty, Float | Object | ObjectList),
+                    !matches!(
+                        p.ty,
+                        ParamType::Float | ParamType::Object | ParamType::ObjectList
+                    ),
                     "{}.{} has a result-only type",
                     v.name,
                     p.name
@@ -1463,18 +738,47 @@ mod tests {
     }
 
     #[test]
-    fn every_declared_param_accepts_null() {
+    fn every_optional_param_accepts_null_and_required_ones_refuse_it() {
         for v in verbs() {
             let params: Map<String, Value> = v
                 .params
                 .iter()
                 .map(|p| (p.name.to_owned(), Value::Null))
                 .collect();
-            assert!(
-                validate(&req(v.name, Value::Object(params))).is_ok(),
-                "{}",
-                v.name
-            );
+            let result = validate(&req(v.name, Value::Object(params)));
+            match v.params.iter().find(|p| p.required) {
+                None => assert!(result.is_ok(), "{}", v.name),
+                Some(p) => {
+                    let err = result.unwrap_err();
+                    assert_eq!(err.code, ErrorCode::InvalidParams, "{}", v.name);
+                    assert_eq!(err.hint.param.as_deref(), Some(p.name), "{}", v.name);
+                    assert!(err.message.starts_with(&format!("{} is required", p.name)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn defaults_are_filled_in_where_left_out() {
+        let spec = find_verb("wait-for").unwrap();
+        let filled = with_defaults(
+            spec,
+            &json!({"condition": "window-idle", "idle": null, "timeout": 5}),
+        );
+        assert_eq!(
+            filled,
+            json!({"condition": "window-idle", "source": "recent", "fresh": false, "idle": 500, "timeout": 5})
+        );
+        assert_eq!(
+            with_defaults(find_verb("list-sessions").unwrap(), &Value::Null),
+            json!({})
+        );
+        // Every declared default decodes to its declared type.
+        for v in verbs() {
+            let filled = with_defaults(v, &Value::Null);
+            for p in v.params.iter().filter(|p| p.default.is_some()) {
+                assert!(p.ty.matches(&filled[p.name]), "{}.{}", v.name, p.name);
+            }
         }
     }
 
@@ -1542,7 +846,7 @@ mod tests {
 
     #[test]
     fn list_verbs_shape() {
-        let out = list_verbs(None, "0.1.0-test").unwrap();
+        let out = serde_json::to_value(list_verbs(None, "0.1.0-test").unwrap()).unwrap();
         assert_eq!(out["type"], "verb_list");
         assert_eq!(out["version"], PROTOCOL_VERSION);
         assert_eq!(out["min_version"], MIN_PROTOCOL_VERSION);
@@ -1619,16 +923,13 @@ mod tests {
 
     #[test]
     fn list_verbs_for_one_verb() {
-        let out = list_verbs(Some("resize"), "x").unwrap();
+        let out = serde_json::to_value(list_verbs(Some("resize"), "x").unwrap()).unwrap();
         let verbs_out = out["verbs"].as_array().unwrap();
         assert_eq!(verbs_out.len(), 1);
         assert_eq!(verbs_out[0]["verb"], "resize");
         assert_eq!(out["error_codes"].as_array().unwrap().len(), 13);
         assert_eq!(
-            list_verbs(Some(""), "x").unwrap()["verbs"]
-                .as_array()
-                .unwrap()
-                .len(),
+            list_verbs(Some(""), "x").unwrap().verbs.len(),
             verbs().len()
         );
 

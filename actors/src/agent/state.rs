@@ -213,20 +213,12 @@ impl WindowAgent {
     }
 
     /// The agent keys of a list-windows row.
-    pub fn fill_row(&self, row: &mut Value) {
-        row["agent_state"] = json!(self.state.as_str());
-        if !self.message.is_empty() {
-            row["agent_message"] = json!(self.message);
-        }
-        if self.at_ns != 0 {
-            row["agent_state_at"] = json!(self.at_ns);
-        }
-        if let Some(h) = &self.harness {
-            row["agent_harness"] = json!(h);
-        }
-        if !self.foreground_cmd.is_empty() {
-            row["foreground_cmd"] = json!(self.foreground_cmd);
-        }
+    pub fn fill_row(&self, row: &mut protocol::verbs::common::WindowRow) {
+        row.agent_state = self.state.as_str().to_string();
+        row.agent_message = (!self.message.is_empty()).then(|| self.message.clone());
+        row.agent_state_at = (self.at_ns != 0).then_some(self.at_ns as i64);
+        row.agent_harness = self.harness.clone();
+        row.foreground_cmd = (!self.foreground_cmd.is_empty()).then(|| self.foreground_cmd.clone());
     }
 
     /// The agent keys of a list-sessions window entry (each only when set); the foreground
@@ -376,16 +368,26 @@ mod tests {
     #[test]
     fn row_keys_appear_only_when_set() {
         let mut a = agent();
-        let mut row = json!({"agent_state": "none"});
-        a.fill_row(&mut row);
-        assert_eq!(row, json!({"agent_state": "none"}));
+        let mut typed = protocol::verbs::common::WindowRow::default();
+        a.fill_row(&mut typed);
+        let row = serde_json::to_value(&typed).unwrap();
+        assert_eq!(row["agent_state"], "none");
+        for k in [
+            "agent_message",
+            "agent_state_at",
+            "agent_harness",
+            "foreground_cmd",
+        ] {
+            assert!(row.get(k).is_none(), "{k}");
+        }
         assert!(a.session_keys(false).is_empty());
         let mut r = super::Report::new(S::NeedsInput, Report);
         r.message = Some("approve".into());
         r.harness = Some("codex".into());
         a.apply(r, at(7));
         a.foreground_cmd = "codex".into();
-        a.fill_row(&mut row);
+        a.fill_row(&mut typed);
+        let row = serde_json::to_value(&typed).unwrap();
         assert_eq!(row["agent_state"], "needs_input");
         assert_eq!(row["agent_message"], "approve");
         assert_eq!(row["agent_state_at"], 7_000_000);

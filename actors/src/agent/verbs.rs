@@ -7,8 +7,11 @@ use protocol::events::EventFilter;
 use protocol::params::{
     AgentWindowParams, ExplainAgentScreenParams, SetAgentStateParams, WaitForParams,
 };
+use protocol::verbs::{
+    explain_agent_detect, explain_agent_screen, get_agent_state, set_agent_state, wait_for,
+};
 use protocol::{ErrorCode, Hint, VerbError};
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::time::{sleep_until, Instant};
 
 use super::manifest::{self, Registry};
@@ -19,20 +22,18 @@ use crate::event_hub::SubscriptionKind;
 use crate::session::{
     AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState,
 };
-use crate::session_manager::{ResolveSession, SessionRef};
-use crate::verbs::VerbEnv;
+use crate::session_manager::{mailbox, SessionRef, VerbEnv};
 use crate::window;
 
-fn mailbox<T>(r: Result<T, actix::MailboxError>) -> Result<T, VerbError> {
-    r.map_err(|e| errors::internal(format!("the daemon could not complete the request: {e}")))
-}
-
 async fn session(env: &VerbEnv, name: Option<String>) -> Result<SessionRef, VerbError> {
-    mailbox(env.manager.send(ResolveSession(name)).await)?
+    env.session(name).await
 }
 
-pub async fn set_agent_state(env: &VerbEnv, p: SetAgentStateParams) -> Result<Value, VerbError> {
-    let state = parse_state_param(p.state.as_deref())?;
+pub async fn set_agent_state(
+    env: &VerbEnv,
+    p: SetAgentStateParams,
+) -> Result<set_agent_state::Reply, VerbError> {
+    let state = parse_state_param(Some(p.state.as_str()))?;
     let source = parse_source_param(p.source.as_deref())?;
     let s = session(env, p.session).await?;
     mailbox(
@@ -48,7 +49,10 @@ pub async fn set_agent_state(env: &VerbEnv, p: SetAgentStateParams) -> Result<Va
     )?
 }
 
-pub async fn get_agent_state(env: &VerbEnv, p: AgentWindowParams) -> Result<Value, VerbError> {
+pub async fn get_agent_state(
+    env: &VerbEnv,
+    p: AgentWindowParams,
+) -> Result<get_agent_state::Reply, VerbError> {
     let s = session(env, p.session).await?;
     mailbox(s.addr.send(GetAgentState(p.window)).await)?
 }
@@ -71,7 +75,10 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| errors::internal(format!("could not read the process table: {e}")))
 }
 
-pub async fn explain_agent_detect(env: &VerbEnv, p: AgentWindowParams) -> Result<Value, VerbError> {
+pub async fn explain_agent_detect(
+    env: &VerbEnv,
+    p: AgentWindowParams,
+) -> Result<explain_agent_detect::Reply, VerbError> {
     let info = window_info(env, p.session, p.window).await?;
     let pid = info.pid;
     let alive = info.alive;
@@ -81,27 +88,30 @@ pub async fn explain_agent_detect(env: &VerbEnv, p: AgentWindowParams) -> Result
         (registry, fg)
     })
     .await?;
-    let mut out = json!({
-        "type": "agent_detect",
-        "window_id": info.window_id,
-        "state": info.state.as_str(),
-        "source": info.source,
-        "harness_id": info.harness.clone().unwrap_or_default(),
-        "auto_detected": info.auto,
-        "running": fg.is_some(),
-        "matched": false,
-    });
+    let mut out = explain_agent_detect::Reply {
+        window_id: info.window_id.clone(),
+        state: info.state.as_str().to_string(),
+        source: info.source.to_string(),
+        harness_id: info.harness.clone().unwrap_or_default(),
+        auto_detected: info.auto,
+        running: fg.is_some(),
+        matched: false,
+        ..Default::default()
+    };
     let Some(fg) = fg else {
-        out["reason"] = json!(if alive {
-            "no foreground process could be read for this window"
-        } else {
-            "the window's program has exited"
-        });
+        out.reason = Some(
+            if alive {
+                "no foreground process could be read for this window"
+            } else {
+                "the window's program has exited"
+            }
+            .to_string(),
+        );
         return Ok(out);
     };
     let e = registry.explain(&fg, &settings().extra_names);
-    out["process"] = e.facts.to_json(&fg);
-    out["manifests"] = Value::Array(
+    out.process = Some(e.facts.to_json(&fg));
+    out.manifests = Some(
         e.manifests
             .iter()
             .map(|(id, v)| {
@@ -116,25 +126,23 @@ pub async fn explain_agent_detect(env: &VerbEnv, p: AgentWindowParams) -> Result
             })
             .collect(),
     );
-    if let Some(n) = &e.name_list {
-        out["name_list"] = json!(n);
-    }
+    out.name_list = e.name_list.clone();
     if !registry.problems.is_empty() {
-        out["manifest_problems"] = json!(registry.problems);
+        out.manifest_problems = Some(registry.problems.clone());
     }
     match &e.identified {
         Some(found) => {
-            out["matched"] = json!(true);
-            out["matched_rule"] = json!(found.rule);
-            out["matched_harness"] = json!(found.harness.clone().unwrap_or_default());
+            out.matched = true;
+            out.matched_rule = Some(found.rule.to_string());
+            out.matched_harness = Some(found.harness.clone().unwrap_or_default());
             if found.harness.is_none() {
-                out["note"] = json!(
-                    "identified by the agent name list rather than a manifest, so no harness is named and no screen rules run"
+                out.note = Some(
+                    "identified by the agent name list rather than a manifest, so no harness is named and no screen rules run".to_string(),
                 );
             }
         }
         None => {
-            out["reason"] = json!(format!(
+            out.reason = Some(format!(
                 "{} is not a known agent: no manifest and no name in the agent list matches it",
                 fg.comm
             ));
@@ -161,7 +169,7 @@ fn unknown_harness(name: &str, registry: &Registry) -> VerbError {
 pub async fn explain_agent_screen(
     env: &VerbEnv,
     p: ExplainAgentScreenParams,
-) -> Result<Value, VerbError> {
+) -> Result<explain_agent_screen::Reply, VerbError> {
     let registry = blocking(manifest::fresh_registry).await?;
     let asked = p.harness.clone().filter(|h| !h.is_empty());
     if let Some(h) = &asked {
@@ -188,38 +196,45 @@ pub async fn explain_agent_screen(
         .await
         .map_err(|_| errors::window_gone(&info.window_id))?;
     let tail = tail_lines(&screen, lines);
-    let mut out = json!({
-        "type": "agent_screen",
-        "window_id": info.window_id,
-        "harness_id": manifest.as_ref().map(|m| m.id.clone()).unwrap_or_default(),
-        "state": info.state.as_str(),
-        "source": info.source,
-        "lines": lines,
-        "tail": tail,
-        "rules": [],
-        "matched": false,
-        "rule": -1,
-    });
+    let mut out = explain_agent_screen::Reply {
+        window_id: info.window_id.clone(),
+        harness_id: manifest.as_ref().map(|m| m.id.clone()).unwrap_or_default(),
+        state: info.state.as_str().to_string(),
+        source: info.source.to_string(),
+        lines: lines as i64,
+        tail: Vec::new(),
+        rules: Vec::new(),
+        matched: false,
+        rule: -1,
+        ..Default::default()
+    };
     match (&manifest, &rules) {
         (Some(_), Some(rules)) => {
             let v = rules.evaluate(&tail);
-            out["enabled"] = json!(rules.enabled);
-            out["rules"] = Value::Array(v.rules.iter().map(|r| r.to_json()).collect());
+            out.enabled = Some(rules.enabled);
+            out.rules = v.rules.iter().map(|r| r.to_json()).collect();
             let winner = v.winner.filter(|_| rules.enabled);
-            out["matched"] = json!(winner.is_some());
-            out["rule"] = json!(winner.map(|w| w as i64).unwrap_or(-1));
-            out["rule_state"] = json!(winner.map(|w| rules.rules[w].state.as_str()).unwrap_or(""));
+            out.matched = winner.is_some();
+            out.rule = winner.map(|w| w as i64).unwrap_or(-1);
+            out.rule_state = Some(
+                winner
+                    .map(|w| rules.rules[w].state.as_str())
+                    .unwrap_or("")
+                    .to_string(),
+            );
         }
         (Some(m), None) => {
-            out["enabled"] = json!(false);
-            out["note"] = json!(format!("the {} manifest has no screen rules", m.id));
+            out.enabled = Some(false);
+            out.note = Some(format!("the {} manifest has no screen rules", m.id));
         }
         (None, _) => {
-            out["note"] = json!(
+            out.note = Some(
                 "the window is attributed to no harness; pass harness to evaluate a manifest's rules"
+                    .to_string(),
             );
         }
     }
+    out.tail = tail;
     Ok(out)
 }
 
@@ -229,7 +244,7 @@ pub async fn wait_agent_state(
     env: &VerbEnv,
     p: WaitForParams,
     deadline: Instant,
-) -> Result<Value, VerbError> {
+) -> Result<wait_for::Reply, VerbError> {
     let until = parse_until(p.until.as_deref())?;
     let s = session(env, p.session.clone()).await?;
     let pinned = match p.window.as_deref().filter(|w| !w.is_empty()) {
@@ -271,14 +286,14 @@ pub async fn wait_agent_state(
             .iter()
             .find(|(id, st)| pinned.as_deref().is_none_or(|w| w == id) && until.contains(st));
         if let Some((id, st)) = hit {
-            return Ok(json!({
-                "type": "wait_result",
-                "condition": "agent-state",
-                "matched": true,
-                "window": id,
-                "window_id": id,
-                "state": st.as_str(),
-            }));
+            return Ok(wait_for::Reply {
+                condition: "agent-state".into(),
+                matched: true,
+                window: Some(id.clone()),
+                window_id: Some(id.clone()),
+                state: Some(st.as_str().to_string()),
+                ..Default::default()
+            });
         }
         tokio::select! {
             ev = queue.next() => {

@@ -8,8 +8,8 @@ use std::time::Duration;
 use actix::prelude::*;
 use protocol::agent::{may_replace, AgentSource, AgentState};
 use protocol::events::Event;
+use protocol::verbs::{get_agent_state, set_agent_state};
 use protocol::VerbError;
-use serde_json::{json, Value};
 
 use super::Session;
 use crate::agent::manifest::{self, Manifest, Registry};
@@ -458,17 +458,17 @@ impl Session {
     }
 
     /// The reply of `get-agent-state` for window `i`.
-    fn agent_state_json(&self, i: usize) -> Value {
+    fn agent_state_reply(&self, i: usize) -> get_agent_state::Reply {
         let w = &self.windows[i];
-        json!({
-            "type": "agent_state",
-            "window_id": w.id,
-            "state": w.agent.state.as_str(),
-            "message": w.agent.message,
-            "agent_state_at": w.agent.at_ns,
-            "source": w.agent.source_name(),
-            "harness_id": w.agent.harness.clone().unwrap_or_default(),
-        })
+        get_agent_state::Reply {
+            window_id: w.id.clone(),
+            state: w.agent.state.as_str().to_string(),
+            message: w.agent.message.clone(),
+            agent_state_at: w.agent.at_ns as i64,
+            source: w.agent.source_name().to_string(),
+            harness_id: w.agent.harness.clone().unwrap_or_default(),
+            ..Default::default()
+        }
     }
 }
 
@@ -484,7 +484,7 @@ impl Handler<AgentNotice> for Session {
 
 /// `set-agent-state` for a window of this session (params already checked).
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<set_agent_state::Reply, VerbError>")]
 pub struct SetAgentState {
     pub window: Option<String>,
     pub state: AgentState,
@@ -494,7 +494,7 @@ pub struct SetAgentState {
 }
 
 impl Handler<SetAgentState> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<set_agent_state::Reply, VerbError>;
     fn handle(&mut self, msg: SetAgentState, ctx: &mut Self::Context) -> Self::Result {
         let i = self.resolve(msg.window.as_deref())?;
         let sent = msg.message.clone().unwrap_or_default();
@@ -502,27 +502,27 @@ impl Handler<SetAgentState> for Session {
         r.message = msg.message.filter(|m| !m.is_empty());
         r.harness = msg.harness.filter(|h| !h.is_empty());
         let out = self.agent_apply(i, r, ctx);
-        Ok(json!({
-            "type": "agent_state_set",
-            "window_id": self.windows[i].id,
-            "state": out.state.as_str(),
-            "message": sent,
-            "source": msg.source.as_str(),
-            "applied": out.applied,
-        }))
+        Ok(set_agent_state::Reply {
+            window_id: self.windows[i].id.clone(),
+            state: out.state.as_str().to_string(),
+            message: sent,
+            source: msg.source.as_str().to_string(),
+            applied: out.applied,
+            ..Default::default()
+        })
     }
 }
 
 /// `get-agent-state` for a window of this session.
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<get_agent_state::Reply, VerbError>")]
 pub struct GetAgentState(pub Option<String>);
 
 impl Handler<GetAgentState> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<get_agent_state::Reply, VerbError>;
     fn handle(&mut self, msg: GetAgentState, _: &mut Self::Context) -> Self::Result {
         let i = self.resolve(msg.0.as_deref())?;
-        Ok(self.agent_state_json(i))
+        Ok(self.agent_state_reply(i))
     }
 }
 

@@ -3,14 +3,16 @@
 use std::collections::BTreeMap;
 
 use actix::prelude::*;
+use protocol::verbs::{
+    set_session_accent, set_session_name, set_workspace_name, set_workspace_order,
+};
 use protocol::VerbError;
-use serde_json::{json, Value};
 
 use super::workspaces::check_workspace;
 use super::{Session, NUM_WORKSPACES};
 
 #[derive(Message)]
-#[rtype(result = "Value")]
+#[rtype(result = "set_session_name::Reply")]
 pub struct SetSessionName(pub String);
 
 impl Handler<SetSessionName> for Session {
@@ -18,40 +20,40 @@ impl Handler<SetSessionName> for Session {
     fn handle(&mut self, msg: SetSessionName, _: &mut Self::Context) -> Self::Result {
         let name = msg.0.trim().to_string();
         self.display_name = (!name.is_empty()).then_some(name);
-        MessageResult(json!({
-            "type": "session_name_set",
-            "session": self.name,
-            "display_name": self.display_name.clone().unwrap_or_default(),
-        }))
+        MessageResult(set_session_name::Reply {
+            session: self.name.clone(),
+            display_name: self.display_name.clone().unwrap_or_default(),
+            ..Default::default()
+        })
     }
 }
 
 /// Set (or with an empty string, clear) the accent; the caller has validated it.
 #[derive(Message)]
-#[rtype(result = "Value")]
+#[rtype(result = "set_session_accent::Reply")]
 pub struct SetSessionAccent(pub String);
 
 impl Handler<SetSessionAccent> for Session {
     type Result = MessageResult<SetSessionAccent>;
     fn handle(&mut self, msg: SetSessionAccent, _: &mut Self::Context) -> Self::Result {
         self.accent = (!msg.0.is_empty()).then_some(msg.0);
-        MessageResult(json!({
-            "type": "session_accent_set",
-            "session": self.name,
-            "accent": self.accent.clone().unwrap_or_default(),
-        }))
+        MessageResult(set_session_accent::Reply {
+            session: self.name.clone(),
+            accent: self.accent.clone().unwrap_or_default(),
+            ..Default::default()
+        })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<set_workspace_name::Reply, VerbError>")]
 pub struct SetWorkspaceName {
     pub workspace: i64,
     pub name: String,
 }
 
 impl Handler<SetWorkspaceName> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<set_workspace_name::Reply, VerbError>;
     fn handle(&mut self, msg: SetWorkspaceName, _: &mut Self::Context) -> Self::Result {
         let n = check_workspace(msg.workspace)?;
         let name = msg.name.trim().to_string();
@@ -60,18 +62,22 @@ impl Handler<SetWorkspaceName> for Session {
         } else {
             self.workspace_names.insert(n, name.clone());
         }
-        Ok(json!({"type": "workspace_name_set", "workspace": n, "name": name}))
+        Ok(set_workspace_name::Reply {
+            workspace: n,
+            name,
+            ..Default::default()
+        })
     }
 }
 
 /// Set the display order: entries out of range and repeats are dropped; an ascending result
 /// is the natural order and clears the setting.
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<set_workspace_order::Reply, VerbError>")]
 pub struct SetWorkspaceOrder(pub Vec<i64>);
 
 impl Handler<SetWorkspaceOrder> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<set_workspace_order::Reply, VerbError>;
     fn handle(&mut self, msg: SetWorkspaceOrder, _: &mut Self::Context) -> Self::Result {
         let mut kept: Vec<i64> = Vec::new();
         for n in msg.0 {
@@ -90,7 +96,10 @@ impl Handler<SetWorkspaceOrder> for Session {
         } else {
             Some(kept)
         };
-        Ok(json!({"type": "workspace_order_set", "workspace_order": self.workspace_order}))
+        Ok(set_workspace_order::Reply {
+            workspace_order: self.workspace_order.clone(),
+            ..Default::default()
+        })
     }
 }
 

@@ -3,8 +3,10 @@
 use actix::prelude::*;
 use futures_util::future::join_all;
 use protocol::closest::echo_name;
+use protocol::verbs::common::{ExitCode, WindowRow};
+use protocol::verbs::{list_windows, new_window, session_info};
 use protocol::{ErrorCode, Hint, VerbError};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::errors;
@@ -141,39 +143,33 @@ impl Session {
         self.focused.as_deref().and_then(|id| self.index_of(id))
     }
 
-    fn window_row(&self, idx: usize) -> Value {
+    fn window_row(&self, idx: usize) -> WindowRow {
         let w = &self.windows[idx];
-        let mut row = json!({
-            "window_id": w.id,
-            "index": idx,
-            "title": w.title(),
-            "display_name": w.display_name(),
-            "workspace": w.workspace,
-            "minimized": w.minimized,
-            "focused": self.focused.as_deref() == Some(w.id.as_str()),
-            "x": 0,
-            "y": 0,
-            "width": w.cols,
-            "height": w.rows,
-            "pty_id": w.pty_id,
-            "agent_state": "none",
-            "alive": w.exited.is_none(),
-            "failed_frames": w.failed_frames,
-        });
-        if let Some(name) = &w.custom_name {
-            row["custom_name"] = json!(name);
-        }
+        let mut row = WindowRow {
+            window_id: w.id.clone(),
+            index: idx,
+            title: w.title().to_string(),
+            display_name: w.display_name().to_string(),
+            workspace: w.workspace,
+            minimized: w.minimized,
+            focused: self.focused.as_deref() == Some(w.id.as_str()),
+            x: 0,
+            y: 0,
+            width: w.cols,
+            height: w.rows,
+            pty_id: w.pty_id.clone(),
+            alive: w.exited.is_none(),
+            failed_frames: w.failed_frames,
+            custom_name: w.custom_name.clone(),
+            ..Default::default()
+        };
         w.agent.fill_row(&mut row);
         if let Some(exit) = w.exited {
-            if let Some(code) = exit.code {
-                row["exit_code"] = json!(code);
-            }
-            if let Some(sig) = exit.signal {
-                row["signal"] = json!(sig);
-            }
+            row.exit_code = exit.code.map(ExitCode::Code);
+            row.signal = exit.signal;
             if let Some(reason) = exit.reason {
-                row["exit_code"] = Value::Null;
-                row["exit_reason"] = json!(reason);
+                row.exit_code = Some(ExitCode::Unknown);
+                row.exit_reason = Some(reason.to_string());
             }
         }
         row
@@ -361,7 +357,7 @@ impl Session {
         }
     }
 
-    fn info_json(&self) -> Value {
+    fn info(&self) -> session_info::Reply {
         // The layout is the attached clients' (opaque to the daemon apart from this flag).
         let tiling = self
             .clients
@@ -369,31 +365,36 @@ impl Session {
             .as_deref()
             .and_then(|l| serde_json::from_str::<Value>(l).ok())
             .and_then(|l| l["workspaces"][self.current_workspace.to_string()]["tiling"].as_bool());
-        json!({
-            "type": "session_info",
-            "session_name": self.name,
-            "session_id": self.id,
-            "display_name": self.display_name.clone().unwrap_or_default(),
-            "accent": self.accent.clone().unwrap_or_default(),
-            "mode": "unknown",
-            "current_workspace": self.current_workspace,
-            "num_workspaces": NUM_WORKSPACES,
-            "workspace_names": self
+        session_info::Reply {
+            session_name: self.name.clone(),
+            session_id: self.id.clone(),
+            display_name: self.display_name.clone().unwrap_or_default(),
+            accent: self.accent.clone().unwrap_or_default(),
+            mode: "unknown".into(),
+            current_workspace: self.current_workspace,
+            num_workspaces: NUM_WORKSPACES,
+            workspace_names: self
                 .workspace_names
                 .iter()
-                .map(|(k, v)| (k.to_string(), json!(v)))
-                .collect::<serde_json::Map<_, _>>(),
-            "workspace_order": self.workspace_order,
-            "layout_mode": if tiling.is_some() { "bsp" } else { "unknown" },
-            "window_count": self.windows.len(),
-            "tiling_mode": if tiling == Some(true) { "tiling" } else { "floating" },
-            "master_ratio": 0.5,
-            "width": self.width,
-            "height": self.height,
-            "tui_attached": self.has_clients(),
-            "clients": self.clients.list.len(),
-            "created": self.created,
-        })
+                .map(|(k, v)| (k.to_string(), Value::from(v.clone())))
+                .collect(),
+            workspace_order: self.workspace_order.clone(),
+            layout_mode: if tiling.is_some() { "bsp" } else { "unknown" }.into(),
+            window_count: self.windows.len(),
+            tiling_mode: if tiling == Some(true) {
+                "tiling"
+            } else {
+                "floating"
+            }
+            .into(),
+            master_ratio: 0.5,
+            width: self.width,
+            height: self.height,
+            tui_attached: self.has_clients(),
+            clients: self.clients.list.len(),
+            created: self.created,
+            ..Default::default()
+        }
     }
 }
 
@@ -535,11 +536,11 @@ pub struct NewWindowSpec {
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<new_window::Reply, VerbError>")]
 pub struct NewWindow(pub NewWindowSpec);
 
 impl Handler<NewWindow> for Session {
-    type Result = ResponseActFuture<Self, Result<Value, VerbError>>;
+    type Result = ResponseActFuture<Self, Result<new_window::Reply, VerbError>>;
     fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
         self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0, false)
     }
@@ -553,7 +554,7 @@ impl Session {
         id: String,
         spec: NewWindowSpec,
         restored: bool,
-    ) -> ResponseActFuture<Self, Result<Value, VerbError>> {
+    ) -> ResponseActFuture<Self, Result<new_window::Reply, VerbError>> {
         let requested_ws = spec.workspace;
         if requested_ws != 0 {
             if let Err(e) = workspaces::check_workspace(requested_ws) {
@@ -641,7 +642,7 @@ impl Session {
         spawned: pty::SpawnedPty,
         (cols, rows): (u16, u16),
         ctx: &mut Context<Self>,
-    ) -> Result<Value, VerbError> {
+    ) -> Result<new_window::Reply, VerbError> {
         let workspace = if spec.workspace == 0 {
             self.current_workspace
         } else {
@@ -705,15 +706,15 @@ impl Session {
         }
         tracing::info!(session = %self.name, window = %id, "window created");
         self.publish_changes(before);
-        Ok(json!({
-            "type": "window_created",
-            "window_id": id,
-            "name": stored_title,
-            "workspace": workspace,
-            "pty_id": pty_id,
-            "focused": spec.focus,
-            "unplaced": true,
-        }))
+        Ok(new_window::Reply {
+            window_id: id,
+            name: stored_title,
+            workspace,
+            pty_id,
+            focused: spec.focus,
+            unplaced: true,
+            ..Default::default()
+        })
     }
 }
 
@@ -781,13 +782,13 @@ impl Handler<CloseWindow> for Session {
 }
 
 #[derive(Message)]
-#[rtype(result = "Value")]
+#[rtype(result = "list_windows::Reply")]
 pub struct ListWindows;
 
 impl Handler<ListWindows> for Session {
     type Result = MessageResult<ListWindows>;
     fn handle(&mut self, _: ListWindows, _: &mut Self::Context) -> Self::Result {
-        let windows: Vec<Value> = (0..self.windows.len())
+        let windows: Vec<WindowRow> = (0..self.windows.len())
             .map(|i| self.window_row(i))
             .collect();
         let mut per_workspace = vec![0usize; NUM_WORKSPACES as usize];
@@ -796,26 +797,30 @@ impl Handler<ListWindows> for Session {
                 *slot += 1;
             }
         }
-        MessageResult(json!({
-            "type": "window_list",
-            "windows": windows,
-            "total": self.windows.len(),
-            "focused_index": self.focused_index().map(|i| i as i64).unwrap_or(-1),
-            "focused_window_id": self.focused.clone().filter(|_| self.focused_index().is_some()).unwrap_or_default(),
-            "current_workspace": self.current_workspace,
-            "workspace_windows": per_workspace,
-        }))
+        MessageResult(list_windows::Reply {
+            windows,
+            total: self.windows.len(),
+            focused_index: self.focused_index().map(|i| i as i64).unwrap_or(-1),
+            focused_window_id: self
+                .focused
+                .clone()
+                .filter(|_| self.focused_index().is_some())
+                .unwrap_or_default(),
+            current_workspace: self.current_workspace,
+            workspace_windows: per_workspace,
+            ..Default::default()
+        })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Value")]
+#[rtype(result = "session_info::Reply")]
 pub struct SessionInfo;
 
 impl Handler<SessionInfo> for Session {
     type Result = MessageResult<SessionInfo>;
     fn handle(&mut self, _: SessionInfo, _: &mut Self::Context) -> Self::Result {
-        MessageResult(self.info_json())
+        MessageResult(self.info())
     }
 }
 

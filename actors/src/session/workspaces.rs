@@ -2,8 +2,10 @@
 //! move-window, set-window, focus-window and their run-command twins). Each mutation goes
 //! through `publish_changes`, so the matching events come from the state change itself.
 use actix::prelude::*;
+use protocol::verbs::common::WindowRow;
+use protocol::verbs::{focus_window, list_workspaces, move_window, select_workspace, set_window};
 use protocol::{ErrorCode, Hint, VerbError};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{Session, NUM_WORKSPACES};
 
@@ -50,16 +52,13 @@ impl Session {
         self.workspace_focus.insert(ws, id);
     }
 
-    fn focus_result(&self) -> Value {
-        let mut v = json!({
-            "type": "focus",
-            "focused_window_id": self.focused.clone().unwrap_or_default(),
-            "current_workspace": self.current_workspace,
-        });
-        if let Some(i) = self.focused_index() {
-            v["window"] = self.window_row(i);
+    fn focus_result(&self) -> focus_window::Reply {
+        focus_window::Reply {
+            focused_window_id: self.focused.clone().unwrap_or_default(),
+            current_workspace: self.current_workspace,
+            window: self.focused_index().map(|i| self.window_row(i)),
+            ..Default::default()
         }
-        v
     }
 
     /// Move the window at `idx` to workspace `n`; a window that held its old workspace's
@@ -118,13 +117,13 @@ impl Session {
 }
 
 #[derive(Message)]
-#[rtype(result = "Value")]
+#[rtype(result = "list_workspaces::Reply")]
 pub struct ListWorkspaces;
 
 impl Handler<ListWorkspaces> for Session {
     type Result = MessageResult<ListWorkspaces>;
     fn handle(&mut self, _: ListWorkspaces, _: &mut Self::Context) -> Self::Result {
-        let rows: Vec<Value> = (1..=NUM_WORKSPACES)
+        let rows: Vec<serde_json::Value> = (1..=NUM_WORKSPACES)
             .map(|n| {
                 json!({
                     "workspace": n,
@@ -135,37 +134,37 @@ impl Handler<ListWorkspaces> for Session {
                 })
             })
             .collect();
-        MessageResult(json!({
-            "type": "workspace_list",
-            "workspaces": rows,
-            "current_workspace": self.current_workspace,
-            "order": self.workspace_order,
-        }))
+        MessageResult(list_workspaces::Reply {
+            workspaces: rows,
+            current_workspace: self.current_workspace,
+            order: self.workspace_order.clone(),
+            ..Default::default()
+        })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<select_workspace::Reply, VerbError>")]
 pub struct SelectWorkspace(pub i64);
 
 impl Handler<SelectWorkspace> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<select_workspace::Reply, VerbError>;
     fn handle(&mut self, msg: SelectWorkspace, _: &mut Self::Context) -> Self::Result {
         let n = check_workspace(msg.0)?;
         let before = self.snapshot();
         self.switch_workspace(n);
         self.publish_changes(before);
-        Ok(json!({
-            "type": "workspace_selected",
-            "current_workspace": self.current_workspace,
-            "focused_window_id": self.focused.clone().unwrap_or_default(),
-            "window_count": self.windows.iter().filter(|w| w.workspace == n).count(),
-        }))
+        Ok(select_workspace::Reply {
+            current_workspace: self.current_workspace,
+            focused_window_id: self.focused.clone().unwrap_or_default(),
+            window_count: self.windows.iter().filter(|w| w.workspace == n).count(),
+            ..Default::default()
+        })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<move_window::Reply, VerbError>")]
 pub struct MoveWindow {
     pub target: Option<String>,
     pub workspace: i64,
@@ -173,7 +172,7 @@ pub struct MoveWindow {
 }
 
 impl Handler<MoveWindow> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<move_window::Reply, VerbError>;
     fn handle(&mut self, msg: MoveWindow, _: &mut Self::Context) -> Self::Result {
         let idx = self.resolve(msg.target.as_deref())?;
         let n = check_workspace(msg.workspace)?;
@@ -183,18 +182,18 @@ impl Handler<MoveWindow> for Session {
             self.switch_workspace(n);
         }
         self.publish_changes(before);
-        Ok(json!({
-            "type": "window_moved",
-            "window_id": self.windows[idx].id,
-            "from_workspace": from,
-            "workspace": n,
-            "current_workspace": self.current_workspace,
-        }))
+        Ok(move_window::Reply {
+            window_id: self.windows[idx].id.clone(),
+            from_workspace: from,
+            workspace: n,
+            current_workspace: self.current_workspace,
+            ..Default::default()
+        })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<set_window::Reply, VerbError>")]
 pub struct SetWindow {
     pub target: Option<String>,
     pub name: Option<String>,
@@ -202,7 +201,7 @@ pub struct SetWindow {
 }
 
 impl Handler<SetWindow> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<set_window::Reply, VerbError>;
     fn handle(&mut self, msg: SetWindow, _: &mut Self::Context) -> Self::Result {
         if msg.name.is_none() && msg.minimized.is_none() {
             return Err(VerbError::invalid_params(
@@ -219,22 +218,23 @@ impl Handler<SetWindow> for Session {
             self.set_minimized(idx, m);
         }
         self.publish_changes(before);
-        let mut row = self.window_row(idx);
-        row["type"] = json!("window_set");
-        Ok(row)
+        Ok(set_window::Reply {
+            window: self.window_row(idx),
+            ..Default::default()
+        })
     }
 }
 
 /// Focus a window by target, or cycle with `relative`.
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<focus_window::Reply, VerbError>")]
 pub enum FocusWindow {
     Target(String),
     Relative { forward: bool },
 }
 
 impl Handler<FocusWindow> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<focus_window::Reply, VerbError>;
     fn handle(&mut self, msg: FocusWindow, _: &mut Self::Context) -> Self::Result {
         let before = self.snapshot();
         match msg {
@@ -251,11 +251,11 @@ impl Handler<FocusWindow> for Session {
 
 /// One window's row, as list-windows shows it.
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<WindowRow, VerbError>")]
 pub struct GetWindow(pub Option<String>);
 
 impl Handler<GetWindow> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<WindowRow, VerbError>;
     fn handle(&mut self, msg: GetWindow, _: &mut Self::Context) -> Self::Result {
         let idx = self.resolve(msg.0.as_deref())?;
         Ok(self.window_row(idx))
@@ -264,7 +264,7 @@ impl Handler<GetWindow> for Session {
 
 /// A workspace-and-window command run by the daemon for `run-command`.
 #[derive(Message)]
-#[rtype(result = "Result<Value, VerbError>")]
+#[rtype(result = "Result<(), VerbError>")]
 pub enum WindowCommand {
     Rename {
         target: Option<String>,
@@ -282,7 +282,7 @@ pub enum WindowCommand {
 }
 
 impl Handler<WindowCommand> for Session {
-    type Result = Result<Value, VerbError>;
+    type Result = Result<(), VerbError>;
     fn handle(&mut self, msg: WindowCommand, _: &mut Self::Context) -> Self::Result {
         let before = self.snapshot();
         match msg {
@@ -307,13 +307,13 @@ impl Handler<WindowCommand> for Session {
             }
         }
         self.publish_changes(before);
-        Ok(json!({}))
+        Ok(())
     }
 }
 
 /// The focus state as focus-window reports it.
 #[derive(Message)]
-#[rtype(result = "Value")]
+#[rtype(result = "focus_window::Reply")]
 pub struct FocusResult;
 
 impl Handler<FocusResult> for Session {

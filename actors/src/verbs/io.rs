@@ -1,21 +1,15 @@
 //! Verbs that write to, read from or resize a window's terminal.
 use protocol::params::*;
+use protocol::verbs::{capture_pane, common::OkReply, resize};
 use protocol::VerbError;
-use serde_json::{json, Value};
 
 use super::{live_window, mailbox, ok, session, window, VerbEnv};
 use crate::errors;
 
 use crate::window as win;
 
-pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<Value, VerbError> {
-    let keys = params.keys.unwrap_or_default();
-    if keys.is_empty() {
-        return Err(VerbError::invalid_params(
-            "keys",
-            "keys is required, for example \"ls,Enter\" or \"ctrl+c\"",
-        ));
-    }
+pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<OkReply, VerbError> {
+    let keys = params.keys;
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
     let bytes = protocol::keys::keys_to_bytes(
@@ -39,14 +33,8 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<V
     Ok(ok())
 }
 
-pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<Value, VerbError> {
-    let text = params.text.unwrap_or_default();
-    if text.is_empty() {
-        return Err(VerbError::invalid_params(
-            "text",
-            "text is required and cannot be empty",
-        ));
-    }
+pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<OkReply, VerbError> {
+    let text = params.text;
     refuse_frames("text", text.as_bytes())?;
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
@@ -58,7 +46,7 @@ pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<V
 pub(super) async fn capture_pane(
     env: &VerbEnv,
     params: CapturePaneParams,
-) -> Result<Value, VerbError> {
+) -> Result<capture_pane::Reply, VerbError> {
     // The source is checked before the session, as the protocol orders it.
     let mode = params.mode()?;
     let s = session(env, params.session).await?;
@@ -72,18 +60,21 @@ pub(super) async fn capture_pane(
         params.start.unwrap_or(0),
         params.end.unwrap_or(0),
     );
-    Ok(json!({
-        "type": "pane_content",
-        "content": content,
+    Ok(capture_pane::Reply {
+        content,
         // The source actually read, whichever spelling asked for it.
-        "source": mode.source(),
-        "styled": styled,
-        "window_id": w.id,
-    }))
+        source: mode.source().to_owned(),
+        styled,
+        window_id: w.id,
+        ..Default::default()
+    })
 }
 
-pub(super) async fn resize(env: &VerbEnv, params: ResizeParams) -> Result<Value, VerbError> {
-    let (width, height) = (params.width.unwrap_or(0), params.height.unwrap_or(0));
+pub(super) async fn resize(
+    env: &VerbEnv,
+    params: ResizeParams,
+) -> Result<resize::Reply, VerbError> {
+    let (width, height) = (params.width, params.height);
     if width <= 0 || height <= 0 {
         return Err(VerbError::invalid_params(
             "width",
@@ -106,7 +97,12 @@ pub(super) async fn resize(env: &VerbEnv, params: ResizeParams) -> Result<Value,
         cols,
         rows,
     });
-    Ok(json!({"type": "resized", "width": width, "height": height, "window_id": w.id}))
+    Ok(resize::Reply {
+        width,
+        height,
+        window_id: w.id,
+        ..Default::default()
+    })
 }
 
 /// Lumen: the terminal never writes a frame to a program's input, so input that holds a frame

@@ -1,7 +1,9 @@
 //! Verbs that name things: the session's display name and accent, workspace names and order.
 use protocol::params::*;
+use protocol::verbs::{
+    set_session_accent, set_session_name, set_workspace_name, set_workspace_order,
+};
 use protocol::{ErrorCode, Hint, VerbError};
-use serde_json::Value;
 
 use super::{mailbox, session, VerbEnv};
 use crate::session as sess;
@@ -10,8 +12,8 @@ const ANSI_NAMES: [&str; 8] = [
     "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 ];
 
-/// An accent is an ANSI colour name (optionally "bright "), or `#rrggbb`. Returns it
-/// normalised (lower case, single spaces).
+/// An accent is an ANSI colour name (optionally "bright "), or `#rrggbb`, in any case. Returns
+/// it normalised (lower case, single spaces); `None` when it is not a colour.
 pub fn normalise_accent(accent: &str) -> Option<String> {
     let a = accent.trim().to_ascii_lowercase();
     if let Some(hex) = a.strip_prefix('#') {
@@ -28,7 +30,7 @@ pub fn normalise_accent(accent: &str) -> Option<String> {
 pub(super) async fn set_session_name(
     env: &VerbEnv,
     p: SetSessionNameParams,
-) -> Result<Value, VerbError> {
+) -> Result<set_session_name::Reply, VerbError> {
     let s = session(env, p.session).await?;
     mailbox(
         s.addr
@@ -40,11 +42,12 @@ pub(super) async fn set_session_name(
 pub(super) async fn set_session_accent(
     env: &VerbEnv,
     p: SetSessionAccentParams,
-) -> Result<Value, VerbError> {
+) -> Result<set_session_accent::Reply, VerbError> {
     let raw = p.accent.unwrap_or_default();
-    let accent = if raw.trim().is_empty() {
-        String::new()
-    } else {
+    // Checked against the colours clients know, but recorded as sent (trimmed), as the
+    // reference implementation records it.
+    let accent = raw.trim().to_string();
+    if !accent.is_empty() {
         normalise_accent(&raw).ok_or_else(|| {
             let mut accepted: Vec<String> = ANSI_NAMES.iter().map(|n| n.to_string()).collect();
             accepted.extend(ANSI_NAMES.iter().map(|n| format!("bright {n}")));
@@ -59,8 +62,8 @@ pub(super) async fn set_session_accent(
                     .accepted(accepted)
                     .detail("Use an ANSI colour name (optionally \"bright \"), a #rrggbb hex colour, or an empty string to clear it."),
             )
-        })?
-    };
+        })?;
+    }
     let s = session(env, p.session).await?;
     mailbox(s.addr.send(sess::SetSessionAccent(accent)).await)
 }
@@ -68,14 +71,8 @@ pub(super) async fn set_session_accent(
 pub(super) async fn set_workspace_name(
     env: &VerbEnv,
     p: SetWorkspaceNameParams,
-) -> Result<Value, VerbError> {
-    let n = p.workspace.unwrap_or(0);
-    if n == 0 {
-        return Err(VerbError::invalid_params(
-            "workspace",
-            "workspace is required: the number of the workspace to name, e.g. 1",
-        ));
-    }
+) -> Result<set_workspace_name::Reply, VerbError> {
+    let n = p.workspace;
     let s = session(env, p.session).await?;
     mailbox(
         s.addr
@@ -90,14 +87,8 @@ pub(super) async fn set_workspace_name(
 pub(super) async fn set_workspace_order(
     env: &VerbEnv,
     p: SetWorkspaceOrderParams,
-) -> Result<Value, VerbError> {
-    let order = p.order.unwrap_or_default();
-    if order.is_empty() {
-        return Err(VerbError::invalid_params(
-            "order",
-            "order is required: the workspace numbers in display order, e.g. [3,1,2]",
-        ));
-    }
+) -> Result<set_workspace_order::Reply, VerbError> {
+    let order = p.order;
     let s = session(env, p.session).await?;
     mailbox(s.addr.send(sess::SetWorkspaceOrder(order)).await)?
 }

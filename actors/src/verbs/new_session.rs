@@ -4,34 +4,21 @@ use std::path::PathBuf;
 
 use protocol::binary::BinaryErrorCode;
 use protocol::closest::echo_name;
+use protocol::params::NewSessionParams;
+use protocol::verbs::new_session;
 use protocol::{ErrorCode, Hint, VerbError};
-use serde::Deserialize;
-use serde_json::{json, Value};
 
-use super::{mailbox, session_rows, VerbEnv};
+use super::{mailbox, session_list, VerbEnv};
 use crate::errors;
 use crate::session::{self as sess, NewWindowSpec};
 use crate::session_manager::{CreateSession, KillSession};
 
 const DEFAULT_SIZE: (i64, i64) = (80, 24);
 
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct NewSessionParams {
-    name: Option<String>,
-    width: Option<i64>,
-    height: Option<i64>,
-    command: Option<Vec<String>>,
-    cwd: Option<String>,
-    env: Option<Vec<String>>,
-}
-
-/// `env` of `new-session` and `new-window`, read beside their other params.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct EnvParam {
-    pub env: Option<Vec<String>>,
-}
-
-pub(super) async fn new_session(env: &VerbEnv, p: NewSessionParams) -> Result<Value, VerbError> {
+pub(super) async fn new_session(
+    env: &VerbEnv,
+    p: NewSessionParams,
+) -> Result<new_session::Reply, VerbError> {
     // Everything the caller sent is checked before the session exists, so a refusal leaves
     // nothing behind.
     let (width, height) = protocol::limits::check_size(
@@ -90,14 +77,16 @@ pub(super) async fn new_session(env: &VerbEnv, p: NewSessionParams) -> Result<Va
             return Err(e);
         }
     };
-    let rows = session_rows(&env.manager).await?;
-    let mut row = rows
+    let rows = session_list(&env.manager).await?;
+    let row = rows
         .into_iter()
-        .find(|r| r["name"] == json!(name))
+        .find(|r| r.name == name)
         .ok_or_else(|| errors::internal(format!("session {name} ended as it was created")))?;
-    row["type"] = json!("session_created");
-    row["window_id"] = window["window_id"].clone();
-    Ok(row)
+    Ok(new_session::Reply {
+        session: row,
+        window_id: window.window_id,
+        ..Default::default()
+    })
 }
 
 fn create_error(code: BinaryErrorCode, message: String) -> VerbError {

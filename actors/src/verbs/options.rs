@@ -4,6 +4,7 @@ use config::options::{self, OptionSpec};
 use config::themes::{self, ThemeRegistry};
 use protocol::closest::{closest_match, echo_name};
 use protocol::params::*;
+use protocol::verbs::{get_option, list_options, list_themes, set_option};
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::{json, Value};
 
@@ -62,16 +63,18 @@ fn option_not_found(key: &str) -> VerbError {
     )
 }
 
-fn required_key(key: Option<String>) -> Result<String, VerbError> {
-    key.filter(|k| !k.trim().is_empty())
-        .map(|k| k.trim().to_string())
-        .ok_or_else(|| {
-            VerbError::invalid_params(
-                "key",
-                "key is required, e.g. \"appearance.dockbar_position\"",
-            )
-            .with_hint(Hint::new().param("key").verb("list-options"))
-        })
+/// The key without surrounding spaces. The registry refuses a missing or empty key; one of
+/// spaces only is refused here, the same way.
+fn trimmed_key(key: String) -> Result<String, VerbError> {
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(VerbError::invalid_params(
+            "key",
+            "key is required, e.g. \"appearance.dockbar_position\"",
+        )
+        .with_hint(Hint::new().param("key").verb("list-options")));
+    }
+    Ok(key.to_string())
 }
 
 fn resolve(key: &str) -> Result<&'static OptionSpec, VerbError> {
@@ -115,7 +118,10 @@ fn option_row(spec: &OptionSpec, session_value: Option<&String>) -> Value {
     row
 }
 
-pub(super) async fn list_options(env: &VerbEnv, p: ListOptionsParams) -> Result<Value, VerbError> {
+pub(super) async fn list_options(
+    env: &VerbEnv,
+    p: ListOptionsParams,
+) -> Result<list_options::Reply, VerbError> {
     let s = maybe_session(env, p.session).await?;
     let overrides = match &s {
         Some(s) => mailbox(s.addr.send(sess::GetOptions).await)?,
@@ -146,16 +152,19 @@ pub(super) async fn list_options(env: &VerbEnv, p: ListOptionsParams) -> Result<
             ),
         );
     }
-    Ok(json!({
-        "type": "option_list",
-        "total": rows.len(),
-        "options": rows,
-        "sections": sections,
-    }))
+    Ok(list_options::Reply {
+        total: rows.len(),
+        options: rows,
+        sections: sections.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    })
 }
 
-pub(super) async fn set_option(env: &VerbEnv, p: SetOptionParams) -> Result<Value, VerbError> {
-    let key = required_key(p.key)?;
+pub(super) async fn set_option(
+    env: &VerbEnv,
+    p: SetOptionParams,
+) -> Result<set_option::Reply, VerbError> {
+    let key = trimmed_key(p.key)?;
     let spec = resolve(&key)?;
     let raw = p.value.unwrap_or_default();
     let themes = load_themes().await?;
@@ -205,23 +214,21 @@ pub(super) async fn set_option(env: &VerbEnv, p: SetOptionParams) -> Result<Valu
             }
         }
     };
-    let mut result = json!({
-        "type": "option_set",
-        "key": spec.path,
-        "value": value,
-        "applied": applied,
-    });
-    if !applied {
-        result["reason"] = json!(reason);
-    }
-    if let Some(why) = spec.deprecated {
-        result["deprecated"] = json!(why);
-    }
-    Ok(result)
+    Ok(set_option::Reply {
+        key: spec.path.to_string(),
+        value,
+        applied,
+        reason: (!applied).then_some(reason),
+        deprecated: spec.deprecated.map(str::to_string),
+        ..Default::default()
+    })
 }
 
-pub(super) async fn get_option(env: &VerbEnv, p: GetOptionParams) -> Result<Value, VerbError> {
-    let key = required_key(p.key)?;
+pub(super) async fn get_option(
+    env: &VerbEnv,
+    p: GetOptionParams,
+) -> Result<get_option::Reply, VerbError> {
+    let key = trimmed_key(p.key)?;
     let s = session(env, p.session).await?;
     let spec = resolve(&key)?;
     let overrides = mailbox(s.addr.send(sess::GetOptions).await)?;
@@ -229,22 +236,25 @@ pub(super) async fn get_option(env: &VerbEnv, p: GetOptionParams) -> Result<Valu
         Some(v) => (v.clone(), "session"),
         None => (spec.default.to_string(), "default"),
     };
-    Ok(json!({
-        "type": "option",
-        "key": spec.path,
-        "value": value,
-        "source": source,
-        "default": spec.default,
-        "option_type": spec.ty.as_str(),
-    }))
+    Ok(get_option::Reply {
+        key: spec.path.to_string(),
+        value,
+        source: source.to_string(),
+        default: spec.default.to_string(),
+        option_type: spec.ty.as_str().to_string(),
+        ..Default::default()
+    })
 }
 
-pub(super) async fn list_themes(env: &VerbEnv, p: ListThemesParams) -> Result<Value, VerbError> {
+pub(super) async fn list_themes(
+    env: &VerbEnv,
+    p: ListThemesParams,
+) -> Result<list_themes::Reply, VerbError> {
     let s = maybe_session(env, p.session).await?;
     let registry = load_themes().await?;
     let theme = p.theme.filter(|t| !t.is_empty());
-    let mut result = themes::list_themes(&registry, theme.as_deref(), p.filter.as_deref())
-        .map_err(|unknown| {
+    let listing = themes::list_themes(&registry, theme.as_deref(), p.filter.as_deref()).map_err(
+        |unknown| {
             VerbError::new(
                 ErrorCode::OptionNotFound,
                 format!("no theme named {}", echo_name(&unknown.id)),
@@ -261,16 +271,21 @@ pub(super) async fn list_themes(env: &VerbEnv, p: ListThemesParams) -> Result<Va
                         unknown.id
                     )),
             )
-        })?;
+        },
+    )?;
+    // The theme listing is built by the config crate as JSON; read it into the reply type, which
+    // refuses a key the verb does not declare.
+    let mut result: list_themes::Reply = serde_json::from_value(listing)
+        .map_err(|e| errors::internal(format!("the theme listing has an unexpected shape: {e}")))?;
     if let Some(s) = s {
         let overrides = mailbox(s.addr.send(sess::GetOptions).await)?;
         let (active, source) = match overrides.get("appearance.theme") {
             Some(v) => (v.clone(), "session"),
             None => (String::new(), "default"),
         };
-        result["session"] = json!(s.name);
-        result["active"] = json!(active);
-        result["active_source"] = json!(source);
+        result.session = Some(s.name);
+        result.active = Some(active);
+        result.active_source = Some(source.to_string());
     }
     Ok(result)
 }

@@ -24,10 +24,12 @@
 use std::time::Duration;
 
 use protocol::closest::echo_name;
+use protocol::params::RunParams;
+use protocol::shell::{fish_quote, quote as posix_quote};
+use protocol::verbs::run::Reply as RunReply;
 use protocol::{ErrorCode, Hint, VerbError};
 use regex::Regex;
-use serde::Deserialize;
-use serde_json::{json, Value};
+
 use tokio::sync::oneshot;
 use tokio::time::{timeout_at, Instant};
 
@@ -41,14 +43,6 @@ const DEFAULT_TIMEOUT_MS: i64 = 30_000;
 const SHELL_BUSY_GRACE: Duration = Duration::from_secs(2);
 const START: &str = "#tuios-run:";
 const END: &str = "#tuios-end:";
-
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct RunParams {
-    session: Option<String>,
-    window: Option<String>,
-    command: Option<String>,
-    timeout: Option<i64>,
-}
 
 /// The shell syntax the typed line is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,8 +58,9 @@ const POSIX_SHELLS: &[&str] = &[
     "sh", "dash", "bash", "ksh", "ksh93", "mksh", "ash", "busybox", "yash", "posh",
 ];
 
-pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError> {
-    let command = p.command.unwrap_or_default();
+pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<RunReply, VerbError> {
+    let command = p.command;
+    // The registry refuses a missing or empty command; one of spaces only is refused here.
     if command.trim().is_empty() {
         return Err(VerbError::invalid_params(
             "command",
@@ -180,11 +175,12 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError>
                     "the command's end marker was seen but is no longer in the window's text",
                 )
             })?;
-            let mut v = json!({"type": "run_result", "output": output, "exit_code": exit_code});
-            if truncated {
-                v["truncated"] = json!(true);
+            RunReply {
+                output,
+                exit_code,
+                truncated: truncated.then_some(true),
+                ..Default::default()
             }
-            v
         }
         Ended::ShellExited(exit) => {
             let (output, truncated) = after_start(&text, &token);
@@ -193,19 +189,16 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<Value, VerbError>
                 (None, Some(sig)) => 128 + sig,
                 (None, None) => 0,
             });
-            let mut v = json!({
-                "type": "run_result",
-                "output": output,
-                "exit_code": code,
-                "shell_exited": true,
-            });
-            if truncated {
-                v["truncated"] = json!(true);
+            RunReply {
+                output,
+                exit_code: code.into(),
+                shell_exited: Some(true),
+                truncated: truncated.then_some(true),
+                ..Default::default()
             }
-            v
         }
     };
-    result["window_id"] = json!(w.id);
+    result.window_id = w.id;
     Ok(result)
 }
 
@@ -389,14 +382,6 @@ pub fn typed_line(flavour: Flavour, command: &str, token: &str) -> String {
             )
         }
     }
-}
-
-fn posix_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-fn fish_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// Every byte but ASCII letters and digits as a printf octal escape (`%` included, so the

@@ -3,15 +3,20 @@
 //! attached client.
 use protocol::commands::{self, Runner};
 use protocol::params::*;
+use protocol::verbs::run_command;
 use protocol::{Hint, VerbError};
 use serde_json::{json, Map, Value};
 
-use super::{mailbox, session, VerbEnv};
+use super::{mailbox, reply_value, session, VerbEnv};
 use crate::session::{self as sess, NewWindowSpec, NUM_WORKSPACES};
 
-pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Value, VerbError> {
-    let name = p.command.unwrap_or_default();
+pub(super) async fn run_command(
+    env: &VerbEnv,
+    p: RunCommandParams,
+) -> Result<run_command::Reply, VerbError> {
+    let name = p.command;
     if name.is_empty() {
+        // Only a client's own run-command reaches here without the registry's required check.
         return Err(VerbError::invalid_params(
             "command",
             "command is required, e.g. \"SwitchWorkspace\"",
@@ -36,14 +41,7 @@ pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Va
             &format!("command {name}"),
         )
         .await?;
-        let mut result = Map::new();
-        result.insert("type".into(), json!("command_result"));
-        result.insert("command".into(), json!(spec.name));
-        result.insert("routed".into(), json!(true));
-        if let Value::Object(fields) = data {
-            result.extend(fields.into_iter().filter(|(k, _)| k != "type"));
-        }
-        return Ok(Value::Object(result));
+        return Ok(command_result(spec.name, true, data));
     }
     let arg = |i: usize| args.get(i).filter(|a| !a.is_empty()).cloned();
     let data: Value = match spec.name {
@@ -64,7 +62,7 @@ pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Va
                 ));
             }
             let created = mailbox(s.addr.send(sess::NewWindow(spec)).await)??;
-            json!({"window_id": created["window_id"], "name": created["name"]})
+            json!({"window_id": created.window_id, "name": created.name})
         }
         "CloseWindow" => {
             mailbox(s.addr.send(sess::CloseWindow(arg(0))).await)??;
@@ -101,19 +99,24 @@ pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Va
                         name: new_name,
                     })
                     .await,
-            )??
+            )??;
+            json!({})
         }
-        "MinimizeWindow" | "RestoreWindow" => mailbox(
-            s.addr
-                .send(sess::WindowCommand::Minimize {
-                    target: arg(0),
-                    minimized: spec.name == "MinimizeWindow",
-                })
-                .await,
-        )??,
+        "MinimizeWindow" | "RestoreWindow" => {
+            mailbox(
+                s.addr
+                    .send(sess::WindowCommand::Minimize {
+                        target: arg(0),
+                        minimized: spec.name == "MinimizeWindow",
+                    })
+                    .await,
+            )??;
+            json!({})
+        }
         "SwitchWorkspace" => {
             let n = commands::workspace_arg(spec.name, args.first(), NUM_WORKSPACES)?;
-            mailbox(s.addr.send(sess::WindowCommand::SwitchWorkspace(n)).await)??
+            mailbox(s.addr.send(sess::WindowCommand::SwitchWorkspace(n)).await)??;
+            json!({})
         }
         "MoveToWorkspace" | "MoveAndFollowWorkspace" => {
             let n = commands::workspace_arg(spec.name, args.first(), NUM_WORKSPACES)?;
@@ -124,28 +127,43 @@ pub(super) async fn run_command(env: &VerbEnv, p: RunCommandParams) -> Result<Va
                         follow: spec.name == "MoveAndFollowWorkspace",
                     })
                     .await,
-            )??
+            )??;
+            json!({})
         }
-        "ListWindows" => mailbox(s.addr.send(sess::ListWindows).await)?,
-        "GetSessionInfo" => mailbox(s.addr.send(sess::SessionInfo).await)?,
-        "GetWindow" => mailbox(s.addr.send(sess::GetWindow(arg(0))).await)??,
+        "ListWindows" => reply_value(mailbox(s.addr.send(sess::ListWindows).await)?),
+        "GetSessionInfo" => reply_value(mailbox(s.addr.send(sess::SessionInfo).await)?),
+        "GetWindow" => reply_value(mailbox(s.addr.send(sess::GetWindow(arg(0))).await)??),
         other => {
             return Err(crate::errors::internal(format!(
                 "command {other} is marked daemon-runnable but has no implementation"
             )))
         }
     };
-    let mut result = Map::new();
-    result.insert("type".into(), json!("command_result"));
-    result.insert("command".into(), json!(spec.name));
-    result.insert("routed".into(), json!(false));
-    if let Value::Object(fields) = data {
-        for (k, v) in fields {
-            // The command's own data, without the inner result's type tag.
-            if k != "type" {
-                result.insert(k, v);
-            }
+    Ok(command_result(spec.name, false, data))
+}
+
+/// The reply: the command, who ran it, and the command's own data without the inner result's
+/// type tag.
+fn command_result(command: &str, routed: bool, data: Value) -> run_command::Reply {
+    let mut data = match data {
+        Value::Object(fields) => fields,
+        _ => Map::new(),
+    };
+    data.remove("type");
+    let mut text = |k: &str| match data.remove(k) {
+        Some(Value::String(s)) => Some(s),
+        Some(other) => {
+            data.insert(k.to_string(), other);
+            None
         }
+        None => None,
+    };
+    run_command::Reply {
+        command: command.to_string(),
+        routed,
+        window_id: text("window_id"),
+        name: text("name"),
+        data,
+        ..Default::default()
     }
-    Ok(Value::Object(result))
 }

@@ -4,17 +4,21 @@ use std::path::PathBuf;
 use protocol::attach::RoutedRequest;
 use protocol::closest::echo_name;
 use protocol::params::*;
+use protocol::verbs::{
+    focus_window, list_workspaces, move_window, new_window, select_workspace, set_layout,
+    set_window, split_window,
+};
 use protocol::{Hint, VerbError};
 use serde_json::Value;
 
 use super::{mailbox, session, VerbEnv};
-use crate::session::{self as sess, NewWindowSpec, NUM_WORKSPACES};
+use crate::session::{self as sess, NewWindowSpec};
 
 pub(super) async fn new_window(
     env: &VerbEnv,
     params: NewWindowParams,
-    extra_env: Vec<(String, String)>,
-) -> Result<Value, VerbError> {
+) -> Result<new_window::Reply, VerbError> {
+    let extra_env = super::new_session::parse_env(params.env.unwrap_or_default())?;
     let s = session(env, params.session).await?;
     let workspace = params.workspace.unwrap_or(0);
     if workspace < 0 {
@@ -70,39 +74,28 @@ pub(super) async fn new_window(
     mailbox(s.addr.send(sess::NewWindow(spec)).await)?
 }
 
-pub(super) async fn list_workspaces(env: &VerbEnv, p: SessionParams) -> Result<Value, VerbError> {
+pub(super) async fn list_workspaces(
+    env: &VerbEnv,
+    p: SessionParams,
+) -> Result<list_workspaces::Reply, VerbError> {
     let s = session(env, p.session).await?;
     mailbox(s.addr.send(sess::ListWorkspaces).await)
-}
-
-/// `workspace` given and non-zero, or the error naming what it is for.
-fn required_workspace(workspace: Option<i64>, purpose: &str) -> Result<i64, VerbError> {
-    match workspace.unwrap_or(0) {
-        0 => Err(VerbError::invalid_params(
-            "workspace",
-            format!("workspace is required: the workspace number {purpose}, e.g. 2"),
-        )
-        .with_hint(
-            Hint::new()
-                .param("workspace")
-                .verb("list-workspaces")
-                .detail(format!("Workspaces are numbered 1 to {NUM_WORKSPACES}.")),
-        )),
-        n => Ok(n),
-    }
 }
 
 pub(super) async fn select_workspace(
     env: &VerbEnv,
     p: SelectWorkspaceParams,
-) -> Result<Value, VerbError> {
-    let n = required_workspace(p.workspace, "to switch to")?;
+) -> Result<select_workspace::Reply, VerbError> {
+    let n = p.workspace;
     let s = session(env, p.session).await?;
     mailbox(s.addr.send(sess::SelectWorkspace(n)).await)?
 }
 
-pub(super) async fn move_window(env: &VerbEnv, p: MoveWindowParams) -> Result<Value, VerbError> {
-    let n = required_workspace(p.workspace, "to move the window to")?;
+pub(super) async fn move_window(
+    env: &VerbEnv,
+    p: MoveWindowParams,
+) -> Result<move_window::Reply, VerbError> {
+    let n = p.workspace;
     let s = session(env, p.session).await?;
     mailbox(
         s.addr
@@ -115,7 +108,10 @@ pub(super) async fn move_window(env: &VerbEnv, p: MoveWindowParams) -> Result<Va
     )?
 }
 
-pub(super) async fn set_window(env: &VerbEnv, p: SetWindowParams) -> Result<Value, VerbError> {
+pub(super) async fn set_window(
+    env: &VerbEnv,
+    p: SetWindowParams,
+) -> Result<set_window::Reply, VerbError> {
     if p.name.is_none() && p.minimized.is_none() {
         return Err(VerbError::invalid_params(
             "name",
@@ -134,7 +130,10 @@ pub(super) async fn set_window(env: &VerbEnv, p: SetWindowParams) -> Result<Valu
     )?
 }
 
-pub(super) async fn focus_window(env: &VerbEnv, p: FocusWindowParams) -> Result<Value, VerbError> {
+pub(super) async fn focus_window(
+    env: &VerbEnv,
+    p: FocusWindowParams,
+) -> Result<focus_window::Reply, VerbError> {
     let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
     let count = [given(&p.window), given(&p.relative), given(&p.direction)]
         .iter()
@@ -192,19 +191,11 @@ pub(super) async fn focus_window(env: &VerbEnv, p: FocusWindowParams) -> Result<
     )?
 }
 
-pub(super) async fn split_window(env: &VerbEnv, p: SplitWindowParams) -> Result<Value, VerbError> {
-    let direction = p.direction.clone().unwrap_or_default();
-    if direction.is_empty() {
-        return Err(VerbError::invalid_params(
-            "direction",
-            "direction is required: the axis to split along",
-        )
-        .with_hint(
-            Hint::new()
-                .param("direction")
-                .accepted(protocol::registry::accepted_of("split-window", "direction")),
-        ));
-    }
+pub(super) async fn split_window(
+    env: &VerbEnv,
+    p: SplitWindowParams,
+) -> Result<split_window::Reply, VerbError> {
+    let direction = p.direction.clone();
     protocol::registry::check_accepted("split-window", "direction", &direction)?;
     let s = session(env, p.session).await?;
     let window = match p.window.filter(|w| !w.is_empty()) {
@@ -222,18 +213,28 @@ pub(super) async fn split_window(env: &VerbEnv, p: SplitWindowParams) -> Result<
         "splitting a window",
     )
     .await?;
-    let mut result = serde_json::json!({
-        "type": "window_split",
-        "direction": direction,
-        "window_id": data.get("window_id").cloned().unwrap_or_else(|| serde_json::json!("")),
+    let window_id = data
+        .get("window_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let note = window_id.is_empty().then(|| {
+        "the split ran but no new window has reached the daemon yet; call list-windows to find it"
+            .to_string()
     });
-    if let Some(name) = p.name {
-        result["name"] = serde_json::json!(name);
-    }
-    Ok(result)
+    Ok(split_window::Reply {
+        direction,
+        window_id,
+        name: p.name,
+        note,
+        ..Default::default()
+    })
 }
 
-pub(super) async fn set_layout(env: &VerbEnv, p: SetLayoutParams) -> Result<Value, VerbError> {
+pub(super) async fn set_layout(
+    env: &VerbEnv,
+    p: SetLayoutParams,
+) -> Result<set_layout::Reply, VerbError> {
     if p.tiling.is_none() && !p.equalize.unwrap_or(false) && !p.rotate.unwrap_or(false) {
         return Err(VerbError::invalid_params(
             "tiling",
@@ -251,11 +252,21 @@ pub(super) async fn set_layout(env: &VerbEnv, p: SetLayoutParams) -> Result<Valu
         "changing the layout",
     )
     .await?;
-    let field = |k: &str, default: serde_json::Value| data.get(k).cloned().unwrap_or(default);
-    Ok(serde_json::json!({
-        "type": "layout",
-        "tiling_mode": field("tiling_mode", serde_json::json!("unknown")),
-        "layout_mode": field("layout_mode", serde_json::json!("unknown")),
-        "master_ratio": field("master_ratio", serde_json::json!(0.5)),
-    }))
+    // The client's answer is free-form; what it leaves out (or sends in another shape) reads
+    // as unknown.
+    let text = |k: &str| {
+        data.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("unknown")
+            .to_string()
+    };
+    Ok(set_layout::Reply {
+        tiling_mode: text("tiling_mode"),
+        layout_mode: text("layout_mode"),
+        master_ratio: data
+            .get("master_ratio")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.5),
+        ..Default::default()
+    })
 }

@@ -99,6 +99,7 @@ class VerbMethods:
             content (string): The captured text, rows separated by newlines.
             source (string): The source that was actually read: "visible" or "recent".
             styled (bool): Whether the content carries ANSI styling.
+            window_id (string): Id of the window that was read.
         """
         return self._verb(
             "capture-pane",
@@ -157,16 +158,20 @@ class VerbMethods:
                 when the agent leaves.
             running (bool): Whether a foreground process could be read.
             matched (bool): Whether the foreground process is an agent.
+            reason (string): Why nothing could be read, when running is false.
             process (object): The foreground process: pid, comm, argv, exe, argv0, run_token,
                 interpreter.
             manifests ([]object): Every manifest in lookup order: id, matched, and the rule that
                 matched or the reason it did not.
             name_list (string): The built-in or configured agent name that matched, when no
                 manifest did.
+            manifest_problems ([]string): Manifest files that could not be read, one line each,
+                when there are any.
             matched_rule (string): The predicate that identified the agent.
             matched_harness (string): The manifest that identified it; empty for a name-list
                 match.
-            reason (string): Why nothing could be read, when running is false.
+            note (string): Present when a name-list match names no harness: no screen rules run
+                then.
         """
         return self._verb("explain-agent-detect", {"session": session, "window": window})
 
@@ -200,13 +205,15 @@ class VerbMethods:
             source (string): Who set that state.
             lines (int): How many rows were read.
             tail ([]string): The rows the rules were matched against, oldest first.
-            enabled (bool): Whether the manifest's screen rules are switched on.
             rules ([]object): One entry per rule: index, state, priority, matched, and missing,
                 missing_regex, none_of, blocked, blocked_regex or empty saying why it did not
                 match.
             matched (bool): Whether some rule matched.
             rule (int): Index of the winning rule, -1 when none matched.
+            enabled (bool): Whether the manifest's screen rules are switched on.
             rule_state (string): The state the winning rule reports, empty when none matched.
+            note (string): Why no rules were evaluated: the window has no harness, or its
+                manifest has no screen rules.
         """
         return self._verb(
             "explain-agent-screen",
@@ -385,6 +392,15 @@ class VerbMethods:
         from the state directory has restored: true. Saved sessions that are not running
         are listed apart in saved, and saved files that cannot be read in unreadable
         (extension).
+
+        Returns:
+            The result object, with these keys among others:
+            sessions ([]object): Each running session, oldest first: name, id, created,
+                last_active, window_count, attached, width, height, current_workspace, and
+                display_name, accent, restored and windows where they apply.
+            saved ([]object): Saved sessions that are not running: name, windows, saved_at
+                (extension).
+            unreadable ([]object): Saved files that cannot be read: file and reason (extension).
         """
         return self._verb("list-sessions", {})
 
@@ -412,15 +428,15 @@ class VerbMethods:
             themes_dir_error (string): Why the themes directory could not be read, when it could
                 not.
             problems ([]string): One line per custom theme file that was skipped, and why.
-            session (string): The session the active theme was read from, when there is one.
-            active (string): The session's theme, empty for the default.
-            active_source (string): "session" or "default": where active comes from.
             matched (int): How many theme ids match the filter.
             themes ([]string): The matching ids, sorted, at most 100. Given when no theme is
                 named, or when a filter is.
             truncated (bool): True when themes was cut at 100.
             palette (object): The named theme's colours: background, foreground, cursor and the
                 16 ANSI colours, each with its contrast ratio and whether it is legible.
+            session (string): The session the active theme was read from, when there is one.
+            active (string): The session's theme, empty for the default.
+            active_source (string): "session" or "default": where active comes from.
         """
         return self._verb("list-themes", {"session": session, "theme": theme, "filter": filter})
 
@@ -431,6 +447,17 @@ class VerbMethods:
 
         Args:
             verb: Describe only this verb.
+
+        Returns:
+            The result object, with these keys among others:
+            version (int): Control protocol version the daemon speaks.
+            min_version (int): Oldest control protocol version the daemon still serves.
+            daemon_version (string): The daemon's release.
+            verbs ([]object): Each verb: verb, description, params (name, type, required,
+                description, accepted, default), returns (the keys of its reply) and examples.
+            error_codes ([]object): Every error code with its description.
+            envelope (object): The shapes of requests, responses and hints: transport, request,
+                success, failure, hint.
         """
         return self._verb("list-verbs", {"verb": verb})
 
@@ -441,6 +468,18 @@ class VerbMethods:
         Args:
             session: Session name. Leave it out to use the session that was active most
                 recently.
+
+        Returns:
+            The result object, with these keys among others:
+            windows ([]object): One row per window: window_id, index, title, display_name,
+                workspace, minimized, focused, x, y, width, height, pty_id, agent_state, alive,
+                failed_frames, and custom_name, agent_message, agent_state_at, agent_harness,
+                foreground_cmd, exit_code, signal, exit_reason where they apply.
+            total (int): How many windows the session has.
+            focused_index (int): Index of the focused window, -1 when none.
+            focused_window_id (string): Id of the focused window, empty when none.
+            current_workspace (int): The workspace shown now.
+            workspace_windows ([]int): How many windows each workspace holds, workspace 1 first.
         """
         return self._verb("list-windows", {"session": session})
 
@@ -528,10 +567,20 @@ class VerbMethods:
             The result object, with these keys among others:
             name (string): The session's name.
             id (string): The session's id.
-            window_id (string): Id of its first window.
+            created (int): When it was created, in Unix seconds.
+            last_active (int): When it was last used, in Unix seconds.
+            window_count (int): Windows in the session: 1.
+            attached (bool): Whether a client is attached.
             width (int): Width in columns.
             height (int): Height in rows.
-            window_count (int): Windows in the session: 1.
+            current_workspace (int): The workspace shown now.
+            display_name (string): The display name, when one is set.
+            accent (string): The accent colour, when one is set.
+            restored (bool): True when the session was brought back from the state directory.
+            windows ([]object): Each window: id, title, workspace, and agent_state,
+                agent_state_at, agent_harness, agent_message, foreground_cmd where set. Absent
+                when there are none.
+            window_id (string): Id of its first window.
         """
         return self._verb(
             "new-session",
@@ -628,6 +677,7 @@ class VerbMethods:
             The result object, with these keys among others:
             width (int): Width in columns now in effect.
             height (int): Height in rows now in effect.
+            window_id (string): Id of the window that was resized.
         """
         return self._verb(
             "resize",
@@ -697,6 +747,7 @@ class VerbMethods:
             routed (bool): True when the attached client ran it, false when the daemon did.
             window_id (string): NewWindow run by the daemon: id of the new window. Read-only
                 commands add the keys their verb returns.
+            name (string): NewWindow run by the daemon: the new window's name.
         """
         return self._verb("run-command", {"session": session, "command": command, "args": args})
 
@@ -787,6 +838,29 @@ class VerbMethods:
         Args:
             session: Session name. Leave it out to use the session that was active most
                 recently.
+
+        Returns:
+            The result object, with these keys among others:
+            session_name (string): The session's name.
+            session_id (string): The session's id.
+            display_name (string): The display name, empty when none.
+            accent (string): The accent colour, empty when none.
+            mode (string): The input mode of an attached client: "unknown", the daemon does not
+                track it.
+            current_workspace (int): The workspace shown now.
+            num_workspaces (int): How many workspaces a session has: 9.
+            workspace_names (object): Names of the named workspaces, keyed by number.
+            workspace_order ([]int): The order workspaces are shown in, or null for 1, 2, 3 ...
+            layout_mode (string): "bsp" when a client reported a layout, else "unknown".
+            window_count (int): How many windows the session has.
+            tiling_mode (string): "tiling" or "floating".
+            master_ratio (float): Share of the width the master pane takes.
+            width (int): Width in columns.
+            height (int): Height in rows.
+            tui_attached (bool): Whether a client is attached.
+            clients (int): How many clients are attached (extension).
+            created (int): When the session was created, in Unix seconds (extension).
+            waiters (int): wait-for calls waiting on this session now (extension).
         """
         return self._verb("session-info", {"session": session})
 
@@ -820,6 +894,7 @@ class VerbMethods:
 
         Returns:
             The result object, with these keys among others:
+            window_id (string): Id of the window.
             state (string): The window's state after the call: the new one, or the standing one
                 when refused.
             message (string): The message as sent.
@@ -912,14 +987,20 @@ class VerbMethods:
         accent: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``set-session-accent``: Set the accent colour clients use for a session, an
-        ANSI colour name such as "cyan" or "bright blue", or "#rrggbb" (stored in lower
-        case); an empty accent clears it.
+        ANSI colour name such as "cyan" or "bright blue", or "#rrggbb" (any case;
+        recorded as sent, without surrounding spaces); an empty accent clears it.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
                 recently.
             accent: The colour: an ANSI colour name or #rrggbb. Surrounding spaces are dropped;
                 empty or left out clears it.
+
+        Returns:
+            The result object, with these keys among others:
+            session (string): The session's name.
+            accent (string): The accent now in effect, as sent without surrounding spaces; empty
+                when cleared.
         """
         return self._verb("set-session-accent", {"session": session, "accent": accent})
 
@@ -936,6 +1017,11 @@ class VerbMethods:
             session: Session name. Leave it out to use the session that was active most
                 recently.
             name: Name to display. Surrounding spaces are dropped; empty or left out clears it.
+
+        Returns:
+            The result object, with these keys among others:
+            session (string): The session's name, by which it is addressed.
+            display_name (string): The display name now in effect, trimmed; empty when cleared.
         """
         return self._verb("set-session-name", {"session": session, "name": name})
 
@@ -963,10 +1049,33 @@ class VerbMethods:
             The result object, with these keys among others:
             window_id (string): Id of the window. The other keys of its list-windows row follow,
                 as it stands now.
+            index (int): Its position in list-windows, from 0.
+            title (string): The title its program set.
             display_name (string): The name shown for the window: its own name if set, else its
                 title.
-            custom_name (string): The window's own name, absent when it has none.
+            workspace (int): Workspace it is on.
             minimized (bool): Whether the window is minimized.
+            focused (bool): Whether it has the session's focus.
+            x (int): Column of its top-left corner: 0, the daemon does not lay windows out.
+            y (int): Row of its top-left corner: 0, as x.
+            width (int): Width in columns.
+            height (int): Height in rows.
+            pty_id (string): Id of its terminal.
+            agent_state (string): Agent state: none unless something reported one.
+            alive (bool): Whether its program is still running.
+            failed_frames (int): Lumen frames from its program that could not be read.
+            custom_name (string): The window's own name, absent when it has none.
+            agent_message (string): The message reported with the agent state, when there is
+                one.
+            agent_state_at (int): When the agent state was set, in Unix nanoseconds, when it
+                was.
+            agent_harness (string): The harness the window is attributed to, when one is.
+            foreground_cmd (string): The foreground program the agent detector last read, when
+                it read one.
+            exit_code (int): Exit status once its program ended; null when the status is unknown
+                (exit_reason says why).
+            signal (int): The signal that ended its program, when one did.
+            exit_reason (string): Why its program ended without an exit status.
         """
         return self._verb(
             "set-window",
@@ -992,6 +1101,11 @@ class VerbMethods:
                 recently.
             workspace: The workspace, counting from 1.
             name: Name for it. Surrounding spaces are dropped; empty or left out clears it.
+
+        Returns:
+            The result object, with these keys among others:
+            workspace (int): The workspace that was named.
+            name (string): Its name now, trimmed; empty when cleared.
         """
         return self._verb(
             "set-workspace-name",
@@ -1016,6 +1130,10 @@ class VerbMethods:
             session: Session name. Leave it out to use the session that was active most
                 recently.
             order: Workspace numbers in the order to show them, e.g. [3,1,2].
+
+        Returns:
+            The result object, with these keys among others:
+            workspace_order ([]int): The order now in effect, or null for the natural order.
         """
         return self._verb("set-workspace-order", {"session": session, "order": order})
 
@@ -1129,8 +1247,15 @@ class VerbMethods:
 
         Returns:
             The result object, with these keys among others:
+            condition (string): The condition that held.
             matched (bool): Always true: a wait that does not match fails with the timeout code
                 instead.
+            session (string): session-exists: the session that exists.
+            window (string): The window target as given, empty when none was.
+            window_id (string): Id of the window the condition held for.
+            pattern (string): window-output: the pattern that matched.
+            match (string): window-output: the text that matched.
+            idle_ms (int): window-idle: the quiet time waited for, in milliseconds.
             state (string): agent-state: the state that was reached.
             exit_code (int): window-exit: the program's exit status, when it exited normally.
             signal (int): window-exit: the signal that ended the program, when one did.

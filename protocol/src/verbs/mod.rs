@@ -1,0 +1,308 @@
+//! Every verb, declared once: one module per verb holds its `Params` (what a request carries),
+//! its `Reply` (every key the daemon sends back, extensions included) and its `SPEC` (the
+//! metadata `list-verbs` publishes: description, parameters with their required flags, defaults
+//! and accepted values, the keys the reply carries, and examples).
+//!
+//! The [`verbs!`] list below generates from those declarations the registry table, the
+//! exhaustive [`Request`] enum the daemon dispatches on, request decoding (after the registry's
+//! central validation), and the JSON Schema of every request and reply. A module that lacks one
+//! of the three items does not compile, and a verb the daemon does not handle is a
+//! non-exhaustive `match`.
+//!
+//! Adding a verb: write `protocol/src/verbs/<verb>.rs` and list it below; the daemon's match in
+//! `actors/src/verbs/mod.rs` then names the handler to write.
+//!
+//! Params serialize every field, `None` as `null`, which the daemon reads as left out; a reply's
+//! optional keys are left out instead, as the wire shapes have them.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::registry::{self, VerbSpec};
+use crate::VerbError;
+
+/// A reply's `type` tag: a unit type that serializes as its one string and accepts only that
+/// string, so a reply cannot carry the wrong tag.
+macro_rules! reply_tag {
+    ($(#[$meta:meta])* $name:ident = $value:literal) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        pub struct $name;
+
+        impl $name {
+            pub const VALUE: &'static str = $value;
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str($value)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                if s == $value {
+                    Ok($name)
+                } else {
+                    Err(serde::de::Error::custom(format!(
+                        "reply type {s:?} is not {:?}",
+                        $value
+                    )))
+                }
+            }
+        }
+
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({"type": "string", "const": $value})
+            }
+        }
+    };
+}
+
+pub mod common;
+
+/// What each verb module imports.
+mod prelude {
+    pub use super::common::*;
+    pub use crate::registry::ParamType::{
+        Bool, Float, Int, IntList, Object, ObjectList, String as Str, StringList,
+    };
+    pub(crate) use crate::registry::{param, required, with_default};
+    pub use crate::registry::{ParamSpec, VerbSpec};
+    pub use schemars::JsonSchema;
+    pub use serde::{Deserialize, Serialize};
+    pub use serde_json::{Map, Value};
+}
+
+/// The JSON Schema of one verb's params and of its reply.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerbSchema {
+    pub verb: &'static str,
+    pub params: Value,
+    pub reply: Value,
+}
+
+macro_rules! verbs {
+    ($($variant:ident => $module:ident,)*) => {
+        $(pub mod $module;)*
+
+        /// A request that passed validation, decoded into its verb's params. One variant per
+        /// verb, so the daemon's dispatch is an exhaustive match.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Request {
+            $($variant($module::Params),)*
+        }
+
+        /// A verb's answer, typed. Serialized as the reply alone (the variant is not written).
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum Reply {
+            $($variant($module::Reply),)*
+        }
+
+        /// The registry table, sorted by name (checked by a test).
+        pub(crate) static VERBS: &[VerbSpec] = &[$($module::SPEC,)*];
+
+        impl Request {
+            /// Validates a request line's verb and params against the registry (names, types,
+            /// required params, limits), fills in declared defaults, and decodes the params.
+            pub fn parse(req: &crate::envelope::Request) -> Result<Request, VerbError> {
+                let spec = registry::validate(req)?;
+                let params = registry::with_defaults(spec, &req.params);
+                $(
+                    if spec.name == $module::SPEC.name {
+                        return Ok(Request::$variant(registry::decode(&params)?));
+                    }
+                )*
+                unreachable!("registry::validate returned a verb the table does not hold")
+            }
+
+            /// The verb's name.
+            pub fn verb(&self) -> &'static str {
+                match self {
+                    $(Request::$variant(_) => $module::SPEC.name,)*
+                }
+            }
+        }
+
+        /// The JSON Schema of one verb's params and reply, generated from their types.
+        pub fn schema(verb: &str) -> Option<VerbSchema> {
+            $(
+                if verb == $module::SPEC.name {
+                    return Some(VerbSchema {
+                        verb: $module::SPEC.name,
+                        params: titled(
+                            schemars::schema_for!($module::Params).to_value(),
+                            format!("{} params", $module::SPEC.name),
+                        ),
+                        reply: titled(
+                            schemars::schema_for!($module::Reply).to_value(),
+                            format!("{} reply", $module::SPEC.name),
+                        ),
+                    });
+                }
+            )*
+            None
+        }
+    };
+}
+
+verbs! {
+    CapturePane => capture_pane,
+    CloseWindow => close_window,
+    ExplainAgentDetect => explain_agent_detect,
+    ExplainAgentScreen => explain_agent_screen,
+    FocusWindow => focus_window,
+    GetAgentState => get_agent_state,
+    GetOption => get_option,
+    Hello => hello,
+    KillSession => kill_session,
+    ListOptions => list_options,
+    ListSessions => list_sessions,
+    ListThemes => list_themes,
+    ListVerbs => list_verbs,
+    ListWindows => list_windows,
+    ListWorkspaces => list_workspaces,
+    MoveWindow => move_window,
+    NewSession => new_session,
+    NewWindow => new_window,
+    Resize => resize,
+    Resurrect => resurrect,
+    Run => run,
+    RunCommand => run_command,
+    SelectWorkspace => select_workspace,
+    SendKeys => send_keys,
+    SendText => send_text,
+    SessionInfo => session_info,
+    SetAgentState => set_agent_state,
+    SetLayout => set_layout,
+    SetOption => set_option,
+    SetSessionAccent => set_session_accent,
+    SetSessionName => set_session_name,
+    SetWindow => set_window,
+    SetWorkspaceName => set_workspace_name,
+    SetWorkspaceOrder => set_workspace_order,
+    SplitWindow => split_window,
+    Subscribe => subscribe,
+    Unsubscribe => unsubscribe,
+    Upgrade => upgrade,
+    WaitFor => wait_for,
+}
+
+/// A schema titled after its verb (the Rust type names, Params and Reply, say nothing).
+fn titled(mut schema: Value, title: String) -> Value {
+    if let Some(map) = schema.as_object_mut() {
+        map.insert("title".into(), title.into());
+    }
+    schema
+}
+
+/// The schema of every verb, in registry order.
+pub fn schemas() -> Vec<VerbSchema> {
+    VERBS.iter().filter_map(|v| schema(v.name)).collect()
+}
+
+/// The top-level keys a reply schema can carry (properties of the object, of each alternative
+/// of an untagged enum, and of `$ref`erenced definitions), without `type`. Used to hold each
+/// reply type against the `returns` its verb publishes.
+pub fn reply_keys(schema: &Value) -> std::collections::BTreeSet<String> {
+    fn walk(root: &Value, node: &Value, out: &mut std::collections::BTreeSet<String>) {
+        if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+            let name = r.rsplit('/').next().unwrap_or_default();
+            if let Some(def) = root.get("$defs").and_then(|d| d.get(name)) {
+                walk(root, def, out);
+            }
+        }
+        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            out.extend(props.keys().filter(|k| *k != "type").cloned());
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            for alt in node
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                walk(root, alt, out);
+            }
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    walk(schema, schema, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reply_type_matches_its_published_returns() {
+        for v in VERBS {
+            let s = schema(v.name).unwrap();
+            let typed = reply_keys(&s.reply);
+            let published: std::collections::BTreeSet<String> =
+                v.returns.iter().map(|p| p.name.to_owned()).collect();
+            assert_eq!(typed, published, "{}: reply type vs returns", v.name);
+        }
+    }
+
+    #[test]
+    fn every_params_type_matches_its_published_params() {
+        for v in VERBS {
+            let s = schema(v.name).unwrap();
+            let typed = reply_keys(&s.params);
+            let published: std::collections::BTreeSet<String> =
+                v.params.iter().map(|p| p.name.to_owned()).collect();
+            assert_eq!(typed, published, "{}: params type vs params", v.name);
+        }
+    }
+
+    #[test]
+    fn request_parse_applies_defaults_and_requires() {
+        let parse = |line: &str| Request::parse(&crate::envelope::parse_request(line).unwrap());
+        match parse(r#"{"id":1,"verb":"wait-for","params":{"condition":"window-idle"}}"#).unwrap() {
+            Request::WaitFor(p) => {
+                assert_eq!(p.condition, "window-idle");
+                assert_eq!(p.timeout, Some(30000));
+                assert_eq!(p.idle, Some(500));
+                assert_eq!(p.source.as_deref(), Some("recent"));
+                assert_eq!(p.fresh, Some(false));
+                assert_eq!(p.until, None);
+            }
+            other => panic!("{other:?}"),
+        }
+        for line in [
+            r#"{"id":1,"verb":"send-keys","params":{}}"#,
+            r#"{"id":1,"verb":"send-keys","params":{"keys":null}}"#,
+            r#"{"id":1,"verb":"send-keys","params":{"keys":""}}"#,
+            r#"{"id":1,"verb":"select-workspace","params":{"workspace":0}}"#,
+            r#"{"id":1,"verb":"set-workspace-order","params":{"order":[]}}"#,
+        ] {
+            let err = parse(line).unwrap_err();
+            assert_eq!(err.code, crate::ErrorCode::InvalidParams, "{line}");
+            assert!(
+                err.message.contains("is required"),
+                "{line}: {}",
+                err.message
+            );
+            assert!(err.hint.param.is_some(), "{line}");
+        }
+        let r = parse(r#"{"id":1,"verb":"list-sessions"}"#).unwrap();
+        assert_eq!(r.verb(), "list-sessions");
+    }
+
+    #[test]
+    fn every_verb_has_a_schema() {
+        let all = schemas();
+        assert_eq!(all.len(), VERBS.len());
+        for s in all {
+            assert_eq!(s.params["type"], "object", "{}", s.verb);
+        }
+    }
+}

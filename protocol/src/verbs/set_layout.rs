@@ -1,0 +1,46 @@
+//! `set-layout`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
+
+use super::prelude::*;
+
+/// Params of set-layout. `tiling: None` means "do not change the tiling mode".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub session: Option<String>,
+    pub tiling: Option<bool>,
+    /// Default false.
+    pub equalize: Option<bool>,
+    /// Default false.
+    pub rotate: Option<bool>,
+}
+
+reply_tag!(Tag = "layout");
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Reply {
+    #[serde(rename = "type")]
+    pub kind: Tag,
+    pub tiling_mode: String,
+    pub layout_mode: String,
+    pub master_ratio: f64,
+}
+
+pub const SPEC: VerbSpec = VerbSpec {
+    name: "set-layout",
+    description: "Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
+    params: &[
+        SESSION,
+        param("tiling", Bool, "true to tile the windows, false to let them float. Leave it out to keep the mode."),
+        with_default("equalize", Bool, "Give every pane an equal share of its split.", "false"),
+        with_default("rotate", Bool, "Turn the focused pane's split the other way.", "false"),
+    ],
+    returns: &[
+        param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
+        param("layout_mode", Str, "\"bsp\", \"master-stack\", \"scrolling\", or \"unknown\" when no client has reported one."),
+        param("master_ratio", Float, "Share of the width the master pane takes."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"set-layout","params":{"session":"work","tiling":true}}"#,
+        r#"{"id":2,"verb":"set-layout","params":{"equalize":true,"rotate":true}}"#,
+    ],
+};

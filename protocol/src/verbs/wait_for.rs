@@ -1,0 +1,105 @@
+//! `wait-for`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
+
+use super::prelude::*;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    #[serde(default)]
+    pub condition: String,
+    pub session: Option<String>,
+    pub window: Option<String>,
+    pub pattern: Option<String>,
+    pub source: Option<String>,
+    pub fresh: Option<bool>,
+    pub idle: Option<i64>,
+    pub timeout: Option<i64>,
+    /// agent-state: comma-separated states.
+    pub until: Option<String>,
+}
+
+reply_tag!(Tag = "wait_result");
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Reply {
+    #[serde(rename = "type")]
+    pub kind: Tag,
+    pub condition: String,
+    pub matched: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    #[serde(rename = "match")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#match: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+}
+
+pub const SPEC: VerbSpec = VerbSpec {
+    name: "wait-for",
+    description: "Block this connection until a condition holds, and fail with the timeout code if it does not hold in time.",
+    params: &[
+        ParamSpec {
+            name: "condition",
+            ty: Str,
+            required: true,
+            description: "What to wait for.",
+            accepted: crate::events::WAIT_CONDITIONS,
+            default: None,
+        },
+        SESSION,
+        WINDOW,
+        param("pattern", Str, "Regular expression the window's text must match (window-output)."),
+        ParamSpec {
+            name: "source",
+            ty: Str,
+            required: false,
+            description: "Text window-output searches: the visible screen, or scrollback and screen.",
+            accepted: CAPTURE_SOURCES,
+            default: Some("recent"),
+        },
+        with_default("fresh", Bool, "Only output that arrives after the wait began can match (window-output).", "false"),
+        with_default("idle", Int, "Milliseconds without output that count as idle (window-idle).", "500"),
+        with_default("timeout", Int, "Milliseconds to wait before failing with the timeout code.", "30000"),
+        ParamSpec {
+            name: "until",
+            ty: Str,
+            required: false,
+            description: "agent-state: the states to wait for, comma-separated, e.g. \"idle,done\". Required by that condition.",
+            accepted: crate::agent::AGENT_STATES,
+            default: None,
+        },
+    ],
+    returns: &[
+        param("condition", Str, "The condition that held."),
+        param("matched", Bool, "Always true: a wait that does not match fails with the timeout code instead."),
+        param("session", Str, "session-exists: the session that exists."),
+        param("window", Str, "The window target as given, empty when none was."),
+        param("window_id", Str, "Id of the window the condition held for."),
+        param("pattern", Str, "window-output: the pattern that matched."),
+        param("match", Str, "window-output: the text that matched."),
+        param("idle_ms", Int, "window-idle: the quiet time waited for, in milliseconds."),
+        param("state", Str, "agent-state: the state that was reached."),
+        param("exit_code", Int, "window-exit: the program's exit status, when it exited normally."),
+        param("signal", Int, "window-exit: the signal that ended the program, when one did."),
+    ],
+    examples: &[
+        r#"{"id":1,"verb":"wait-for","params":{"condition":"window-output","session":"work","pattern":"done","timeout":10000}}"#,
+        r#"{"id":2,"verb":"wait-for","params":{"condition":"window-exit","session":"work","window":"build"}}"#,
+        r#"{"id":3,"verb":"wait-for","params":{"condition":"session-exists","session":"work","timeout":5000}}"#,
+        r#"{"id":4,"verb":"wait-for","params":{"condition":"window-idle","session":"work","idle":1000}}"#,
+        r#"{"id":5,"verb":"wait-for","params":{"condition":"agent-state","session":"work","window":"agent","until":"done","timeout":60000}}"#,
+    ],
+};
