@@ -151,6 +151,21 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
         "running".to_string()
     });
 
+    // Before the banner: a SIGTERM sent as soon as the port is announced must stop the
+    // server cleanly, not kill it.
+    let signals = {
+        use tokio::signal::unix::{signal, SignalKind};
+        let _rt = runtime.enter();
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(t), Ok(i)) => (t, i),
+            (Err(e), _) | (_, Err(e)) => {
+                return Err(Failure::msg(format!("cannot install signal handlers: {e}")))
+            }
+        }
+    };
     let fingerprint = keys::fingerprint(host_key.public_key());
     let config = Arc::new(russh::server::Config {
         server_id: russh::SshId::Standard(
@@ -189,7 +204,7 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
         tracing::warn!(%addr, "listening beyond this machine: anyone holding an authorized key can attach from the network");
     }
 
-    let code = runtime.block_on(serve(shared.clone(), config, listener));
+    let code = runtime.block_on(serve(shared.clone(), config, listener, signals));
     // Stop our daemon (it saves its sessions) before the status file goes.
     let daemon = shared
         .in_process
@@ -208,22 +223,12 @@ async fn serve(
     shared: Arc<server::Shared>,
     config: Arc<russh::server::Config>,
     listener: std::net::TcpListener,
+    (mut term, mut int): (tokio::signal::unix::Signal, tokio::signal::unix::Signal),
 ) -> i32 {
-    use tokio::signal::unix::{signal, SignalKind};
     let listener = match tokio::net::TcpListener::from_std(listener) {
         Ok(l) => l,
         Err(e) => {
             tracing::error!("cannot use the listening socket: {e}");
-            return crate::failure::EXIT_FAILURE;
-        }
-    };
-    let (mut term, mut int) = match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) {
-        (Ok(t), Ok(i)) => (t, i),
-        _ => {
-            tracing::error!("cannot install signal handlers");
             return crate::failure::EXIT_FAILURE;
         }
     };
