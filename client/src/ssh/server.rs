@@ -465,6 +465,20 @@ impl russh::server::Handler for Conn {
         Ok(())
     }
 
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Nothing here would use a display; say no rather than leave the client waiting.
+        session.channel_failure(channel)?;
+        Ok(())
+    }
+
     async fn tcpip_forward(
         &mut self,
         _address: &str,
