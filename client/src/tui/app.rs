@@ -2,7 +2,7 @@
 //! the layout, modes and overlays, and what to send back. Every handler queues its outgoing
 //! operations in [`App::out`]; the run loop sends them. No I/O here, so it is testable.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
@@ -19,6 +19,7 @@ use super::layout::{
     content_rect, hit, neighbour, split_handle_at, Axis, Direction, Frame, Layout, Member, Part,
     Placement, Rect, SplitHandle,
 };
+use super::render::View;
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 use super::templates::{self, Template};
 
@@ -60,6 +61,13 @@ impl Screen {
             }
         }
     }
+}
+
+/// Rows of a window's content that changed since the last frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DamagedRows {
+    All,
+    Rows(BTreeSet<u16>),
 }
 
 #[derive(Debug, Clone)]
@@ -262,7 +270,11 @@ pub struct App {
     /// Confirmed links for the run loop to hand to the opener.
     pub open_links: Vec<String>,
     pub hits: Hits,
+    /// Something besides window content changed: the next frame is drawn whole.
     pub dirty: bool,
+    /// Window content rows changed (and nothing else, unless `dirty`): the next frame may
+    /// redraw just these rows.
+    pub damage: HashMap<String, DamagedRows>,
     pub exit: Option<Exit>,
 }
 
@@ -305,6 +317,7 @@ impl App {
             open_links: Vec::new(),
             hits: Hits::default(),
             dirty: true,
+            damage: HashMap::new(),
             exit: None,
         };
         for w in app.keys.warnings.clone() {
@@ -392,7 +405,7 @@ impl App {
     /// Lays the windows out again when the tray needs another number of rows (a dialog opened
     /// or closed, a notice came or went).
     fn sync_tray(&mut self) {
-        let rows = super::render::tray_rows(self);
+        let rows = super::render::tray_rows(&self.draw_view());
         if rows == self.tray_rows {
             return;
         }
@@ -407,6 +420,37 @@ impl App {
 
     pub fn bordered(&self) -> bool {
         self.settings.border.bordered()
+    }
+
+    /// Whether a frame is due: anything changed.
+    pub fn needs_draw(&self) -> bool {
+        self.dirty || !self.damage.is_empty()
+    }
+
+    /// The read-only view a frame is drawn from.
+    pub fn draw_view(&self) -> View<'_> {
+        View {
+            view: &self.view,
+            attached: self.attached,
+            screens: &self.screens,
+            layout: &self.layout,
+            frames: &self.frames,
+            settings: &self.settings,
+            overlay: &self.overlay,
+            notices: &self.notices,
+            flash: &self.flash,
+            copy: &self.copy,
+            keycast: &self.keycast,
+            router: &self.router,
+            mode: self.mode(),
+            leader: self.leader(),
+            area: self.area(),
+            below_dock: self.below_dock(),
+            dock_row: self.dock_row(),
+            tray_rect: self.tray_rect(),
+            windows_area: self.windows_area(),
+            bordered: self.bordered(),
+        }
     }
 
     pub fn window(&self, id: &str) -> Option<&WindowView> {
@@ -434,7 +478,7 @@ impl App {
     /// Recomputes the layout and frames, and tells the daemon what changed: the layout, the
     /// windows shown, their sizes.
     fn relayout(&mut self) {
-        self.tray_rows = super::render::tray_rows(self);
+        self.tray_rows = super::render::tray_rows(&self.draw_view());
         // New windows are placed in the area without the tray, as every client sees it, so
         // clients agree on the tree whatever their trays show.
         let full = self.below_dock();
@@ -520,7 +564,6 @@ impl App {
             }
         }
     }
-
 }
 
 /// The mouse buttons whose press, drag and release are tracked.

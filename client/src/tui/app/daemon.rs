@@ -26,8 +26,22 @@ impl App {
             DaemonOp::State { state } => self.on_state(state),
             DaemonOp::Screen(u) => {
                 if self.frames.iter().any(|f| f.id == u.window) {
-                    self.screens.entry(u.window.clone()).or_default().apply(u);
-                    self.dirty = true;
+                    let screen = self.screens.entry(u.window.clone()).or_default();
+                    let rows = if u.full || (screen.cols, screen.rows) != (u.cols, u.rows) {
+                        DamagedRows::All
+                    } else {
+                        DamagedRows::Rows(u.lines.iter().map(|(i, _)| *i).collect())
+                    };
+                    let window = u.window.clone();
+                    screen.apply(u);
+                    // Only these rows (and the cursor) need drawing again.
+                    match (self.damage.get_mut(&window), rows) {
+                        (Some(DamagedRows::All), _) => {}
+                        (Some(DamagedRows::Rows(had)), DamagedRows::Rows(more)) => had.extend(more),
+                        (_, rows) => {
+                            self.damage.insert(window, rows);
+                        }
+                    }
                 }
             }
             DaemonOp::Scrollback {

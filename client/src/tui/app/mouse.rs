@@ -257,7 +257,13 @@ impl App {
     }
 
     /// Drag and release go to the window the press went to, clamped to its content.
-    pub(super) fn mouse_to_capture(&mut self, x: u16, y: u16, action: MouseAction, mods: Modifiers) {
+    pub(super) fn mouse_to_capture(
+        &mut self,
+        x: u16,
+        y: u16,
+        action: MouseAction,
+        mods: Modifiers,
+    ) {
         let Some(id) = self.mouse_capture.clone() else {
             return;
         };

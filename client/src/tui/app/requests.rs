@@ -281,7 +281,11 @@ impl App {
 
     /// `LoadLayout <name>`: the current workspace arranged as the template says. Windows it
     /// lacks are opened first (with the template's names) and the answer waits for them.
-    pub(super) fn load_layout(&mut self, name: &str, request: Option<u64>) -> Result<Option<Value>, String> {
+    pub(super) fn load_layout(
+        &mut self,
+        name: &str,
+        request: Option<u64>,
+    ) -> Result<Option<Value>, String> {
         let name = protocol::commands::layout_name(name).map_err(|e| e.message)?;
         let template = templates::load(&templates::layouts_dir()?, name)?;
         let ws = self.view.current_workspace;

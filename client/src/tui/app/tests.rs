@@ -4,6 +4,7 @@ use protocol::attach::{Run, WindowModes};
 use termwiz::surface::Surface;
 
 mod chrome;
+mod damage;
 mod links;
 mod mouse;
 
@@ -105,7 +106,7 @@ fn not_sizes(ops: Vec<ClientOp>) -> Vec<ClientOp> {
 fn draw(app: &App) -> (Vec<String>, Hits) {
     let (w, h) = app.term;
     let mut surface = Surface::new(usize::from(w), usize::from(h));
-    let drawn = crate::tui::render::draw(app, &mut surface);
+    let drawn = crate::tui::render::draw(&app.draw_view(), &mut surface);
     let text = surface.screen_chars_to_string();
     (text.lines().map(str::to_string).collect(), drawn.hits)
 }

@@ -33,7 +33,8 @@ impl App {
 
     pub fn on_key(&mut self, ev: KeyEvent) {
         if self.settings.show_key_events {
-            let label = super::super::keys::Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
+            let label =
+                super::super::keys::Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
             self.keycast.push_back(label);
             while self.keycast.len() > KEYCAST_KEYS {
                 self.keycast.pop_front();
