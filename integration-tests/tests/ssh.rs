@@ -639,3 +639,41 @@ fn serves_on_a_port_systemd_passes() {
     );
     assert!(server.stop().success());
 }
+
+#[test]
+fn a_connection_naming_no_session_gets_the_default_one() {
+    require_all();
+    let daemon = TestDaemon::start();
+    daemon.session_with_window("other");
+    let keys = daemon.dir().join("keys");
+    std::fs::create_dir(&keys).unwrap();
+    let key = keygen(&keys, "id");
+    let authorized = authorized_keys(&keys, &[&key]);
+    let mut cmd = daemon.env().command(&[
+        "ssh",
+        "--port",
+        "0",
+        "--default-session",
+        "dflt",
+        "--authorized-keys",
+    ]);
+    cmd.arg(&authorized);
+    let server = SshServer::spawn(daemon.env(), cmd);
+    let pane = SshPane::start(&key, server.port, &[], 90, 25);
+    // --default-session names a session that does not exist yet: it is made and attached.
+    pane.wait_for("dflt");
+    let mut conn = daemon.conn();
+    poll(DEADLINE, "session dflt with the ssh client", || {
+        let info = conn.call("session-info", json!({ "session": "dflt" }));
+        if info["result"]["clients"] == 1 {
+            Ok(())
+        } else {
+            Err(info.to_string())
+        }
+    });
+    let rows = clients(daemon.env());
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["session"], "dflt", "{rows:?}");
+    pane.tmux_ok(&["send-keys", "-t", "t", "C-b", "d"]);
+    assert_eq!(pane.wait_exit(), 0);
+}
