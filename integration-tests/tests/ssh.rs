@@ -62,6 +62,9 @@ fn authorized_keys(dir: &Path, keys: &[&Path]) -> PathBuf {
         .iter()
         .map(|k| std::fs::read_to_string(k.with_extension("pub")).expect("read public key"))
         .collect();
+    // tuios ssh, like sshd, refuses a file in a directory others can write (whatever the umask).
+    std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .expect("chmod the keys directory");
     let path = dir.join("authorized_keys");
     std::fs::write(&path, text).expect("write authorized_keys");
     std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600))

@@ -187,6 +187,17 @@ fn read_authorized_keys(path: &Path) -> Result<String, String> {
             meta.mode() & 0o777
         ));
     }
+    // As sshd's StrictModes: whoever can write the directory can replace the file.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let dmeta =
+            fs::metadata(dir).map_err(|e| format!("cannot inspect {}: {e}", dir.display()))?;
+        if (dmeta.uid() != me && dmeta.uid() != 0) || dmeta.mode() & 0o022 != 0 {
+            return Err(format!(
+                "the directory of the authorized keys, {}, can be written by others, so anyone could replace the file",
+                dir.display()
+            ));
+        }
+    }
     fs::read_to_string(path)
         .map_err(|e| format!("cannot read the authorized keys {}: {e}", path.display()))
 }
@@ -237,6 +248,11 @@ mod tests {
         fs::set_permissions(&p, fs::Permissions::from_mode(0o666)).unwrap();
         let err = authorized(&p, &key).unwrap_err();
         assert!(err.contains("written by others"), "{err}");
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(authorized(&p, &key).unwrap());
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
+        let err = authorized(&p, &key).unwrap_err();
+        assert!(err.contains("replace the file"), "{err}");
     }
 
     #[test]
