@@ -96,6 +96,8 @@ pub enum Command {
     Config(ConfigArgs),
     /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.
     Tape(TapeArgs),
+    /// Serve sessions over SSH: `ssh -p 2222 host` attaches (public keys only).
+    Ssh(crate::ssh::SshArgs),
 }
 
 const COMPLETIONS_HELP: &str = "Install (then open a new shell):

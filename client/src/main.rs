@@ -12,6 +12,7 @@ mod params;
 mod paste_check;
 mod resurrect;
 mod socket_check;
+mod ssh;
 mod tape;
 mod tui;
 mod upgrade;
@@ -396,6 +397,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Hello(a) => verb_command(&socket, &params::hello(), a.json, output::hello),
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
         Command::Tape(a) => tape_command(&socket, &a),
+        Command::Ssh(a) => ssh::run(&socket, a),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod paths;
 
 pub mod fdstore;
 mod files;
+pub mod in_process;
 mod lock;
 mod logging;
 mod probe;

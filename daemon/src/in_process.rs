@@ -1,0 +1,270 @@
+//! The daemon inside another process (`tuios ssh` when no daemon runs, as the Go TUIOS does):
+//! the same actors on their own thread, reporting the version `in-process`, stopped by its
+//! owner instead of by a signal. Signals, logging, live upgrade and systemd are the host
+//! process's business, so none of that is set up here.
+
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::lock::StartLock;
+use crate::paths;
+use crate::probe::{probe, Probe};
+
+/// The version an in-process daemon reports in `hello`, as in Go.
+pub const VERSION: &str = "in-process";
+
+/// How long the sessions get to stop (and save) when the owner stops the daemon.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// A daemon serving on a thread of this process until [`InProcessDaemon::stop`] (or drop).
+pub struct InProcessDaemon {
+    socket: PathBuf,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl InProcessDaemon {
+    /// Binds `socket` and starts serving; returns once connections are accepted. Fails when a
+    /// daemon already runs there, or the directory, lock, bind or pid file cannot be had.
+    pub fn start(socket: &Path) -> Result<InProcessDaemon, String> {
+        let socket = std::path::absolute(socket).unwrap_or_else(|_| socket.to_path_buf());
+        let lock = prepare(&socket)?;
+        let cfg = config::load_daemon_config(None)
+            .map_err(|e| format!("daemon configuration error: {e}"))?;
+        let (ready_tx, ready_rx) = mpsc::channel::<Result<(), String>>();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread_socket = socket.clone();
+        let thread = std::thread::Builder::new()
+            .name("tuios-daemon".into())
+            .spawn(move || {
+                // Held for the daemon's whole life, released after the socket is gone.
+                let _lock = lock;
+                let _sessions_lock = claim_sessions_dir();
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(format!("cannot create the async runtime: {e}")));
+                        return;
+                    }
+                };
+                let system = actix::System::with_tokio_rt(move || runtime);
+                system.block_on(serve(
+                    thread_socket,
+                    cfg.scrollback_lines,
+                    cfg.shell,
+                    ready_tx,
+                    stop_rx,
+                ));
+            })
+            .map_err(|e| format!("cannot start the daemon thread: {e}"))?;
+        match ready_rx.recv() {
+            Ok(Ok(())) => Ok(InProcessDaemon {
+                socket,
+                stop: Some(stop_tx),
+                thread: Some(thread),
+            }),
+            Ok(Err(why)) => {
+                let _ = thread.join();
+                Err(why)
+            }
+            Err(_) => {
+                let _ = thread.join();
+                Err("the daemon thread ended before serving".into())
+            }
+        }
+    }
+
+    /// The socket it serves on.
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// Stops every session (each saves its state first), removes the pid file and the socket,
+    /// and waits for the thread.
+    pub fn stop(mut self) {
+        self.stop_now();
+    }
+
+    fn stop_now(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            if thread.join().is_err() {
+                tracing::error!("the in-process daemon's thread panicked");
+            }
+        }
+    }
+}
+
+impl Drop for InProcessDaemon {
+    fn drop(&mut self) {
+        self.stop_now();
+    }
+}
+
+async fn serve(
+    socket: PathBuf,
+    scrollback_lines: usize,
+    default_shell: Option<String>,
+    ready: mpsc::Sender<Result<(), String>>,
+    stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    let listener = match tokio::net::UnixListener::bind(&socket) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = ready.send(Err(format!("cannot listen on {}: {e}", socket.display())));
+            return;
+        }
+    };
+    if let Err(e) = fs::set_permissions(&socket, fs::Permissions::from_mode(0o600)) {
+        remove_quietly(&socket);
+        let _ = ready.send(Err(format!(
+            "cannot restrict permissions of {}: {e}",
+            socket.display()
+        )));
+        return;
+    }
+    let pid = std::process::id();
+    let pid_file = paths::pid_path(&socket);
+    if let Err(e) = write_pid_file(&pid_file, pid) {
+        remove_quietly(&socket);
+        let _ = ready.send(Err(format!(
+            "cannot write pid file {}: {e}",
+            pid_file.display()
+        )));
+        return;
+    }
+    let handle = actors::start(
+        listener,
+        actors::DaemonInfo {
+            socket_path: socket.clone(),
+            version: VERSION.into(),
+            pid,
+            scrollback_lines,
+            default_shell,
+        },
+    );
+    tracing::info!(socket = %socket.display(), "in-process tuios daemon ready");
+    let _ = ready.send(Ok(()));
+    // A dropped sender (the owner is gone) stops the daemon as well.
+    let _ = stop.await;
+    tracing::info!("in-process daemon stopping");
+    tokio::select! {
+        _ = handle.shutdown() => {}
+        _ = tokio::time::sleep(SHUTDOWN_GRACE) => {
+            tracing::warn!(
+                "sessions did not stop within {}s; stopping anyway",
+                SHUTDOWN_GRACE.as_secs()
+            );
+        }
+    }
+    remove_quietly(&pid_file);
+    remove_quietly(&socket);
+    tracing::info!("in-process daemon stopped");
+}
+
+/// Directory, start lock and stale socket, as `tuios daemon` checks them before binding.
+fn prepare(socket: &Path) -> Result<StartLock, String> {
+    paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
+    crate::files::refuse_symlink(&paths::pid_path(socket)).map_err(|e| e.to_string())?;
+    let lock = match StartLock::try_acquire(&paths::lock_path(socket)) {
+        Ok(Some(lock)) => lock,
+        Ok(None) => {
+            return Err(format!(
+                "another tuios daemon is already starting or running on {}",
+                socket.display()
+            ))
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    match probe(socket) {
+        Probe::Absent => {}
+        Probe::Running => {
+            return Err(format!(
+                "a tuios daemon is already running on {}",
+                socket.display()
+            ))
+        }
+        Probe::Stale => {
+            // Only a socket is removed: anything else there may be a file someone cares about.
+            let meta = fs::symlink_metadata(socket)
+                .map_err(|e| format!("cannot inspect {}: {e}", socket.display()))?;
+            if !meta.file_type().is_socket() {
+                return Err(format!(
+                    "{} exists and is not a socket; not removing it",
+                    socket.display()
+                ));
+            }
+            fs::remove_file(socket)
+                .map_err(|e| format!("cannot remove stale socket {}: {e}", socket.display()))?;
+        }
+    }
+    Ok(lock)
+}
+
+/// The sessions directory for this daemon, as `tuios daemon` claims it: saving is on only when
+/// no other daemon holds it.
+fn claim_sessions_dir() -> Option<StartLock> {
+    let dir = paths::sessions_dir()?;
+    let claimed = (|| -> io::Result<Option<StartLock>> {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)?;
+        paths::check_private_dir(&dir)?;
+        StartLock::try_acquire(&dir.join(".lock"))
+    })();
+    match claimed {
+        Ok(Some(lock)) => {
+            actors::session::saved::configure(dir);
+            Some(lock)
+        }
+        Ok(None) => {
+            tracing::warn!(dir = %dir.display(), "another tuios daemon saves its sessions here; this one does not save or restore sessions");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(dir = %dir.display(), "sessions directory unusable ({e}); sessions are not saved");
+            None
+        }
+    }
+}
+
+/// The pid file, 0600, written beside its name and renamed; never through a symlink.
+fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
+    crate::files::refuse_symlink(path)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    match fs::remove_file(&tmp) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let result = (|| {
+        let mut f = crate::files::create_new_file(&tmp)?;
+        writeln!(f, "{pid}")?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn remove_quietly(path: &Path) {
+    match fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!("cannot remove {}: {e}", path.display()),
+    }
+}
