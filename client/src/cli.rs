@@ -93,6 +93,9 @@ pub enum Command {
     Config(ConfigArgs),
     /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.
     Tape(TapeArgs),
+    /// Serve the attach client to a web browser (xterm.js): 127.0.0.1 only unless
+    /// --allow-remote, and nothing without the access token it prints.
+    Web(crate::web::WebArgs),
 }
 
 const COMPLETIONS_HELP: &str = "Install (then open a new shell):

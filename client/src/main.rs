@@ -14,6 +14,7 @@ mod socket_check;
 mod tape;
 mod tui;
 mod upgrade;
+mod web;
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -394,6 +395,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Hello(a) => verb_command(&socket, &params::hello(), a.json, output::hello),
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
         Command::Tape(a) => tape_command(&socket, &a),
+        Command::Web(a) => web::run(&socket, &a),
     }
 }
 

@@ -1,0 +1,168 @@
+//! One WebSocket, one attach: the attach client (`tui::attach_stream`, the same run loop and
+//! renderer as `tuios attach`) runs on a thread of its own against a [`StreamTerminal`]; what
+//! it draws goes out as binary frames, what the page's xterm.js sends comes in as binary
+//! frames, and the page's size changes come as text frames (`{"type":"resize",...}`).
+//!
+//! The page is the outer terminal here, the browser its keyboard: pastes reach the attach
+//! client bracketed (xterm.js does that once the client enables mode 2004), and the client
+//! applies the Lumen paste rules as for any terminal.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
+use serde::Deserialize;
+use tokio::sync::{mpsc, oneshot};
+
+use super::server::WsQuery;
+use crate::tui::{self, AttachEnd, SendError, StreamTerminal};
+
+/// Frames of output waiting for a slow browser before the attach loop blocks on its next
+/// write (backpressure instead of memory).
+const OUT_FRAMES: usize = 32;
+/// Largest message the page may send (a big paste); larger ones close the connection.
+const MAX_MESSAGE: usize = 4 << 20;
+/// Size assumed when the page gave none.
+const DEFAULT_SIZE: (u16, u16) = (80, 24);
+
+/// A control message from the page.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Control {
+    Resize { cols: u16, rows: u16 },
+}
+
+/// The attach thread's output: each write (a frame, flushed once by the terminal) becomes one
+/// WebSocket message. Blocks while the browser is behind.
+struct Outgoing(mpsc::Sender<Vec<u8>>);
+
+impl Write for Outgoing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .blocking_send(buf.to_vec())
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the browser went away"))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Start the attach for an upgraded WebSocket.
+pub fn start(
+    socket: PathBuf,
+    query: WsQuery,
+    session: Session,
+    messages: actix_ws::MessageStream,
+) {
+    let (cols, rows) = (
+        query.cols.unwrap_or(DEFAULT_SIZE.0).max(1),
+        query.rows.unwrap_or(DEFAULT_SIZE.1).max(1),
+    );
+    let (out_tx, out_rx) = mpsc::channel(OUT_FRAMES);
+    let (term, input) = StreamTerminal::new(
+        Box::new(Outgoing(out_tx)),
+        cols,
+        rows,
+        Some(tui::DEFAULT_TERM),
+        // xterm.js draws 24-bit colour.
+        Some("truecolor"),
+    );
+    let (end_tx, end_rx) = oneshot::channel();
+    let name = query.session.clone();
+    let spawned = std::thread::Builder::new()
+        .name("web-attach".into())
+        .spawn(move || {
+            let end = tui::attach_stream(&socket, name, query.create, term);
+            let _ = end_tx.send(end);
+        });
+    if let Err(e) = spawned {
+        tracing::error!("cannot start an attach thread: {e}");
+        actix_web::rt::spawn(async move {
+            let _ = session
+                .close(Some(CloseReason {
+                    code: CloseCode::Error,
+                    description: Some("the server cannot start an attach now".into()),
+                }))
+                .await;
+        });
+        return;
+    }
+    let messages = messages
+        .max_frame_size(MAX_MESSAGE)
+        .aggregate_continuations()
+        .max_continuation_size(MAX_MESSAGE);
+    actix_web::rt::spawn(pump(session, messages, out_rx, input, end_rx));
+}
+
+/// Moves bytes both ways until the attach ends or the browser goes.
+async fn pump(
+    mut session: Session,
+    mut messages: actix_ws::AggregatedMessageStream,
+    mut out_rx: mpsc::Receiver<Vec<u8>>,
+    input: tui::StreamInput,
+    mut end_rx: oneshot::Receiver<Result<AttachEnd, crate::failure::Failure>>,
+) {
+    let mut output_done = false;
+    let end = loop {
+        tokio::select! {
+            // Output first: what the client drew before it ended reaches the page first.
+            biased;
+            out = out_rx.recv(), if !output_done => match out {
+                Some(bytes) => {
+                    if session.binary(bytes).await.is_err() {
+                        break None;
+                    }
+                }
+                None => output_done = true,
+            },
+            end = &mut end_rx, if output_done => break end.ok(),
+            msg = messages.recv() => match msg {
+                Some(Ok(AggregatedMessage::Binary(bytes))) => match input.try_send(&bytes) {
+                    Ok(()) => {}
+                    Err(SendError::Gone) => {}
+                    Err(SendError::Full) => {
+                        tracing::warn!("a browser sent input faster than its attach reads it");
+                        break None;
+                    }
+                },
+                Some(Ok(AggregatedMessage::Text(text))) => match serde_json::from_str(&text) {
+                    Ok(Control::Resize { cols, rows }) => {
+                        input.resize(cols, rows);
+                    }
+                    Err(e) => tracing::debug!("ignored a control message from the page: {e}"),
+                },
+                Some(Ok(AggregatedMessage::Ping(p))) => {
+                    let _ = session.pong(&p).await;
+                }
+                Some(Ok(AggregatedMessage::Pong(_))) => {}
+                Some(Ok(AggregatedMessage::Close(_))) | None => break None,
+                Some(Err(e)) => {
+                    tracing::debug!("WebSocket error from the browser: {e}");
+                    break None;
+                }
+            },
+        }
+    };
+    // The browser went (or the attach ended): dropping the input ends the attach as a detach.
+    input.close();
+    drop(input);
+    let Some(end) = end else {
+        let _ = session.close(None).await;
+        return;
+    };
+    let (message, code) = match &end {
+        Ok(end) => (end.message(), CloseCode::Normal),
+        Err(f) => (f.lines().join("\n"), CloseCode::Error),
+    };
+    let note = serde_json::json!({"type": "end", "message": message});
+    let _ = session.text(note.to_string()).await;
+    // A close reason is limited to 123 bytes; the full text went in the message above.
+    let _ = session
+        .close(Some(CloseReason {
+            code,
+            description: None,
+        }))
+        .await;
+}
