@@ -2,6 +2,10 @@
 //! workspace's windows from the screen rows the daemon streams, computes the layout, and turns
 //! keys, mouse and pastes into operations.
 //!
+//! The client draws on a [`term::Term`]: the local terminal (`tuios attach`) or a byte stream
+//! ([`StreamTerminal`], for `tuios web` and `tuios ssh`, entered by [`attach_stream`]), through
+//! the same run loop.
+//!
 //! Files: `conn` (socket, reader thread), `app` (state and behaviour), `layout` (geometry),
 //! `render` (drawing), `input` (key and mouse encoding), `keys` (bindings and modes), `copy`
 //! (copy mode), `settings` (options and themes), `replies` (the outer terminal's reports and
@@ -18,26 +22,31 @@ mod reconnect;
 mod render;
 mod replies;
 mod settings;
+// Called by `tuios web` and `tuios ssh` (client/src/web, client/src/ssh), which land separately.
+#[cfg_attr(not(test), allow(dead_code))]
+mod stream;
 mod sysstat;
 mod templates;
+mod term;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc::TryRecvError;
 use std::time::{Duration, Instant};
 
-use termwiz::caps::Capabilities;
 use termwiz::escape::osc::{OperatingSystemCommand, Selection};
 use termwiz::input::InputEvent;
 use termwiz::surface::{Change, CursorVisibility, Position, Surface};
-use termwiz::terminal::buffered::BufferedTerminal;
-use termwiz::terminal::{new_terminal, Terminal};
 
 use crate::failure::Failure;
 use app::{App, Exit};
 use conn::{Conn, Incoming};
 use keys::KeyConfig;
 use replies::ReplyFilter;
+// The API `tuios web` and `tuios ssh` use (see stream.rs); unused until they land.
+#[allow(unused_imports)]
+pub use stream::{attach_stream, AttachEnd, SendError, StreamInput, StreamTerminal};
+use term::{LocalTerminal, Screen, Term, TermError};
 
 /// Input events handled per wake-up before the screen gets a chance to redraw.
 const INPUT_BURST: usize = 512;
@@ -48,24 +57,43 @@ const FRAME_BURST: f64 = 3.0;
 /// DECRST 1004: no focus-in/out reports from the outer terminal.
 const DISABLE_FOCUS_REPORTS: &str = "\x1b[?1004l";
 
-/// Attaches to `session` (None: the most recently active one) and runs until detached. Returns
-/// the exit status.
+/// Attaches to `session` (None: the most recently active one) in this process's terminal and
+/// runs until detached. Returns the exit status.
 pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i32, Failure> {
-    let mut conn = Conn::connect(socket)?;
+    let conn = Conn::connect(socket)?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(Failure::with_hints(
             "tuios attach needs a terminal: stdin and stdout must both be one",
             vec!["drive a session without a terminal: tuios send-text, tuios capture-pane".into()],
         ));
     }
-    let caps = Capabilities::new_from_env()
-        .map_err(|e| Failure::msg(format!("cannot read the terminal's capabilities: {e}")))?;
-    let mut terminal =
-        new_terminal(caps).map_err(|e| Failure::msg(format!("cannot open the terminal: {e}")))?;
-    let size = terminal
-        .get_screen_size()
+    let mut terminal = LocalTerminal::open().map_err(Failure::msg)?;
+    let ended = attach_on(socket, conn, session, create, &mut terminal);
+    // Leave the alternate screen and raw mode before saying anything.
+    drop(terminal);
+    let end = ended?;
+    let line = end.message();
+    let _ = match end {
+        AttachEnd::Detached { .. } => writeln!(std::io::stdout(), "{line}"),
+        _ => writeln!(std::io::stderr(), "{line}"),
+    };
+    Ok(end.exit_code())
+}
+
+/// The attach on any terminal: attach over `conn`, set the terminal up, run the loop. The
+/// caller restores the terminal afterwards (dropping a local one does).
+fn attach_on<T: Term>(
+    socket: &Path,
+    mut conn: Conn,
+    session: Option<String>,
+    create: bool,
+    term: T,
+) -> Result<AttachEnd, Failure> {
+    let mut term = term;
+    let (cols, rows) = term
+        .size()
         .map_err(|e| Failure::msg(format!("cannot read the terminal size: {e}")))?;
-    let (cols, rows) = (clamp16(size.cols), clamp16(size.rows));
+    let (cols, rows) = (clamp16(cols), clamp16(rows));
     let state = conn.attach(session, create, cols, rows)?;
 
     let keys = KeyConfig::load(
@@ -80,56 +108,31 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
         app.first_run_hint();
     }
 
-    terminal
-        .set_raw_mode()
+    term.set_raw_mode()
         .map_err(|e| Failure::msg(format!("cannot put the terminal in raw mode: {e}")))?;
     // Focus reports stay off (Lumen): a program that ran in this terminal before may have left
     // them on. Any that still come are dropped by the reply filter.
-    write_tty(DISABLE_FOCUS_REPORTS);
-    terminal
-        .enter_alternate_screen()
+    term.write_raw(DISABLE_FOCUS_REPORTS.as_bytes());
+    term.enter_alternate_screen()
         .map_err(|e| Failure::msg(format!("cannot switch to the alternate screen: {e}")))?;
-    let waker = terminal.waker();
-    let mut bt = BufferedTerminal::new(terminal)
-        .map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
+    let waker = term.waker();
+    let mut screen =
+        Screen::new(term).map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
 
     let (tx, mut rx) = conn::channel();
-    conn.start_reader(tx, move || {
-        let _ = waker.wake();
-    });
+    conn.start_reader(tx, move || waker.wake());
 
-    let result = run_loop(socket, &mut app, &mut conn, &mut bt, &mut rx);
-    // Leave the alternate screen and raw mode before saying anything.
-    drop(bt);
-    let exit = result?;
-    let name = if app.view.name.is_empty() {
-        "the session".to_string()
-    } else {
-        format!("session {}", app.view.name)
-    };
+    let exit = run_loop(socket, &mut app, &mut conn, &mut screen, &mut rx)?;
+    let session = app.view.name.clone();
     Ok(match exit {
-        Exit::Detached => {
-            let _ = writeln!(std::io::stdout(), "[detached from {name}]");
-            0
-        }
-        Exit::Ended { session, reason } => {
-            let why = if reason.is_empty() {
-                String::new()
-            } else {
-                format!(": {reason}")
-            };
-            let _ = writeln!(std::io::stderr(), "session {session} ended{why}");
-            crate::failure::EXIT_FAILURE
-        }
-        Exit::Lost(why) => {
-            let _ = writeln!(std::io::stderr(), "error: lost {name}: {why}");
-            crate::failure::EXIT_FAILURE
-        }
+        Exit::Detached => AttachEnd::Detached { session },
+        Exit::Ended { session, reason } => AttachEnd::Ended { session, reason },
+        Exit::Lost(why) => AttachEnd::Lost { session, why },
     })
 }
 
-/// Whether this is the user's first `tuios attach` (no marker in the state directory yet); the
-/// marker is written now, so the hint shows once.
+/// Whether this is the user's first attach (no marker in the state directory yet); the marker
+/// is made now, atomically, so the hint shows once even with many attaches starting at once.
 fn first_attach() -> bool {
     let Some(marker) =
         daemon::paths::sessions_dir().and_then(|d| d.parent().map(|p| p.join("attach-hint-shown")))
@@ -142,24 +145,28 @@ fn first_attach() -> bool {
     if let Some(dir) = marker.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    let _ = std::fs::write(&marker, b"");
-    true
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&marker)
+        .is_ok()
 }
 
 fn clamp16(n: usize) -> u16 {
     n.min(usize::from(u16::MAX)) as u16
 }
 
-fn run_loop<T: Terminal>(
+fn run_loop<T: Term>(
     socket: &Path,
     app: &mut App,
     conn: &mut Conn,
-    bt: &mut BufferedTerminal<T>,
+    bt: &mut Screen<T>,
     rx: &mut std::sync::mpsc::Receiver<Incoming>,
 ) -> Result<Exit, Failure> {
     let mut budget = FRAME_BURST;
     let mut budget_at = Instant::now();
     let mut last_clock = String::new();
+    let mut stats_seen = 0;
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
     loop {
@@ -203,10 +210,18 @@ fn run_loop<T: Terminal>(
             return Ok(exit);
         }
         for text in std::mem::take(&mut app.clipboard) {
-            set_clipboard(&text);
+            set_clipboard(bt.terminal(), &text);
         }
         for url in std::mem::take(&mut app.open_links) {
-            if let Err(e) = open_link(&app.links.opener, &url) {
+            if bt.terminal().is_remote() {
+                // The opener would start on this machine, not in front of the user: hand them
+                // the link instead.
+                set_clipboard(bt.terminal(), &url);
+                app.notice(
+                    protocol::attach::NoticeLevel::Info,
+                    "this terminal is remote: the link was copied to its clipboard",
+                );
+            } else if let Err(e) = open_link(&app.links.opener, &url) {
                 app.notice(protocol::attach::NoticeLevel::Error, e);
             }
         }
@@ -220,10 +235,14 @@ fn run_loop<T: Terminal>(
             alerts::local_minute(),
         );
         for f in fired {
-            raise_alert(app, &f);
+            raise_alert(app, bt.terminal(), &f);
         }
-        if (app.settings.show_cpu || app.settings.show_ram) && sysstat::refresh() {
-            app.dirty = true;
+        if app.settings.show_cpu || app.settings.show_ram {
+            let generation = sysstat::refresh();
+            if generation != stats_seen {
+                stats_seen = generation;
+                app.dirty = true;
+            }
         }
         if app.settings.show_clock {
             let minute = now_minute();
@@ -261,10 +280,14 @@ fn run_loop<T: Terminal>(
             if let Some(d) = filter.deadline() {
                 timeout = d.saturating_duration_since(Instant::now());
             }
-            let ev = bt
-                .terminal()
-                .poll_input(Some(timeout))
-                .map_err(|e| Failure::msg(format!("reading the terminal failed: {e}")))?;
+            let ev = match bt.terminal().poll_input(Some(timeout)) {
+                Ok(ev) => ev,
+                // The far end went away: as a detach (the daemon sees the connection close).
+                Err(TermError::Closed) => return Ok(Exit::Detached),
+                Err(TermError::Failed(e)) => {
+                    return Err(Failure::msg(format!("reading the terminal failed: {e}")))
+                }
+            };
             timeout = Duration::ZERO;
             let holding = filter.deadline().is_some_and(|d| Instant::now() < d);
             match ev {
@@ -293,7 +316,7 @@ fn run_loop<T: Terminal>(
     }
 }
 
-fn draw<T: Terminal>(app: &mut App, bt: &mut BufferedTerminal<T>) -> Result<(), Failure> {
+fn draw<T: Term>(app: &mut App, bt: &mut Screen<T>) -> Result<(), Failure> {
     let (w, h) = bt.dimensions();
     let mut frame = Surface::new(w, h);
     let drawn = render::draw(app, &mut frame);
@@ -325,13 +348,13 @@ fn now_minute() -> String {
 }
 
 /// Puts text on the outer terminal's clipboard with OSC 52.
-fn set_clipboard(text: &str) {
+fn set_clipboard<T: Term>(term: &mut T, text: &str) {
     let osc = OperatingSystemCommand::SetSelection(Selection::CLIPBOARD, text.to_string());
-    write_tty(&osc.to_string());
+    term.write_raw(osc.to_string().as_bytes());
 }
 
 /// Raises one agent alert the ways `notifications.agent.*` asks for.
-fn raise_alert(app: &mut App, f: &alerts::Fired) {
+fn raise_alert<T: Term>(app: &mut App, term: &mut T, f: &alerts::Fired) {
     let text = f.text();
     if f.dock {
         let level = match f.state.as_str() {
@@ -343,10 +366,10 @@ fn raise_alert(app: &mut App, f: &alerts::Fired) {
     if f.notify {
         // OSC 9: a desktop notification from the outer terminal. The text has no control
         // characters (titles are filtered), so it cannot end the sequence early.
-        write_tty(&format!("\x1b]9;tuios: {text}\x1b\\"));
+        term.write_raw(format!("\x1b]9;tuios: {text}\x1b\\").as_bytes());
     }
     if f.bell {
-        write_tty("\x07");
+        term.write_raw(b"\x07");
     }
     if let Some(cmd) = &f.command {
         if let Err(e) = run_alert_command(cmd, f) {
@@ -402,13 +425,4 @@ fn open_link(opener: &[String], url: &str) -> Result<(), String> {
         let _ = child.wait();
     });
     Ok(())
-}
-
-/// Writes a control sequence straight to the terminal device, between frames, so the screen
-/// model is not disturbed.
-fn write_tty(seq: &str) {
-    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-        let _ = tty.write_all(seq.as_bytes());
-        let _ = tty.flush();
-    }
 }

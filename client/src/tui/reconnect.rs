@@ -8,11 +8,10 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use protocol::attach::DaemonOp;
-use termwiz::terminal::buffered::BufferedTerminal;
-use termwiz::terminal::Terminal;
 
 use super::app::App;
 use super::conn::{self, Conn, Incoming};
+use super::term::{Screen, Term};
 
 /// How long the client keeps trying.
 const RETRY_FOR: Duration = Duration::from_secs(5);
@@ -21,10 +20,10 @@ const RETRY_EVERY: Duration = Duration::from_millis(100);
 
 /// Attach again to the session shown, for up to [`RETRY_FOR`]; the new connection and its
 /// message channel, or `None` when the daemon (or the session) did not come back.
-pub fn again<T: Terminal>(
+pub fn again<T: Term>(
     socket: &Path,
     app: &mut App,
-    bt: &mut BufferedTerminal<T>,
+    bt: &mut Screen<T>,
 ) -> Option<(Conn, Receiver<Incoming>)> {
     let name = app.view.name.clone();
     if name.is_empty() {
@@ -33,7 +32,7 @@ pub fn again<T: Terminal>(
     let deadline = Instant::now() + RETRY_FOR;
     loop {
         let (cols, rows) = bt.dimensions();
-        show_line(rows);
+        show_line(bt.terminal(), rows);
         if let Ok(mut c) = Conn::connect(socket) {
             // A refusal (the session is gone) is final: there is nothing to come back to.
             let state = c
@@ -46,9 +45,7 @@ pub fn again<T: Terminal>(
                 .ok()?;
             let (tx, rx) = conn::channel();
             let waker = bt.terminal().waker();
-            c.start_reader(tx, move || {
-                let _ = waker.wake();
-            });
+            c.start_reader(tx, move || waker.wake());
             app.forget_connection();
             app.on_op(DaemonOp::Attached { state });
             app.dirty = true;
@@ -64,8 +61,11 @@ pub fn again<T: Terminal>(
 }
 
 /// "daemon restarting" on the bottom row, in reverse video, without disturbing the screen model.
-fn show_line(rows: usize) {
-    super::write_tty(&format!(
-        "\x1b7\x1b[{rows};1H\x1b[7m tuios: daemon restarting, reconnecting... \x1b[m\x1b[K\x1b8"
-    ));
+fn show_line<T: Term>(term: &mut T, rows: usize) {
+    term.write_raw(
+        format!(
+            "\x1b7\x1b[{rows};1H\x1b[7m tuios: daemon restarting, reconnecting... \x1b[m\x1b[K\x1b8"
+        )
+        .as_bytes(),
+    );
 }

@@ -9,6 +9,9 @@ pub const SAMPLE_EVERY: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Default)]
 struct Sampler {
+    /// Bumped when a shown figure changes: each attach (several may run in one process, as
+    /// `tuios web` and `tuios ssh` do) compares it with the one it last drew.
+    generation: u64,
     at: Option<Instant>,
     /// Busy and total jiffies at the previous sample; CPU use is the change between two.
     last_cpu: Option<(u64, u64)>,
@@ -17,20 +20,22 @@ struct Sampler {
 }
 
 static SAMPLER: Mutex<Sampler> = Mutex::new(Sampler {
+    generation: 0,
     at: None,
     last_cpu: None,
     cpu_pct: None,
     ram_pct: None,
 });
 
-/// Take a new sample when the last is old enough. True when a shown figure changed.
-pub fn refresh() -> bool {
+/// Take a new sample when the last is old enough. The figures' generation: a caller redraws
+/// when it differs from the one it saw last.
+pub fn refresh() -> u64 {
     let Ok(mut s) = SAMPLER.lock() else {
-        return false;
+        return 0;
     };
     let now = Instant::now();
     if s.at.is_some_and(|at| now.duration_since(at) < SAMPLE_EVERY) {
-        return false;
+        return s.generation;
     }
     s.at = Some(now);
     let before = (s.cpu_pct, s.ram_pct);
@@ -46,7 +51,10 @@ pub fn refresh() -> bool {
     s.ram_pct = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|t| ram_percent(&t));
-    before != (s.cpu_pct, s.ram_pct)
+    if before != (s.cpu_pct, s.ram_pct) {
+        s.generation += 1;
+    }
+    s.generation
 }
 
 /// The dock's text, e.g. `cpu 12% · ram 43%`; `None` when nothing is asked for or known yet.
