@@ -28,6 +28,7 @@ impl Web {
         let stderr = env.dir().join(format!("web-{}.stderr", extra.len()));
         let mut child = env
             .command(&args)
+            .env("TUIOS_LOG", "warn,tuios=debug")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).unwrap())
             .spawn()
@@ -87,7 +88,13 @@ impl Web {
     fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Resp {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to tuios web");
         s.set_read_timeout(Some(DEADLINE)).unwrap();
-        let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        let mut req = format!("{method} {path} HTTP/1.1\r\n");
+        if !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("connection"))
+        {
+            req.push_str("Connection: close\r\n");
+        }
         if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
             req.push_str(&format!("Host: {}\r\n", self.host()));
         }

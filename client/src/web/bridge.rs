@@ -65,7 +65,8 @@ pub fn start(
         Box::new(Outgoing(out_tx)),
         cols,
         rows,
-        Some(tui::DEFAULT_TERM),
+        // xterm.js is xterm-like: None draws as xterm-256color.
+        None,
         // xterm.js draws 24-bit colour.
         Some("truecolor"),
     );
@@ -145,6 +146,7 @@ async fn pump(
             },
         }
     };
+    tracing::debug!(ended = end.is_some(), "a web attach's socket is done");
     // The browser went (or the attach ended): dropping the input ends the attach as a detach.
     input.close();
     drop(input);

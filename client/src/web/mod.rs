@@ -80,6 +80,7 @@ pub fn run(socket: &Path, args: &WebArgs) -> Result<i32, Failure> {
     if args.url {
         return print_urls(&state);
     }
+    daemon::init_logging(None);
     if !assets::have_vendor() {
         tracing::warn!("this build carries no xterm.js");
         eprintln!(

@@ -95,6 +95,9 @@ pub fn serve(
         })
         // The attaches run on threads of their own; one worker carries the sockets.
         .workers(1)
+        // A keystroke's echo is a small write: without this, Nagle's algorithm holds it until
+        // the browser's delayed ACK (tens of milliseconds to 200).
+        .tcp_nodelay(true)
         .shutdown_timeout(2);
         let server = match tls {
             Some(cfg) => server.listen_rustls_0_23(listener, cfg),
