@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tuios_integration_tests::{poll, TestDaemon, TestEnv, DEADLINE};
 
@@ -125,7 +125,10 @@ impl Web {
     }
 
     /// The headers of a WebSocket upgrade request.
-    fn upgrade_headers<'a>(cookie: Option<&'a str>, origin: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+    fn upgrade_headers<'a>(
+        cookie: Option<&'a str>,
+        origin: Option<&'a str>,
+    ) -> Vec<(&'a str, &'a str)> {
         let mut h = vec![
             ("Upgrade", "websocket"),
             ("Connection", "Upgrade"),
@@ -234,7 +237,10 @@ fn without_the_token_only_a_sign_in_page_and_refusals() {
     assert_eq!(web.get("/assets/xterm.mjs", &[]).status, 401);
 
     let origin = web.origin();
-    let ws = web.get("/ws?session=secret-project", &Web::upgrade_headers(None, Some(&origin)));
+    let ws = web.get(
+        "/ws?session=secret-project",
+        &Web::upgrade_headers(None, Some(&origin)),
+    );
     assert_eq!(ws.status, 401, "an upgrade without the cookie: {ws:?}");
     assert!(ws.header("upgrade").is_none());
 
@@ -295,7 +301,10 @@ fn the_token_becomes_a_strict_http_only_cookie() {
     }
     assert!(!set.contains("Secure"), "plain HTTP on loopback: {set}");
     let cookie = set.split(';').next().unwrap().to_string();
-    assert!(!cookie.contains(&web.token), "the cookie must not be the token");
+    assert!(
+        !cookie.contains(&web.token),
+        "the cookie must not be the token"
+    );
 
     // The form gives the same.
     let r = web.request(
@@ -315,7 +324,10 @@ fn the_token_becomes_a_strict_http_only_cookie() {
     let api = web.get("/api/sessions", &[("Cookie", &cookie)]);
     assert_eq!(api.status, 200, "{api:?}");
     assert!(api.body.contains("visible-after-sign-in"), "{}", api.body);
-    assert_eq!(web.get("/assets/app.js", &[("Cookie", &cookie)]).status, 200);
+    assert_eq!(
+        web.get("/assets/app.js", &[("Cookie", &cookie)]).status,
+        200
+    );
 }
 
 #[test]
@@ -331,7 +343,10 @@ fn upgrades_need_our_origin_and_host() {
         Some("https://127.0.0.1:1"),
         None,
     ] {
-        let r = web.get("/ws?session=w", &Web::upgrade_headers(Some(&cookie), origin));
+        let r = web.get(
+            "/ws?session=w",
+            &Web::upgrade_headers(Some(&cookie), origin),
+        );
         assert_eq!(r.status, 403, "origin {origin:?}: {r:?}");
         assert!(r.body.contains("forbidden_origin"), "{}", r.body);
     }
@@ -346,7 +361,10 @@ fn upgrades_need_our_origin_and_host() {
     assert_eq!(r.status, 421, "{r:?}");
 
     let origin = web.origin();
-    let ok = web.get("/ws?session=w", &Web::upgrade_headers(Some(&cookie), Some(&origin)));
+    let ok = web.get(
+        "/ws?session=w",
+        &Web::upgrade_headers(Some(&cookie), Some(&origin)),
+    );
     assert_eq!(ok.status, 101, "{ok:?}");
 }
 
@@ -488,9 +506,15 @@ fn a_websocket_attaches_types_and_sees_output() {
         }
     });
     let mut conn = daemon.conn();
-    poll(DEADLINE, "the page's attach to be seen by the daemon", || {
-        attached(&mut conn, &session).then_some(()).ok_or_else(String::new)
-    });
+    poll(
+        DEADLINE,
+        "the page's attach to be seen by the daemon",
+        || {
+            attached(&mut conn, &session)
+                .then_some(())
+                .ok_or_else(String::new)
+        },
+    );
     s.write_all(&ws_frame(0x2, b"echo web-$((6*7))\r")).unwrap();
     conn.wait_for_text(&session, &window, "web-42");
     let mut seen = Vec::new();

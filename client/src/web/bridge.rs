@@ -50,12 +50,7 @@ impl Write for Outgoing {
 }
 
 /// Start the attach for an upgraded WebSocket.
-pub fn start(
-    socket: PathBuf,
-    query: WsQuery,
-    session: Session,
-    messages: actix_ws::MessageStream,
-) {
+pub fn start(socket: PathBuf, query: WsQuery, session: Session, messages: actix_ws::MessageStream) {
     let (cols, rows) = (
         query.cols.unwrap_or(DEFAULT_SIZE.0).max(1),
         query.rows.unwrap_or(DEFAULT_SIZE.1).max(1),

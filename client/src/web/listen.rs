@@ -215,7 +215,11 @@ mod tests {
     fn remote_needs_the_flag_and_gets_tls() {
         let a = args("0.0.0.0");
         let err = check_remote(a.bind, &a).unwrap_err();
-        assert!(err.lines()[0].contains("--allow-remote"), "{:?}", err.lines());
+        assert!(
+            err.lines()[0].contains("--allow-remote"),
+            "{:?}",
+            err.lines()
+        );
         let mut a = args("0.0.0.0");
         a.allow_remote = true;
         check_remote(a.bind, &a).unwrap();

@@ -13,9 +13,15 @@ use super::auth;
 /// Where the certificate and key come from.
 #[derive(Debug, Clone)]
 pub enum Source {
-    Given { cert: PathBuf, key: PathBuf },
+    Given {
+        cert: PathBuf,
+        key: PathBuf,
+    },
     /// Generated into (or reused from) these files.
-    SelfSigned { cert: PathBuf, key: PathBuf },
+    SelfSigned {
+        cert: PathBuf,
+        key: PathBuf,
+    },
 }
 
 impl Source {
