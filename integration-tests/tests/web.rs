@@ -424,6 +424,39 @@ fn tls_on_loopback_with_a_generated_certificate() {
     // Plain HTTP to a TLS port gets no HTTP answer.
     let r = web.get("/", &[]);
     assert_ne!(r.status, 200, "{r:?}");
+
+    // Over TLS (python3's ssl module, trusting the generated certificate): the token gives a
+    // cookie marked Secure, with the __Host- prefix.
+    let script = r#"
+import http.client, ssl, sys
+ctx = ssl.create_default_context(cafile=sys.argv[1])
+ctx.check_hostname = True
+c = http.client.HTTPSConnection("localhost", int(sys.argv[2]), context=ctx)
+c.request("GET", "/?token=" + sys.argv[3])
+r = c.getresponse()
+print(r.status)
+print(r.getheader("Set-Cookie"))
+"#;
+    let mut py = std::process::Command::new("python3");
+    py.arg("-c")
+        .arg(script)
+        .arg(state.join("web-cert.pem"))
+        .arg(web.port.to_string())
+        .arg(&web.token);
+    let out = tuios_integration_tests::run_with_deadline(py, DEADLINE);
+    assert!(
+        out.status.success(),
+        "python3 (needed for this test) failed: {}",
+        tuios_integration_tests::describe(&out)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("303"), "{text}");
+    let cookie = lines.next().unwrap_or("");
+    assert!(cookie.starts_with("__Host-tuios-web-"), "{cookie}");
+    for flag in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(flag), "{cookie}");
+    }
 }
 
 // --- A WebSocket attach, for real ------------------------------------------------------
