@@ -80,7 +80,11 @@ pub fn run(socket: &Path, args: &WebArgs) -> Result<i32, Failure> {
     if args.url {
         return print_urls(&state);
     }
-    daemon::init_logging(None);
+    // Our own messages at info, the HTTP stack's only when they matter; TUIOS_LOG overrides.
+    let quiet = ["TUIOS_LOG", "RUST_LOG"]
+        .iter()
+        .all(|v| std::env::var(v).map_or(true, |s| s.trim().is_empty()));
+    daemon::init_logging(quiet.then_some("warn,tuios=info"));
     if !assets::have_vendor() {
         tracing::warn!("this build carries no xterm.js");
         eprintln!(
