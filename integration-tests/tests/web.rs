@@ -501,17 +501,13 @@ fn ws_read(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
     Some((opcode, payload))
 }
 
-#[test]
-fn a_websocket_attaches_types_and_sees_output() {
-    let daemon = TestDaemon::start();
-    let (session, window) = daemon.session_with_window("webattach");
-    let web = Web::start(daemon.env(), &[]);
-    let cookie = web.sign_in();
-
+/// A WebSocket to `/ws?QUERY` with the cookie and our Origin: the stream (for writing) and
+/// the server's frames as they come.
+fn open_ws(web: &Web, cookie: &str, query: &str) -> (TcpStream, mpsc::Receiver<(u8, Vec<u8>)>) {
     let mut s = TcpStream::connect(("127.0.0.1", web.port)).unwrap();
     s.set_read_timeout(Some(DEADLINE)).unwrap();
     let req = format!(
-        "GET /ws?session={session}&cols=100&rows=30 HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\n\
+        "GET /ws?{query} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\n\
          Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
          Origin: {}\r\nCookie: {cookie}\r\n\r\n",
         web.host(),
@@ -527,8 +523,7 @@ fn a_websocket_attaches_types_and_sees_output() {
     }
     let head = String::from_utf8_lossy(&head);
     assert!(head.starts_with("HTTP/1.1 101"), "{head}");
-
-    // Output streams while we type: read it on a thread.
+    // Output streams while the test types: read it on a thread.
     let mut reader = s.try_clone().unwrap();
     let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
     std::thread::spawn(move || {
@@ -538,6 +533,69 @@ fn a_websocket_attaches_types_and_sees_output() {
             }
         }
     });
+    (s, rx)
+}
+
+/// The session's size as session-info reports it.
+fn session_size(conn: &mut tuios_integration_tests::JsonConn, session: &str) -> (u64, u64) {
+    let info = conn.call("session-info", serde_json::json!({ "session": session }));
+    let r = &info["result"];
+    (
+        r["width"].as_u64().unwrap_or(0),
+        r["height"].as_u64().unwrap_or(0),
+    )
+}
+
+#[test]
+fn two_browsers_on_a_session_share_the_smallest_size() {
+    let daemon = TestDaemon::start();
+    daemon.new_session("shared");
+    let web = Web::start(daemon.env(), &[]);
+    let cookie = web.sign_in();
+    let mut conn = daemon.conn();
+    let (_a, _ra) = open_ws(&web, &cookie, "session=shared&cols=100&rows=30");
+    poll(
+        DEADLINE,
+        "the first browser's size",
+        || match session_size(&mut conn, "shared") {
+            (100, 30) => Ok(()),
+            other => Err(format!("{other:?}")),
+        },
+    );
+    let (mut b, _rb) = open_ws(&web, &cookie, "session=shared&cols=90&rows=40");
+    poll(
+        DEADLINE,
+        "the smaller of each dimension",
+        || match session_size(&mut conn, "shared") {
+            (90, 30) => Ok(()),
+            other => Err(format!("{other:?}")),
+        },
+    );
+    // The second page grows: the first one's width is the limit now.
+    b.write_all(&ws_frame(0x1, br#"{"type":"resize","cols":150,"rows":50}"#))
+        .unwrap();
+    poll(
+        DEADLINE,
+        "the first browser's size again",
+        || match session_size(&mut conn, "shared") {
+            (100, 30) => Ok(()),
+            other => Err(format!("{other:?}")),
+        },
+    );
+}
+
+#[test]
+fn a_websocket_attaches_types_and_sees_output() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("webattach");
+    let web = Web::start(daemon.env(), &[]);
+    let cookie = web.sign_in();
+
+    let (mut s, rx) = open_ws(
+        &web,
+        &cookie,
+        &format!("session={session}&cols=100&rows=30"),
+    );
     let mut conn = daemon.conn();
     poll(
         DEADLINE,
