@@ -3,6 +3,7 @@
 mod autostart;
 mod binary_client;
 mod cli;
+mod clock;
 mod docs;
 mod failure;
 mod json_client;

@@ -211,16 +211,8 @@ impl Alerts {
 
 /// Minutes after local midnight now.
 pub fn local_minute() -> u32 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0) as libc::time_t;
-    // SAFETY: localtime_r writes only into `tm`, which lives on this stack frame.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    if unsafe { libc::localtime_r(&t, &mut tm).is_null() } {
-        return ((t / 60) % 1440) as u32;
-    }
-    (tm.tm_hour * 60 + tm.tm_min) as u32
+    let t = crate::clock::local_now();
+    t.hour * 60 + t.minute
 }
 
 #[cfg(test)]

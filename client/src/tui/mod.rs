@@ -6,10 +6,13 @@
 //! ([`StreamTerminal`], for `tuios web` and `tuios ssh`, entered by [`attach_stream`]), through
 //! the same run loop.
 //!
-//! Files: `conn` (socket, reader thread), `app` (state and behaviour), `layout` (geometry),
-//! `render` (drawing), `input` (key and mouse encoding), `keys` (bindings and modes), `copy`
-//! (copy mode), `settings` (options and themes), `replies` (the outer terminal's reports and
-//! replies, kept away from windows).
+//! Files: `conn` (socket, reader thread), `app` (state and behaviour; `app/` by concern:
+//! daemon messages, typing and overlays, actions, mouse, routed requests, commands), `layout`
+//! (geometry; `layout/hits` for hit testing), `render` (drawing from a read-only
+//! [`render::View`]; `render/` paint, dock, tray), `input` (key and mouse encoding), `keys`
+//! (bindings and modes), `copy` (copy mode), `settings` (options and themes), `replies` (the
+//! outer terminal's reports and replies, kept away from windows), `term` (the terminal
+//! abstraction), `stream` (the byte-stream terminal).
 
 mod alerts;
 mod app;
@@ -167,6 +170,7 @@ fn run_loop<T: Term>(
     let mut budget_at = Instant::now();
     let mut last_clock = String::new();
     let mut stats_seen = 0;
+    let mut last_frame: Option<Surface> = None;
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
     loop {
@@ -261,11 +265,11 @@ fn run_loop<T: Term>(
         } else {
             now + Duration::from_secs_f64((1.0 - budget) / per_sec)
         };
-        if app.dirty && budget >= 1.0 {
-            draw(app, bt)?;
+        if app.needs_draw() && budget >= 1.0 {
+            draw(app, bt, &mut last_frame)?;
             budget -= 1.0;
         }
-        let wait = if app.dirty {
+        let wait = if app.needs_draw() {
             due.saturating_duration_since(Instant::now())
         } else {
             next_timer
@@ -316,14 +320,49 @@ fn run_loop<T: Term>(
     }
 }
 
-fn draw<T: Term>(app: &mut App, bt: &mut Screen<T>) -> Result<(), Failure> {
+/// Draws what changed. When only window content changed, just those rows are drawn again and
+/// compared with the screen (a typed key's echo is one row); anything else draws the whole
+/// frame, compared cell by cell with what the terminal shows. `last` keeps the last frame.
+fn draw<T: Term>(
+    app: &mut App,
+    bt: &mut Screen<T>,
+    last: &mut Option<Surface>,
+) -> Result<(), Failure> {
     let (w, h) = bt.dimensions();
-    let mut frame = Surface::new(w, h);
-    let drawn = render::draw(app, &mut frame);
-    app.hits = drawn.hits;
+    let damage = std::mem::take(&mut app.damage);
+    let frame = last
+        .as_mut()
+        .filter(|f| !app.dirty && f.dimensions() == (w, h));
+    let patched =
+        frame.and_then(|f| render::draw_damage(&app.draw_view(), f, &damage).map(|p| (p, f)));
+    let cursor = match patched {
+        Some((p, frame)) => {
+            for r in &p.spans {
+                let (x, y, cols) = (usize::from(r.x), usize::from(r.y), usize::from(r.w));
+                let changes = bt.diff_region(x, y, cols, 1, frame, x, y);
+                bt.add_changes(changes);
+            }
+            // A diff starts from default attributes: leave the model there, as a whole-frame
+            // draw does.
+            bt.add_change(Change::AllAttributes(Default::default()));
+            let seq = frame.current_seqno();
+            frame.flush_changes_older_than(seq);
+            p.cursor
+        }
+        None => {
+            let mut frame = Surface::new(w, h);
+            let drawn = render::draw(&app.draw_view(), &mut frame);
+            app.hits = drawn.hits;
+            bt.draw_from_screen(&frame, 0, 0);
+            // Kept for the next patch; its change log is not needed.
+            let seq = frame.current_seqno();
+            frame.flush_changes_older_than(seq);
+            *last = Some(frame);
+            drawn.cursor
+        }
+    };
     app.dirty = false;
-    bt.draw_from_screen(&frame, 0, 0);
-    match drawn.cursor {
+    match cursor {
         Some((x, y)) => {
             bt.add_change(Change::CursorPosition {
                 x: Position::Absolute(usize::from(x)),

@@ -153,14 +153,18 @@ pub fn save(dir: &Path, name: &str, t: &Template) -> Result<PathBuf, String> {
         .create(dir)
         .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = path_of(dir, name);
-    let tmp = dir.join(format!(".{name}.json.tmp-{}", std::process::id()));
+    // Several attaches may save at once in one process (tuios web, tuios ssh): a counter keeps
+    // their temporary files apart.
+    static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.json.tmp-{}-{n}", std::process::id()));
     let body = serde_json::to_vec_pretty(t).map_err(|e| format!("cannot encode: {e}"))?;
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
             .open(&tmp)?;
         f.write_all(&body)?;
         f.write_all(b"\n")?;

@@ -1,0 +1,395 @@
+//! The dock (session, workspaces, windows, mode, hints, clock; prompts take its place) and the help.
+
+use super::*;
+
+/// Local wall-clock time as HH:MM.
+pub(super) fn clock() -> String {
+    let t = crate::clock::local_now();
+    format!("{:02}:{:02}", t.hour, t.minute)
+}
+
+/// The dock: session, workspace tabs, window list, mode, hints, clock. Prompts take its place.
+/// Returns the cursor position while a prompt is open.
+pub(super) fn draw_dock(
+    v: &View,
+    c: &mut Canvas,
+    pal: &Palette,
+    hits: &mut Hits,
+) -> Option<(u16, u16)> {
+    let area = v.area;
+    let prompt = match &v.overlay {
+        Overlay::Prompt(p) => Some(p),
+        _ => None,
+    };
+    let y = match (v.dock_row, prompt) {
+        (Some(y), _) => y,
+        (None, Some(_)) => area.bottom().checked_sub(1)?,
+        (None, None) => return None,
+    };
+    let w = area.w;
+    let base = pal.plain();
+    c.fill(area.x, y, w, ' ', &base);
+
+    if let Some(p) = prompt {
+        let mut label = chrome(pal, pal.ansi(0));
+        label.set_background(pal.ansi(3));
+        let mut x = area.x;
+        x += c.text(x, y, w, &format!(" {} ", p.label()), &label);
+        x += c.text(x, y, w.saturating_sub(x - area.x), " ", &base);
+        let room = w.saturating_sub(x - area.x + 1);
+        // Show the end of a long buffer.
+        let chars: Vec<char> = p.buffer.chars().collect();
+        let mut start = chars.len();
+        let mut used = 0usize;
+        while start > 0 && used + char_width(chars[start - 1]) <= usize::from(room) {
+            start -= 1;
+            used += char_width(chars[start]);
+        }
+        let shown: String = chars[start..].iter().collect();
+        let n = c.text(x, y, room, &shown, &bold(pal));
+        let hint = "  enter: ok · esc: cancel";
+        let hx = x + n + 1;
+        if hx + hint.len() as u16 <= area.right() {
+            let mut dim = base.clone();
+            dim.set_intensity(Intensity::Half);
+            c.text(hx, y, area.right() - hx, hint, &dim);
+        }
+        return Some((x + n, y));
+    }
+
+    // Left part's pieces first, to know how much room the hints get.
+    let name = if v.view.display_name.is_empty() {
+        &v.view.name
+    } else {
+        &v.view.display_name
+    };
+    let session_label = format!(" {name} ");
+    let tabs: Vec<(i64, String, bool)> = if v.settings.dock_tabs {
+        let order: Vec<i64> = match &v.view.workspace_order {
+            Some(o) if !o.is_empty() => o.clone(),
+            _ => (1..=v.view.num_workspaces.max(1)).collect(),
+        };
+        order
+            .into_iter()
+            .map(|n| {
+                let used = v.view.windows.iter().any(|w| w.workspace == n);
+                let name = v.view.workspace_names.get(&n).filter(|nm| !nm.is_empty());
+                let label = match name {
+                    _ if !v.settings.tab_format.is_empty() => {
+                        let index = n.to_string();
+                        let name = name.cloned().unwrap_or_else(|| index.clone());
+                        let fields = [("index", index.as_str()), ("name", name.as_str())];
+                        format!(" {} ", fill_template(&v.settings.tab_format, &fields))
+                    }
+                    Some(nm) => format!(" {n}:{nm} "),
+                    None => format!(" {n} "),
+                };
+                (n, label, used)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let ws = v.view.current_workspace;
+    let windows: Vec<(&protocol::attach::WindowView, String)> = v
+        .view
+        .windows
+        .iter()
+        .filter(|w| w.workspace == ws)
+        .enumerate()
+        .map(|(i, win)| {
+            let min = if win.minimized { "_" } else { "" };
+            (win, format!(" {}:{}{min} ", i + 1, title_of(win)))
+        })
+        .collect();
+    let width_of = |s: &str| s.chars().map(char_width).sum::<usize>() as u16;
+    let left_needed = width_of(&session_label)
+        + tabs.iter().map(|t| width_of(&t.1)).sum::<u16>()
+        + 2
+        + windows.iter().map(|t| width_of(&t.1)).sum::<u16>();
+
+    // Right part: hint, mode badge, clock. The hint shrinks before the window list does.
+    let (badge, badge_bg) = if v.copy.is_some() {
+        (" COPY ", 5)
+    } else if v.router.leader_armed {
+        (" LEADER ", 1)
+    } else if v.router.move_pending {
+        (" MOVE TO ", 1)
+    } else if v.mode == Mode::Terminal {
+        (" TERM ", 2)
+    } else {
+        (" WM ", 3)
+    };
+    let leader = v.leader.label();
+    let chord = v
+        .router
+        .focus_return
+        .first()
+        .map(|c| c.label())
+        .unwrap_or_default();
+    let keycast = v.settings.show_key_events && !v.keycast.is_empty();
+    let (full, short): (String, String) = if let Some((text, _)) = &v.flash {
+        (text.clone(), text.clone())
+    } else if keycast {
+        let keys: Vec<&str> = v.keycast.iter().map(String::as_str).collect();
+        let last: Vec<&str> = keys.iter().rev().take(3).rev().copied().collect();
+        (
+            format!("keys: {}", keys.join(" ")),
+            format!("keys: {}", last.join(" ")),
+        )
+    } else if let Some(cm) = &v.copy {
+        if cm.has_selection() {
+            (
+                "y copy the selection · v clear · q leave".into(),
+                "y copy · q leave".into(),
+            )
+        } else {
+            (
+                "arrows move · v select · y copy the line · q leave".into(),
+                "v select · q leave".into(),
+            )
+        }
+    } else if v.router.leader_armed {
+        (
+            "press a key (? lists them) · esc: window management".into(),
+            "? lists keys".into(),
+        )
+    } else if v.router.move_pending {
+        ("press 1-9 for the workspace".into(), "1-9".into())
+    } else if v.mode == Mode::Terminal {
+        (
+            format!("{leader} ? help · {chord}: window management"),
+            format!("{chord}: WM"),
+        )
+    } else {
+        (
+            "i/enter: type in the window · ? help".into(),
+            "i: type · ? help".into(),
+        )
+    };
+    // CPU and RAM figures sit with the clock at the dock's right end.
+    let stats = crate::tui::sysstat::dock_text(v.settings.show_cpu, v.settings.show_ram);
+    let clock = match (stats, v.settings.show_clock.then(clock)) {
+        (Some(s), Some(c)) => Some(format!("{s}  {c}")),
+        (s, c) => s.or(c),
+    };
+    let fixed = width_of(badge) + 1 + clock.as_ref().map_or(0, |c| width_of(c) + 2);
+    let flash = v.flash.is_some();
+    let hint = if flash || fixed + width_of(&full) + left_needed <= w {
+        full
+    } else if fixed + width_of(&short) + left_needed.min(w / 2) <= w {
+        short
+    } else {
+        String::new()
+    };
+    let right_w = (fixed + width_of(&hint)).min(w);
+    let mut right_x = area.right() - right_w;
+    let mut hint_attr = base.clone();
+    if !flash {
+        hint_attr.set_intensity(Intensity::Half);
+    }
+    right_x += c.text(right_x, y, area.right() - right_x, &hint, &hint_attr);
+    right_x += c.text(right_x, y, area.right().saturating_sub(right_x), " ", &base);
+    let mut battr = chrome(pal, pal.ansi(0));
+    battr.set_background(pal.ansi(badge_bg));
+    battr.set_intensity(Intensity::Bold);
+    right_x += c.text(
+        right_x,
+        y,
+        area.right().saturating_sub(right_x),
+        badge,
+        &battr,
+    );
+    if let Some(t) = clock {
+        c.text(
+            right_x,
+            y,
+            area.right().saturating_sub(right_x),
+            &format!("  {t}"),
+            &base,
+        );
+    }
+    let limit = area.right().saturating_sub(right_w + 1);
+
+    // Left: session, workspace tabs, the current workspace's windows.
+    let mut x = area.x;
+    let mut sess = bold(pal);
+    if let Some(rgbv) = parse_hex(v.view.accent.trim()) {
+        sess.set_foreground(rgb(rgbv));
+    }
+    x += c.text(x, y, limit.saturating_sub(x), &session_label, &sess);
+    for (n, label, used) in &tabs {
+        let mut a = base.clone();
+        if *n == ws {
+            a.set_foreground(pal.ansi(0));
+            a.set_background(pal.ansi(4));
+            a.set_intensity(Intensity::Bold);
+        } else if *used {
+            a.set_intensity(Intensity::Bold);
+            a.set_underline(Underline::Single);
+        } else {
+            a.set_intensity(Intensity::Half);
+        }
+        let n_w = c.text(x, y, limit.saturating_sub(x), label, &a);
+        if n_w > 0 {
+            hits.targets
+                .push((Rect::new(x, y, n_w, 1), Target::Workspace(*n)));
+        }
+        x += n_w;
+    }
+    let mut sep = base.clone();
+    sep.set_intensity(Intensity::Half);
+    x += c.text(x, y, limit.saturating_sub(x), " │", &sep);
+    for (win, label) in &windows {
+        let mut a = base.clone();
+        if v.view.focused.as_deref() == Some(win.id.as_str()) && !win.minimized {
+            a.set_intensity(Intensity::Bold);
+            a.set_reverse(true);
+        } else if win.minimized {
+            a.set_intensity(Intensity::Half);
+            a.set_italic(true);
+        }
+        let room = limit.saturating_sub(x);
+        if room < 4 {
+            break;
+        }
+        let n_w = if width_of(label) > room {
+            let n = c.text(x, y, room - 1, label, &a);
+            c.text(x + n, y, 1, "…", &a);
+            n + 1
+        } else {
+            c.text(x, y, room, label, &a)
+        };
+        hits.targets
+            .push((Rect::new(x, y, n_w, 1), Target::Window(win.id.clone())));
+        x += n_w;
+    }
+    None
+}
+
+/// Wraps prose to `width` columns at spaces (words longer than a line are cut).
+pub(super) fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut cur = String::new();
+        let mut used = 0;
+        for word in para.split(' ').filter(|w| !w.is_empty()) {
+            let ww: usize = word.chars().map(char_width).sum();
+            if ww > width {
+                for piece in wrap(word, width) {
+                    if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                    used = piece.chars().map(char_width).sum();
+                    cur = piece;
+                }
+                continue;
+            }
+            if used > 0 && used + 1 + ww > width {
+                out.push(std::mem::take(&mut cur));
+                used = 0;
+            }
+            if used > 0 {
+                cur.push(' ');
+                used += 1;
+            }
+            cur.push_str(word);
+            used += ww;
+        }
+        out.push(cur);
+    }
+    out
+}
+
+/// Wraps text to `width` columns (hard breaks at newlines).
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let mut cur = String::new();
+        let mut used = 0;
+        for ch in line.chars() {
+            let cw = char_width(ch);
+            if used + cw > width {
+                out.push(std::mem::take(&mut cur));
+                used = 0;
+            }
+            cur.push(ch);
+            used += cw;
+        }
+        out.push(cur);
+    }
+    out
+}
+
+pub(super) fn draw_help(v: &View, c: &mut Canvas, pal: &Palette, area: Rect) {
+    let leader = v.leader.label();
+    let chord = v
+        .router
+        .focus_return
+        .first()
+        .map(|c| c.label())
+        .unwrap_or_default();
+    let mut lines: Vec<(String, String)> = HELP
+        .iter()
+        .map(|b| (b.keys.to_string(), b.what.to_string()))
+        .collect();
+    lines.push((String::new(), String::new()));
+    lines.push((
+        "i / enter".into(),
+        "from WM mode: type into the focused window".into(),
+    ));
+    lines.push((
+        format!("{leader} {leader}"),
+        "send the leader key to the window".into(),
+    ));
+    lines.push((format!("{leader} esc"), "back to window management".into()));
+    lines.push((chord, "back to window management, always".into()));
+    lines.push((
+        "mouse".into(),
+        "click focuses · drag a divider resizes · wheel scrolls back".into(),
+    ));
+    let what_w = lines
+        .iter()
+        .map(|(_, what)| what.chars().count())
+        .max()
+        .unwrap_or(0) as u16;
+    let bw = (what_w + 28).max(56).min(area.w);
+    let bh = (lines.len() as u16 + 4).min(area.h);
+    let r = Rect::new(
+        area.x + (area.w - bw) / 2,
+        area.y + (area.h - bh) / 2,
+        bw,
+        bh,
+    );
+    let frame = chrome(pal, pal.ansi(6));
+    c.dialog(
+        r,
+        &format!("keys: after {leader}, or directly in WM mode"),
+        &frame,
+        &pal.plain(),
+    );
+    let key_attr = {
+        let mut a = bold(pal);
+        a.set_foreground(pal.ansi(6));
+        a
+    };
+    for (i, (k, what)) in lines.iter().enumerate() {
+        let y = r.y + 1 + i as u16;
+        if y + 2 >= r.bottom() {
+            break;
+        }
+        c.text(r.x + 2, y, 20.min(r.w.saturating_sub(4)), k, &key_attr);
+        c.text(r.x + 24, y, r.w.saturating_sub(26), what, &pal.plain());
+    }
+    let mut dim = pal.plain();
+    dim.set_intensity(Intensity::Half);
+    c.text(
+        r.x + 2,
+        r.bottom() - 2,
+        r.w - 4,
+        "any key closes this",
+        &dim,
+    );
+}
