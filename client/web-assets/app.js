@@ -68,8 +68,12 @@ async function loadSessions() {
 
 $('new-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  const name = $('new-name').value.trim();
-  attach(name || null, true);
+  let name = $('new-name').value.trim();
+  if (!name) {
+    const r = crypto.getRandomValues(new Uint8Array(3));
+    name = 'web-' + Array.from(r, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+  attach(name, true);
 });
 
 back.addEventListener('click', () => detach());

@@ -70,6 +70,13 @@ pub fn start(socket: PathBuf, query: WsQuery, session: Session, messages: actix_
     let spawned = std::thread::Builder::new()
         .name("web-attach".into())
         .spawn(move || {
+            // "New session" works even after the daemon stopped: start one, as `tuios new` does.
+            if query.create {
+                if let Err(f) = crate::autostart::ensure_daemon(&socket) {
+                    let _ = end_tx.send(Err(f));
+                    return;
+                }
+            }
             let end = tui::attach_stream(&socket, name, query.create, term);
             let _ = end_tx.send(end);
         });

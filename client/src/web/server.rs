@@ -205,11 +205,11 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-async fn index(
-    req: HttpRequest,
-    state: web::Data<State>,
-    query: web::Query<TokenQuery>,
-) -> HttpResponse {
+async fn index(req: HttpRequest, state: web::Data<State>) -> HttpResponse {
+    // Parsed here, after nothing else: a malformed query is a plain sign-in page, not an error.
+    let query = web::Query::<TokenQuery>::from_query(req.query_string())
+        .map(web::Query::into_inner)
+        .unwrap_or(TokenQuery { token: None });
     match state.gate(&req) {
         Gate::BadHost => bad_host(),
         Gate::Signed if query.token.is_none() => {
@@ -363,12 +363,7 @@ pub struct WsQuery {
 /// `GET /ws`: the attach. Refused (never upgraded) without the cookie or with a foreign
 /// Origin: a page on another site may open WebSockets to us and the browser would send our
 /// cookie along were it not SameSite=Strict; the Origin check does not rely on that.
-async fn websocket(
-    req: HttpRequest,
-    body: web::Payload,
-    state: web::Data<State>,
-    query: web::Query<WsQuery>,
-) -> HttpResponse {
+async fn websocket(req: HttpRequest, body: web::Payload, state: web::Data<State>) -> HttpResponse {
     match state.gate(&req) {
         Gate::BadHost => return bad_host(),
         Gate::Anonymous => {
@@ -390,7 +385,18 @@ async fn websocket(
             None,
         );
     }
-    let query = query.into_inner();
+    // The query only after the gate: before it, every upgrade gets the same refusal.
+    let query = match web::Query::<WsQuery>::from_query(req.query_string()) {
+        Ok(q) => q.into_inner(),
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "invalid_params",
+                &format!("invalid attach parameters: {e}"),
+                Some("session=NAME, create=true|false, cols and rows as numbers"),
+            )
+        }
+    };
     if let Some(name) = &query.session {
         if let Err(e) = protocol::binary::validate_session_name(name) {
             return error(
