@@ -9,6 +9,7 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
 use serde::Deserialize;
@@ -22,6 +23,10 @@ use crate::tui::{self, AttachEnd, SendError, StreamTerminal};
 const OUT_FRAMES: usize = 32;
 /// Largest message the page may send (a big paste); larger ones close the connection.
 const MAX_MESSAGE: usize = 4 << 20;
+/// How often the server pings the page, and how long it waits for any sign of life before it
+/// takes the browser for gone (a phone put to sleep never closes its socket).
+const PING_EVERY: Duration = Duration::from_secs(30);
+const SILENCE_LIMIT: Duration = Duration::from_secs(90);
 /// Size assumed when the page gave none.
 const DEFAULT_SIZE: (u16, u16) = (80, 24);
 
@@ -108,6 +113,9 @@ async fn pump(
     mut end_rx: oneshot::Receiver<Result<AttachEnd, crate::failure::Failure>>,
 ) {
     let mut output_done = false;
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_heard = Instant::now();
     let end = loop {
         tokio::select! {
             // Output first: what the client drew before it ended reaches the page first.
@@ -121,7 +129,16 @@ async fn pump(
                 None => output_done = true,
             },
             end = &mut end_rx, if output_done => break end.ok(),
-            msg = messages.recv() => match msg {
+            _ = ping.tick() => {
+                if last_heard.elapsed() > SILENCE_LIMIT {
+                    tracing::info!("a browser stopped answering pings; detaching it");
+                    break None;
+                }
+                if session.ping(b"").await.is_err() {
+                    break None;
+                }
+            }
+            msg = messages.recv() => match msg.inspect(|_| last_heard = Instant::now()) {
                 Some(Ok(AggregatedMessage::Binary(bytes))) => match input.try_send(&bytes) {
                     Ok(()) => {}
                     Err(SendError::Gone) => {}
