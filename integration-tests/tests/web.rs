@@ -4,13 +4,15 @@
 //! with the token, the cookie has its flags and a WebSocket attaches for real.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use tuios_integration_tests::{poll, TestDaemon, TestEnv, DEADLINE};
+use tuios_integration_tests::{poll, tuios_bin, TestDaemon, TestEnv, DEADLINE};
 
 /// A running `tuios web`; stopped (SIGTERM, by pid) when dropped.
 struct Web {
@@ -26,8 +28,12 @@ impl Web {
         let mut args = vec!["web", "--port", "0"];
         args.extend_from_slice(extra);
         let stderr = env.dir().join(format!("web-{}.stderr", extra.len()));
-        let mut child = env
-            .command(&args)
+        Web::spawn(env.command(&args), stderr)
+    }
+
+    /// Run `cmd` (a `tuios web`) and wait for the sign-in URL it prints.
+    fn spawn(mut cmd: std::process::Command, stderr: std::path::PathBuf) -> Web {
+        let mut child = cmd
             .env("TUIOS_LOG", "warn,tuios=debug")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).unwrap())
@@ -665,4 +671,48 @@ fn the_state_directory_must_be_private() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("chmod 700"), "{err}");
+}
+
+/// tuios-web.socket: systemd listens and passes the socket as fd 3 (LISTEN_FDS); the server
+/// serves on it instead of binding. The test plays systemd, as tests/socket_activation.rs does.
+#[test]
+fn serves_on_a_socket_passed_by_systemd() {
+    let daemon = TestDaemon::start();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let fd = listener.as_raw_fd();
+    let base = daemon.env().command(&["web"]);
+    let mut cmd = std::process::Command::new("/bin/sh");
+    // --port is ignored: the passed socket is the one served.
+    cmd.arg("-c")
+        .arg("LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" web --port 1")
+        .arg(tuios_bin());
+    for (key, value) in base.get_envs() {
+        match value {
+            Some(v) => cmd.env(key, v),
+            None => cmd.env_remove(key),
+        };
+    }
+    cmd.current_dir(daemon.dir()).stdin(Stdio::null());
+    // SAFETY: only async-signal-safe calls (dup2, fcntl) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if fd == 3 {
+                if libc::fcntl(3, libc::F_SETFD, 0) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            } else if libc::dup2(fd, 3) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let web = Web::spawn(cmd, daemon.dir().join("web-activated.stderr"));
+    drop(listener);
+    assert_eq!(web.port, port, "{}", web.url);
+    let page = web.get("/", &[]);
+    assert_eq!(page.status, 200, "{page:?}");
+    assert!(page.body.contains("Access token"));
+    let cookie = web.sign_in();
+    assert_eq!(web.get("/api/sessions", &[("Cookie", &cookie)]).status, 200);
 }
