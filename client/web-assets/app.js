@@ -76,7 +76,7 @@ $('new-form').addEventListener('submit', (e) => {
   attach(name, true);
 });
 
-back.addEventListener('click', () => detach());
+back.addEventListener('click', () => showList());
 
 // --- Pastes ---------------------------------------------------------------------------
 

@@ -265,6 +265,18 @@ def test_attach_type_resize_paste_and_latency(tuios, browser):
 
     measure_latency(driver)
 
+    # Back to the list, and a new session from the page.
+    back = driver.find_element(By.ID, "back")
+    assert back.is_displayed(), driver.execute_script(
+        "return document.getElementById('status').textContent + ' | ' + (window.tuios.ended || '')")
+    back.click()
+    wait_until("the session list again", lambda: driver.find_elements(
+        By.CSS_SELECTOR, "button[data-session='webtest']"))
+    driver.find_element(By.ID, "new-name").send_keys("fromweb")
+    driver.find_element(By.CSS_SELECTOR, "#new-form button").click()
+    wait_screen(driver, "the new session's dock", lambda s: "fromweb" in s and "╭─" in s)
+    assert "fromweb" in tuios.run("ls").stdout
+
 
 ECHO_STATE = """
     const l = window.__lat, t = window.tuios.term, b = t.buffer.active;
