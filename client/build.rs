@@ -10,6 +10,10 @@ const VENDOR: &[(&str, &str)] = &[
     ("xterm.css", "@xterm/xterm/css/xterm.css"),
     ("addon-fit.mjs", "@xterm/addon-fit/lib/addon-fit.mjs"),
     ("addon-webgl.mjs", "@xterm/addon-webgl/lib/addon-webgl.mjs"),
+    (
+        "addon-clipboard.mjs",
+        "@xterm/addon-clipboard/lib/addon-clipboard.mjs",
+    ),
 ];
 
 fn main() {

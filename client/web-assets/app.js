@@ -5,6 +5,16 @@
 import { Terminal } from '/assets/xterm.mjs';
 import { FitAddon } from '/assets/addon-fit.mjs';
 import { WebglAddon } from '/assets/addon-webgl.mjs';
+import { ClipboardAddon } from '/assets/addon-clipboard.mjs';
+
+// OSC 52 from the attach client (copy mode, links) sets the browser's clipboard. Reading it
+// back is never allowed: no program could ask the page for what the user copied elsewhere.
+const clipboard = {
+  readText: async () => '',
+  writeText: async (selection, text) => {
+    if (selection === 'c' || selection === '') await navigator.clipboard.writeText(text);
+  },
+};
 
 const $ = (id) => document.getElementById(id);
 const listView = $('list-view');
@@ -124,6 +134,7 @@ function attach(session, create) {
   });
   fit = new FitAddon();
   term.loadAddon(fit);
+  term.loadAddon(new ClipboardAddon(undefined, clipboard));
   const el = $('terminal');
   el.replaceChildren();
   term.open(el);
