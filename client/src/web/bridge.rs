@@ -9,6 +9,8 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
@@ -54,8 +56,38 @@ impl Write for Outgoing {
     }
 }
 
+/// Attaches running at once through one server: each is a thread and a daemon connection.
+pub const MAX_ATTACHES: usize = 64;
+
+/// One of the [`MAX_ATTACHES`] places, held by an attach thread until it ends.
+pub struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    /// A place, if one is free.
+    pub fn take(count: &Arc<AtomicUsize>) -> Option<Slot> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_ATTACHES).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(count.clone()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Start the attach for an upgraded WebSocket.
-pub fn start(socket: PathBuf, query: WsQuery, session: Session, messages: actix_ws::MessageStream) {
+pub fn start(
+    socket: PathBuf,
+    query: WsQuery,
+    slot: Slot,
+    session: Session,
+    messages: actix_ws::MessageStream,
+) {
     let (cols, rows) = (
         query.cols.unwrap_or(DEFAULT_SIZE.0).max(1),
         query.rows.unwrap_or(DEFAULT_SIZE.1).max(1),
@@ -75,6 +107,7 @@ pub fn start(socket: PathBuf, query: WsQuery, session: Session, messages: actix_
     let spawned = std::thread::Builder::new()
         .name("web-attach".into())
         .spawn(move || {
+            let _slot = slot;
             // "New session" works even after the daemon stopped: start one, as `tuios new` does.
             if query.create {
                 if let Err(f) = crate::autostart::ensure_daemon(&socket) {
@@ -186,4 +219,21 @@ async fn pump(
             description: None,
         }))
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attach_places_are_bounded_and_given_back() {
+        let count = Arc::new(AtomicUsize::new(0));
+        let slots: Vec<Slot> = (0..MAX_ATTACHES)
+            .map(|_| Slot::take(&count).expect("a free place"))
+            .collect();
+        assert!(Slot::take(&count).is_none());
+        drop(slots);
+        assert_eq!(count.load(Ordering::Acquire), 0);
+        assert!(Slot::take(&count).is_some());
+    }
 }

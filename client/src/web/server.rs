@@ -40,6 +40,8 @@ pub struct State {
     tls: bool,
     hosts: auth::HostPolicy,
     pub socket: PathBuf,
+    /// Attaches running now (see [`bridge::MAX_ATTACHES`]).
+    attaches: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// Content-Security-Policy for every response: scripts only from our own files (no inline
@@ -68,6 +70,7 @@ pub fn serve(
             loopback_only: config.loopback_only,
         },
         socket: config.socket,
+        attaches: Arc::default(),
     });
     let data = web::Data::from(state);
     let system = actix_web::rt::System::new();
@@ -407,9 +410,21 @@ async fn websocket(req: HttpRequest, body: web::Payload, state: web::Data<State>
             );
         }
     }
+    let Some(slot) = bridge::Slot::take(&state.attaches) else {
+        tracing::warn!("refused an attach: {} are running", bridge::MAX_ATTACHES);
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_attaches",
+            &format!(
+                "this server already runs {} attaches; close a tab first",
+                bridge::MAX_ATTACHES
+            ),
+            None,
+        );
+    };
     match actix_ws::handle(&req, body) {
         Ok((mut response, session, messages)) => {
-            bridge::start(state.socket.clone(), query, session, messages);
+            bridge::start(state.socket.clone(), query, slot, session, messages);
             response
                 .headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
