@@ -98,6 +98,9 @@ pub enum Command {
     Tape(TapeArgs),
     /// Serve sessions over SSH: `ssh -p 2222 host` attaches (public keys only).
     Ssh(crate::ssh::SshArgs),
+    /// Serve the attach client to a web browser (xterm.js): 127.0.0.1 only unless
+    /// --allow-remote, and nothing without the access token it prints.
+    Web(crate::web::WebArgs),
 }
 
 const COMPLETIONS_HELP: &str = "Install (then open a new shell):

@@ -16,6 +16,7 @@ mod ssh;
 mod tape;
 mod tui;
 mod upgrade;
+mod web;
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -398,6 +399,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
         Command::Tape(a) => tape_command(&socket, &a),
         Command::Ssh(a) => ssh::run(&socket, a),
+        Command::Web(a) => web::run(&socket, &a),
     }
 }
 

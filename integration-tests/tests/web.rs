@@ -1,0 +1,718 @@
+//! `tuios web` through the real thing: the real daemon, the real `tuios web` on a free port,
+//! plain HTTP and WebSocket spoken over a TcpStream. What must be refused is refused: no token,
+//! a wrong token, a foreign Origin, a foreign Host, a remote address without the flag; and
+//! with the token, the cookie has its flags and a WebSocket attaches for real.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use tuios_integration_tests::{poll, tuios_bin, TestDaemon, TestEnv, DEADLINE};
+
+/// A running `tuios web`; stopped (SIGTERM, by pid) when dropped.
+struct Web {
+    child: Child,
+    port: u16,
+    token: String,
+    url: String,
+    stderr: std::path::PathBuf,
+}
+
+impl Web {
+    fn start(env: &TestEnv, extra: &[&str]) -> Web {
+        let mut args = vec!["web", "--port", "0"];
+        args.extend_from_slice(extra);
+        let stderr = env.dir().join(format!("web-{}.stderr", extra.len()));
+        Web::spawn(env.command(&args), stderr)
+    }
+
+    /// Run `cmd` (a `tuios web`) and wait for the sign-in URL it prints.
+    fn spawn(mut cmd: std::process::Command, stderr: std::path::PathBuf) -> Web {
+        let mut child = cmd
+            .env("TUIOS_LOG", "warn,tuios=debug")
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .expect("spawn tuios web");
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let deadline = Instant::now() + DEADLINE;
+        let url = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.trim().contains("?token=") => break line.trim().to_string(),
+                Ok(_) => {}
+                Err(_) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!(
+                        "tuios web printed no sign-in URL; stderr:\n{}",
+                        std::fs::read_to_string(&stderr).unwrap_or_default()
+                    );
+                }
+            }
+        };
+        let (base, token) = url.split_once("?token=").unwrap();
+        let port: u16 = base
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        Web {
+            child,
+            port,
+            token: token.to_string(),
+            url: url.clone(),
+            stderr,
+        }
+    }
+
+    fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    fn origin(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// One request (Connection: close) and its whole response.
+    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Resp {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to tuios web");
+        s.set_read_timeout(Some(DEADLINE)).unwrap();
+        let mut req = format!("{method} {path} HTTP/1.1\r\n");
+        if !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("connection"))
+        {
+            req.push_str("Connection: close\r\n");
+        }
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            req.push_str(&format!("Host: {}\r\n", self.host()));
+        }
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        if !body.is_empty() {
+            req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        s.write_all(req.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw);
+        Resp::parse(&raw)
+    }
+
+    fn get(&self, path: &str, headers: &[(&str, &str)]) -> Resp {
+        self.request("GET", path, headers, "")
+    }
+
+    /// The session cookie, from the token.
+    fn sign_in(&self) -> String {
+        let r = self.get(&format!("/?token={}", self.token), &[]);
+        assert_eq!(r.status, 303, "{r:?}");
+        let set = r.header("set-cookie").expect("a cookie");
+        set.split(';').next().unwrap().to_string()
+    }
+
+    /// The headers of a WebSocket upgrade request.
+    fn upgrade_headers<'a>(
+        cookie: Option<&'a str>,
+        origin: Option<&'a str>,
+    ) -> Vec<(&'a str, &'a str)> {
+        let mut h = vec![
+            ("Upgrade", "websocket"),
+            ("Connection", "Upgrade"),
+            ("Sec-WebSocket-Version", "13"),
+            ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+        ];
+        if let Some(c) = cookie {
+            h.push(("Cookie", c));
+        }
+        if let Some(o) = origin {
+            h.push(("Origin", o));
+        }
+        h
+    }
+
+    fn stop(mut self) -> std::process::ExitStatus {
+        // SAFETY: kill(2) on our own, not yet reaped, child.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        poll(DEADLINE, "tuios web to exit on SIGTERM", || {
+            self.child
+                .try_wait()
+                .unwrap()
+                .ok_or_else(|| "still running".to_string())
+        })
+    }
+}
+
+impl Drop for Web {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "---- tuios web stderr ----\n{}",
+                std::fs::read_to_string(&self.stderr).unwrap_or_default()
+            );
+        }
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Resp {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Resp {
+    fn parse(raw: &[u8]) -> Resp {
+        let text = String::from_utf8_lossy(raw).to_string();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let mut lines = head.lines();
+        let status = lines
+            .next()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        Resp {
+            status,
+            headers,
+            body: body.to_string(),
+        }
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[test]
+fn without_the_token_only_a_sign_in_page_and_refusals() {
+    let daemon = TestDaemon::start();
+    daemon.new_session("secret-project");
+    let web = Web::start(daemon.env(), &[]);
+
+    let page = web.get("/", &[]);
+    assert_eq!(page.status, 200, "{page:?}");
+    assert!(page.body.contains("Access token"), "{}", page.body);
+    assert!(!page.body.contains("secret-project"), "{}", page.body);
+    assert!(page.header("set-cookie").is_none());
+    let csp = page.header("content-security-policy").expect("a CSP");
+    let script_src = csp
+        .split(';')
+        .find(|d| d.trim().starts_with("script-src"))
+        .expect("script-src");
+    assert_eq!(script_src.trim(), "script-src 'self'", "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+
+    let api = web.get("/api/sessions", &[]);
+    assert_eq!(api.status, 401, "{api:?}");
+    assert!(api.body.contains("\"unauthorized\""), "{}", api.body);
+    assert!(!api.body.contains("secret-project"));
+    assert_eq!(web.get("/assets/app.js", &[]).status, 401);
+    assert_eq!(web.get("/assets/xterm.mjs", &[]).status, 401);
+
+    let origin = web.origin();
+    let ws = web.get(
+        "/ws?session=secret-project",
+        &Web::upgrade_headers(None, Some(&origin)),
+    );
+    assert_eq!(ws.status, 401, "an upgrade without the cookie: {ws:?}");
+    assert!(ws.header("upgrade").is_none());
+
+    // A cookie of our name with a made-up value is no better than none.
+    let forged = format!("tuios-web-{}=00ff", web.port);
+    let ws = web.get("/ws", &Web::upgrade_headers(Some(&forged), Some(&origin)));
+    assert_eq!(ws.status, 401, "{ws:?}");
+}
+
+#[test]
+fn a_wrong_token_is_refused() {
+    let daemon = TestDaemon::start();
+    let web = Web::start(daemon.env(), &[]);
+    let mut wrong = web.token.clone();
+    // Same length, last digit changed.
+    let last = wrong.pop().unwrap();
+    wrong.push(if last == '0' { '1' } else { '0' });
+    let r = web.get(&format!("/?token={wrong}"), &[]);
+    assert_eq!(r.status, 403, "{r:?}");
+    assert!(r.header("set-cookie").is_none());
+    let r = web.request(
+        "POST",
+        "/login",
+        &[
+            ("Origin", &web.origin()),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        &format!("token={wrong}"),
+    );
+    assert_eq!(r.status, 403, "{r:?}");
+    assert!(r.header("set-cookie").is_none());
+    // The right token posted from another site's page (login CSRF) is refused too.
+    let r = web.request(
+        "POST",
+        "/login",
+        &[
+            ("Origin", "http://evil.example"),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        &format!("token={}", web.token),
+    );
+    assert_eq!(r.status, 403, "{r:?}");
+    assert!(r.header("set-cookie").is_none());
+}
+
+#[test]
+fn the_token_becomes_a_strict_http_only_cookie() {
+    let daemon = TestDaemon::start();
+    daemon.new_session("visible-after-sign-in");
+    let web = Web::start(daemon.env(), &[]);
+    let r = web.get(&format!("/?token={}", web.token), &[]);
+    assert_eq!(r.status, 303, "{r:?}");
+    assert_eq!(r.header("location"), Some("/"));
+    assert_eq!(r.header("cache-control"), Some("no-store"));
+    let set = r.header("set-cookie").unwrap();
+    for flag in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(set.contains(flag), "{set}");
+    }
+    assert!(!set.contains("Secure"), "plain HTTP on loopback: {set}");
+    let cookie = set.split(';').next().unwrap().to_string();
+    assert!(
+        !cookie.contains(&web.token),
+        "the cookie must not be the token"
+    );
+
+    // The form gives the same.
+    let r = web.request(
+        "POST",
+        "/login",
+        &[
+            ("Origin", &web.origin()),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        &format!("token={}", web.token),
+    );
+    assert_eq!(r.status, 303, "{r:?}");
+
+    let app = web.get("/", &[("Cookie", &cookie)]);
+    assert_eq!(app.status, 200);
+    assert!(app.body.contains("/assets/app.js"), "{}", app.body);
+    let api = web.get("/api/sessions", &[("Cookie", &cookie)]);
+    assert_eq!(api.status, 200, "{api:?}");
+    assert!(api.body.contains("visible-after-sign-in"), "{}", api.body);
+    assert_eq!(
+        web.get("/assets/app.js", &[("Cookie", &cookie)]).status,
+        200
+    );
+}
+
+#[test]
+fn upgrades_need_our_origin_and_host() {
+    let daemon = TestDaemon::start();
+    daemon.new_session("w");
+    let web = Web::start(daemon.env(), &[]);
+    let cookie = web.sign_in();
+
+    for origin in [
+        Some("http://evil.example"),
+        Some("null"),
+        Some("https://127.0.0.1:1"),
+        None,
+    ] {
+        let r = web.get(
+            "/ws?session=w",
+            &Web::upgrade_headers(Some(&cookie), origin),
+        );
+        assert_eq!(r.status, 403, "origin {origin:?}: {r:?}");
+        assert!(r.body.contains("forbidden_origin"), "{}", r.body);
+    }
+    // DNS rebinding: a foreign name resolving to 127.0.0.1, its page the Origin.
+    let evil_host = format!("evil.example:{}", web.port);
+    let evil_origin = format!("http://{evil_host}");
+    let mut h = Web::upgrade_headers(Some(&cookie), Some(&evil_origin));
+    h.push(("Host", &evil_host));
+    let r = web.get("/ws?session=w", &h);
+    assert_eq!(r.status, 421, "{r:?}");
+    let r = web.get("/", &[("Host", &evil_host)]);
+    assert_eq!(r.status, 421, "{r:?}");
+
+    let origin = web.origin();
+    let ok = web.get(
+        "/ws?session=w",
+        &Web::upgrade_headers(Some(&cookie), Some(&origin)),
+    );
+    assert_eq!(ok.status, 101, "{ok:?}");
+}
+
+#[test]
+fn a_remote_address_needs_the_flag() {
+    let env = TestEnv::new();
+    let out = env.cli(&["web", "--bind", "0.0.0.0", "--port", "0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("refusing to listen on 0.0.0.0"), "{err}");
+    assert!(err.contains("--allow-remote"), "{err}");
+    assert!(out.stdout.is_empty(), "no URL for a refused server");
+    // Nothing was made either: no token, no certificate.
+    assert!(!env.dir().join("state/tuios/web-token").exists());
+}
+
+#[test]
+fn url_prints_the_running_servers_sign_in_url_and_files_are_private() {
+    let daemon = TestDaemon::start();
+    let none = daemon.cli(&["web", "--url"]);
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no tuios web server is running"));
+
+    let web = Web::start(daemon.env(), &[]);
+    let out = daemon.cli(&["web", "--url"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), web.url);
+    let token_file = daemon.dir().join("state/tuios/web-token");
+    let mode = std::fs::metadata(&token_file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(std::fs::read_to_string(&token_file)
+        .unwrap()
+        .contains(&web.token));
+    assert!(web.token.len() >= 32, "at least 128 bits in hex");
+
+    let status = web.stop();
+    assert!(status.success(), "{status}");
+    let after = daemon.cli(&["web", "--url"]);
+    assert!(!after.status.success(), "the URL file goes with the server");
+}
+
+#[test]
+fn tls_on_loopback_with_a_generated_certificate() {
+    let daemon = TestDaemon::start();
+    let web = Web::start(daemon.env(), &["--tls"]);
+    assert!(web.url.starts_with("https://127.0.0.1:"), "{}", web.url);
+    let state = daemon.dir().join("state/tuios");
+    let key_mode = std::fs::metadata(state.join("web-key.pem"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(key_mode, 0o600);
+    assert!(std::fs::read_to_string(state.join("web-cert.pem"))
+        .unwrap()
+        .contains("BEGIN CERTIFICATE"));
+    // Plain HTTP to a TLS port gets no HTTP answer.
+    let r = web.get("/", &[]);
+    assert_ne!(r.status, 200, "{r:?}");
+
+    // Over TLS (python3's ssl module, trusting the generated certificate): the token gives a
+    // cookie marked Secure, with the __Host- prefix.
+    let script = r#"
+import http.client, ssl, sys
+ctx = ssl.create_default_context(cafile=sys.argv[1])
+ctx.check_hostname = True
+c = http.client.HTTPSConnection("localhost", int(sys.argv[2]), context=ctx)
+c.request("GET", "/?token=" + sys.argv[3])
+r = c.getresponse()
+print(r.status)
+print(r.getheader("Set-Cookie"))
+"#;
+    let mut py = std::process::Command::new("python3");
+    py.arg("-c")
+        .arg(script)
+        .arg(state.join("web-cert.pem"))
+        .arg(web.port.to_string())
+        .arg(&web.token);
+    let out = tuios_integration_tests::run_with_deadline(py, DEADLINE);
+    assert!(
+        out.status.success(),
+        "python3 (needed for this test) failed: {}",
+        tuios_integration_tests::describe(&out)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("303"), "{text}");
+    let cookie = lines.next().unwrap_or("");
+    assert!(cookie.starts_with("__Host-tuios-web-"), "{cookie}");
+    for flag in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(flag), "{cookie}");
+    }
+}
+
+// --- A WebSocket attach, for real ------------------------------------------------------
+
+/// A client-side WebSocket frame (masked, as a client must send).
+fn ws_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![0x80 | opcode];
+    let mask = [0x12u8, 0x34, 0x56, 0x78];
+    match payload.len() {
+        n if n < 126 => f.push(0x80 | n as u8),
+        n if n < 65536 => {
+            f.push(0x80 | 126);
+            f.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            f.push(0x80 | 127);
+            f.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    f.extend_from_slice(&mask);
+    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    f
+}
+
+/// Reads one server frame: (opcode, payload).
+fn ws_read(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
+    let mut h = [0u8; 2];
+    s.read_exact(&mut h).ok()?;
+    let opcode = h[0] & 0x0f;
+    let mut len = u64::from(h[1] & 0x7f);
+    if len == 126 {
+        let mut b = [0u8; 2];
+        s.read_exact(&mut b).ok()?;
+        len = u64::from(u16::from_be_bytes(b));
+    } else if len == 127 {
+        let mut b = [0u8; 8];
+        s.read_exact(&mut b).ok()?;
+        len = u64::from_be_bytes(b);
+    }
+    let mut payload = vec![0u8; len as usize];
+    s.read_exact(&mut payload).ok()?;
+    Some((opcode, payload))
+}
+
+/// A WebSocket to `/ws?QUERY` with the cookie and our Origin: the stream (for writing) and
+/// the server's frames as they come.
+fn open_ws(web: &Web, cookie: &str, query: &str) -> (TcpStream, mpsc::Receiver<(u8, Vec<u8>)>) {
+    let mut s = TcpStream::connect(("127.0.0.1", web.port)).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    let req = format!(
+        "GET /ws?{query} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         Origin: {}\r\nCookie: {cookie}\r\n\r\n",
+        web.host(),
+        web.origin()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    // The 101 head, byte by byte up to the blank line (frames may follow at once).
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut b = [0u8; 1];
+        s.read_exact(&mut b).expect("the upgrade response");
+        head.push(b[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    // Output streams while the test types: read it on a thread.
+    let mut reader = s.try_clone().unwrap();
+    let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
+    std::thread::spawn(move || {
+        while let Some(frame) = ws_read(&mut reader) {
+            if tx.send(frame).is_err() {
+                break;
+            }
+        }
+    });
+    (s, rx)
+}
+
+/// The session's size as session-info reports it.
+fn session_size(conn: &mut tuios_integration_tests::JsonConn, session: &str) -> (u64, u64) {
+    let info = conn.call("session-info", serde_json::json!({ "session": session }));
+    let r = &info["result"];
+    (
+        r["width"].as_u64().unwrap_or(0),
+        r["height"].as_u64().unwrap_or(0),
+    )
+}
+
+#[test]
+fn two_browsers_on_a_session_share_the_smallest_size() {
+    let daemon = TestDaemon::start();
+    daemon.new_session("shared");
+    let web = Web::start(daemon.env(), &[]);
+    let cookie = web.sign_in();
+    let mut conn = daemon.conn();
+    let (_a, _ra) = open_ws(&web, &cookie, "session=shared&cols=100&rows=30");
+    poll(
+        DEADLINE,
+        "the first browser's size",
+        || match session_size(&mut conn, "shared") {
+            (100, 30) => Ok(()),
+            other => Err(format!("{other:?}")),
+        },
+    );
+    let (mut b, _rb) = open_ws(&web, &cookie, "session=shared&cols=90&rows=40");
+    poll(
+        DEADLINE,
+        "the smaller of each dimension",
+        || match session_size(&mut conn, "shared") {
+            (90, 30) => Ok(()),
+            other => Err(format!("{other:?}")),
+        },
+    );
+    // The second page grows: the first one's width is the limit now.
+    b.write_all(&ws_frame(0x1, br#"{"type":"resize","cols":150,"rows":50}"#))
+        .unwrap();
+    poll(
+        DEADLINE,
+        "the first browser's size again",
+        || match session_size(&mut conn, "shared") {
+            (100, 30) => Ok(()),
+            other => Err(format!("{other:?}")),
+        },
+    );
+}
+
+#[test]
+fn a_websocket_attaches_types_and_sees_output() {
+    let daemon = TestDaemon::start();
+    let (session, window) = daemon.session_with_window("webattach");
+    let web = Web::start(daemon.env(), &[]);
+    let cookie = web.sign_in();
+
+    let (mut s, rx) = open_ws(
+        &web,
+        &cookie,
+        &format!("session={session}&cols=100&rows=30"),
+    );
+    let mut conn = daemon.conn();
+    poll(
+        DEADLINE,
+        "the page's attach to be seen by the daemon",
+        || {
+            attached(&mut conn, &session)
+                .then_some(())
+                .ok_or_else(String::new)
+        },
+    );
+    s.write_all(&ws_frame(0x2, b"echo web-$((6*7))\r")).unwrap();
+    conn.wait_for_text(&session, &window, "web-42");
+    let mut seen = Vec::new();
+    poll(DEADLINE, "web-42 in the attach's output", || {
+        while let Ok((op, payload)) = rx.try_recv() {
+            if op == 0x2 {
+                seen.extend_from_slice(&payload);
+            }
+        }
+        let text = String::from_utf8_lossy(&seen);
+        if text.contains("web-42") {
+            Ok(())
+        } else {
+            Err(format!("{} bytes so far", seen.len()))
+        }
+    });
+
+    // A resize message reaches the window as a new PTY size (SIGWINCH to its program).
+    s.write_all(&ws_frame(0x1, br#"{"type":"resize","cols":120,"rows":40}"#))
+        .unwrap();
+    poll(DEADLINE, "the session to take the page's new size", || {
+        let info = conn.call("session-info", serde_json::json!({"session": session}));
+        let w = info["result"]["width"].as_u64();
+        if w == Some(120) {
+            Ok(())
+        } else {
+            Err(format!("session-info: {info}"))
+        }
+    });
+
+    // Closing the socket detaches: the session lives on, unattached.
+    s.write_all(&ws_frame(0x8, &[0x03, 0xe8])).unwrap();
+    poll(DEADLINE, "the session to be detached", || {
+        (!attached(&mut conn, &session))
+            .then_some(())
+            .ok_or_else(String::new)
+    });
+}
+
+/// Whether list-sessions shows `session` with a client attached (panics if it is gone).
+fn attached(conn: &mut tuios_integration_tests::JsonConn, session: &str) -> bool {
+    let info = conn.call("list-sessions", serde_json::json!({}));
+    let sess = info["result"]["sessions"]
+        .as_array()
+        .and_then(|a| a.iter().find(|s| s["name"] == session).cloned())
+        .unwrap_or_else(|| panic!("session {session} is gone: {info}"));
+    sess["attached"] == true
+}
+
+#[test]
+fn the_state_directory_must_be_private() {
+    let daemon = TestDaemon::start();
+    let state = daemon.dir().join("state/tuios");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = daemon.cli(&["web", "--port", "0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("chmod 700"), "{err}");
+}
+
+/// tuios-web.socket: systemd listens and passes the socket as fd 3 (LISTEN_FDS); the server
+/// serves on it instead of binding. The test plays systemd, as tests/socket_activation.rs does.
+#[test]
+fn serves_on_a_socket_passed_by_systemd() {
+    let daemon = TestDaemon::start();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let fd = listener.as_raw_fd();
+    let base = daemon.env().command(&["web"]);
+    let mut cmd = std::process::Command::new("/bin/sh");
+    // --port is ignored: the passed socket is the one served.
+    cmd.arg("-c")
+        .arg("LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" web --port 1")
+        .arg(tuios_bin());
+    for (key, value) in base.get_envs() {
+        match value {
+            Some(v) => cmd.env(key, v),
+            None => cmd.env_remove(key),
+        };
+    }
+    cmd.current_dir(daemon.dir()).stdin(Stdio::null());
+    // SAFETY: only async-signal-safe calls (dup2, fcntl) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if fd == 3 {
+                if libc::fcntl(3, libc::F_SETFD, 0) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            } else if libc::dup2(fd, 3) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let web = Web::spawn(cmd, daemon.dir().join("web-activated.stderr"));
+    drop(listener);
+    assert_eq!(web.port, port, "{}", web.url);
+    let page = web.get("/", &[]);
+    assert_eq!(page.status, 200, "{page:?}");
+    assert!(page.body.contains("Access token"));
+    let cookie = web.sign_in();
+    assert_eq!(web.get("/api/sessions", &[("Cookie", &cookie)]).status, 200);
+}
