@@ -987,23 +987,12 @@ pub fn format_local_time(unix_secs: i64) -> String {
     if unix_secs <= 0 {
         return "-".to_string();
     }
-    let t = unix_secs as libc::time_t;
-    // SAFETY: an all-zero `tm` is a valid value of that plain C struct, and localtime_r only
-    // reads `t` and writes into `tm`, both live for the call.
-    let local = unsafe {
-        let mut tm: libc::tm = std::mem::zeroed();
-        (!libc::localtime_r(&t, &mut tm).is_null()).then_some(tm)
-    };
-    let Some(tm) = local else {
+    let Some(t) = crate::clock::local(unix_secs) else {
         return unix_secs.to_string();
     };
     format!(
         "{:04}-{:02}-{:02} {:02}:{:02}",
-        tm.tm_year + 1900,
-        tm.tm_mon + 1,
-        tm.tm_mday,
-        tm.tm_hour,
-        tm.tm_min
+        t.year, t.month, t.day, t.hour, t.minute
     )
 }
 

@@ -85,6 +85,15 @@ pub struct Conn {
     reader: Option<FrameReader>,
 }
 
+impl Drop for Conn {
+    /// The reader thread holds a clone of the socket: shutting the socket itself down lets the
+    /// daemon see this client leave now (a stream attach ends while the process lives on) and
+    /// ends the reader thread.
+    fn drop(&mut self) {
+        let _ = self.writer.shutdown(std::net::Shutdown::Both);
+    }
+}
+
 impl Conn {
     /// Connects and exchanges Hello/Welcome. No daemon is [`Failure::NoDaemon`] (exit 3).
     pub fn connect(socket: &Path) -> Result<Conn, Failure> {

@@ -25,8 +25,6 @@ mod reconnect;
 mod render;
 mod replies;
 mod settings;
-// Called by `tuios web` and `tuios ssh` (client/src/web, client/src/ssh), which land separately.
-#[cfg_attr(not(test), allow(dead_code))]
 mod stream;
 mod sysstat;
 mod templates;
@@ -46,8 +44,7 @@ use app::{App, Exit};
 use conn::{Conn, Incoming};
 use keys::KeyConfig;
 use replies::ReplyFilter;
-// The API `tuios web` and `tuios ssh` use (see stream.rs); unused until they land.
-#[allow(unused_imports)]
+// The API `tuios web` and `tuios ssh` use (see stream.rs).
 pub use stream::{attach_stream, AttachEnd, SendError, StreamInput, StreamTerminal};
 use term::{LocalTerminal, Screen, Term, TermError};
 

@@ -137,7 +137,8 @@ impl StreamInput {
 
     /// As [`try_send`](Self::try_send), but waits while the input queue is full (call it from
     /// a thread that may block, e.g. tokio's `spawn_blocking`, or use `try_send`). False when
-    /// the attach has ended.
+    /// the attach has ended. (The servers use `try_send` with their own overflow policy.)
+    #[cfg(test)]
     pub fn send(&self, bytes: &[u8]) -> bool {
         let mut inbox = self.shared.lock();
         loop {
@@ -183,6 +184,7 @@ impl StreamInput {
     }
 
     /// Whether the attach has ended (the terminal was dropped).
+    #[cfg(test)]
     pub fn is_gone(&self) -> bool {
         self.shared.lock().terminal_gone
     }
