@@ -299,19 +299,8 @@ impl Actor for BinaryConnection {
 }
 
 async fn summaries(manager: &Addr<SessionManager>) -> Vec<SessionSummary> {
-    let rows = verbs::session_rows(manager).await.unwrap_or_default();
-    rows.iter()
-        .map(|r| SessionSummary {
-            name: r["name"].as_str().unwrap_or_default().to_string(),
-            id: r["id"].as_str().unwrap_or_default().to_string(),
-            created: r["created"].as_u64().unwrap_or(0),
-            last_active: r["last_active"].as_u64().unwrap_or(0),
-            window_count: r["window_count"].as_u64().unwrap_or(0) as usize,
-            attached: r["attached"].as_bool().unwrap_or(false),
-            width: r["width"].as_u64().unwrap_or(0) as u16,
-            height: r["height"].as_u64().unwrap_or(0) as u16,
-        })
-        .collect()
+    let rows = verbs::session_list(manager).await.unwrap_or_default();
+    rows.iter().map(SessionSummary::from).collect()
 }
 
 impl Handler<Incoming<Result<(u8, Bytes), FrameCodecError>>> for BinaryConnection {

@@ -232,16 +232,6 @@ async fn session_info(
     Ok(info)
 }
 
-/// The session rows of `list-sessions` in their wire form, for the binary protocol's session
-/// list.
-pub async fn session_rows(manager: &Addr<SessionManager>) -> Result<Vec<Value>, VerbError> {
-    Ok(session_list(manager)
-        .await?
-        .into_iter()
-        .map(reply_value)
-        .collect())
-}
-
 /// The session rows of `list-sessions`, oldest first.
 pub async fn session_list(manager: &Addr<SessionManager>) -> Result<Vec<SessionRow>, VerbError> {
     let list = mailbox(manager.send(session_manager::ListSessions).await)?;
