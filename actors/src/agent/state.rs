@@ -99,6 +99,8 @@ pub struct WindowAgent {
     pub scan_again: bool,
     pub settle_pending: bool,
     pub stall_look: bool,
+    /// When the detector last read this window's foreground process (ms); 0 = never.
+    pub probed_ms: u64,
 }
 
 impl WindowAgent {
@@ -120,6 +122,7 @@ impl WindowAgent {
             scan_again: false,
             settle_pending: false,
             stall_look: false,
+            probed_ms: 0,
         }
     }
 

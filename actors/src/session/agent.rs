@@ -20,6 +20,9 @@ use crate::agent::{self, proc, AgentNotice, SETTLE};
 use crate::event_hub::Publish;
 use crate::window;
 
+/// Every window's foreground is read at least this often while detection is on, output or not.
+const FULL_SWEEP_MS: u64 = 30_000;
+
 /// Timers of the session's agent tiers.
 #[derive(Default)]
 pub(super) struct SessionAgent {
@@ -75,9 +78,24 @@ impl Session {
         self.agent.detect.is_some()
     }
 
+    /// Probe the windows whose foreground may have changed: those with output since their last
+    /// probe (starting or leaving a program prints, if only the shell's echo and prompt), those
+    /// never probed, and every window once per [`FULL_SWEEP_MS`] in case a program changed
+    /// silently. Idle windows then cost no /proc reads between sweeps.
     fn agent_detect_tick(&mut self, ctx: &mut Context<Self>) {
-        let all: Vec<String> = self.windows.iter().map(|w| w.id.clone()).collect();
-        self.agent_probe(all, ctx);
+        let now = agent::now_ms();
+        let due: Vec<String> = self
+            .windows
+            .iter()
+            .filter(|w| {
+                let probed = w.agent.probed_ms;
+                probed == 0
+                    || w.agent.link.last_output_ms() >= probed
+                    || now.saturating_sub(probed) >= FULL_SWEEP_MS
+            })
+            .map(|w| w.id.clone())
+            .collect();
+        self.agent_probe(due, ctx);
     }
 
     /// Read the foreground process of each of `windows` (and the manifests, when their directory
@@ -98,6 +116,7 @@ impl Session {
                 }
                 continue;
             }
+            self.windows[i].agent.probed_ms = agent::now_ms();
             reads.push((id, self.windows[i].agent.link.pid));
         }
         if reads.is_empty() {

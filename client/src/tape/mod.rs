@@ -20,6 +20,8 @@ use parse::{Cmd, Setting, Step};
 
 /// How deep `Source` may nest; deeper is a loop in all but name.
 const MAX_SOURCE_DEPTH: usize = 8;
+/// Longest a tape waits for a window it opened to draw its first output.
+const WINDOW_READY_LIMIT: Duration = Duration::from_secs(10);
 
 /// One command and the file it came from (a `Source`d tape keeps its own name in errors).
 #[derive(Debug, Clone)]
@@ -313,6 +315,28 @@ fn run_step(
             Ok(())
         }
         Cmd::Source(_) => Ok(()), // expanded by `load`
-        Cmd::Run { name, args } => run_command(client, name, args),
+        Cmd::Run { name, args } => {
+            run_command(client, name, args)?;
+            if matches!(&**name, "NewWindow" | "Split" | "SmartSplit") {
+                wait_window_ready(client, session, state);
+            }
+            Ok(())
+        }
     }
+}
+
+/// After a command that opens a window (focused), wait until its program has drawn something:
+/// a shell that is still setting up its terminal may flush what the next `Type` sends. A
+/// window that stays blank (a silent program) only delays the tape, never fails it.
+fn wait_window_ready(client: &mut JsonClient, session: &str, state: &State) {
+    let timeout = state.wait_timeout.min(WINDOW_READY_LIMIT);
+    let _ = client.call(
+        "wait-for",
+        Some(&json!({
+            "session": session,
+            "condition": "window-output",
+            "pattern": r"\S",
+            "timeout": ms(timeout),
+        })),
+    );
 }
