@@ -5,6 +5,7 @@
 //! descriptor instead of binding, checks that it really is a listening Unix stream socket, and
 //! never removes the socket file (systemd would have to recreate it).
 
+use std::net::TcpListener;
 use std::os::fd::{BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
@@ -36,16 +37,7 @@ pub struct Activated {
 ///
 /// Must run before any other thread starts: it edits the environment.
 pub fn take_listener() -> Result<Option<Activated>, String> {
-    // Checked here first: variables meant for another process (leaked into a shell, say) are
-    // no error, just not ours; the crate would refuse a LISTEN_FDNAMES it ignores the fds of.
-    let for_us = std::env::var("LISTEN_PID")
-        .ok()
-        .and_then(|p| p.trim().parse::<u32>().ok())
-        == Some(std::process::id());
-    if !for_us {
-        for var in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
-            std::env::remove_var(var);
-        }
+    if !passed_to_us() {
         return Ok(None);
     }
     let fds: Vec<(RawFd, String)> = sd_notify::listen_fds_with_names(true)
@@ -91,6 +83,64 @@ pub fn take_listener() -> Result<Option<Activated>, String> {
         path,
         kept,
     }))
+}
+
+/// Whether LISTEN_PID names this process. Checked first: variables meant for another process
+/// (leaked into a shell, say) are no error, just not ours, and are removed here (sd_notify
+/// would refuse a LISTEN_FDNAMES whose descriptors it ignores).
+fn passed_to_us() -> bool {
+    let for_us = std::env::var("LISTEN_PID")
+        .ok()
+        .and_then(|p| p.trim().parse::<u32>().ok())
+        == Some(std::process::id());
+    if !for_us {
+        for var in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
+            std::env::remove_var(var);
+        }
+    }
+    for_us
+}
+
+/// The one listening TCP socket systemd passed to a server (`tuios web`, `tuios ssh`), if any;
+/// `unit` names its socket unit in errors. As [`take_listener`]: the variables are removed
+/// either way, and it must run before any other thread starts.
+pub fn take_tcp_listener(unit: &str) -> Result<Option<TcpListener>, String> {
+    if !passed_to_us() {
+        return Ok(None);
+    }
+    let fds: Vec<RawFd> = sd_notify::listen_fds_with_names(true)
+        .map_err(|e| format!("cannot use the socket passed by systemd (LISTEN_FDS): {e}"))?
+        .map(|(fd, _)| fd)
+        .collect();
+    let fd = match fds.as_slice() {
+        [] => return Ok(None),
+        [fd] => *fd,
+        _ => {
+            return Err(format!(
+            "systemd passed {} sockets; this server listens on one (ListenStream= once in {unit})",
+            fds.len()
+        ))
+        }
+    };
+    // SAFETY: passed to this process by the service manager (LISTEN_PID named us, LISTEN_FDS
+    // counted it), owned by nothing else, and taken once: the variables are gone now.
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    let tcp = matches!(
+        sockopt::socket_domain(owned_borrow(&owned)),
+        Ok(AddressFamily::INET) | Ok(AddressFamily::INET6)
+    );
+    let listening = sockopt::socket_type(owned_borrow(&owned)).ok() == Some(SocketType::STREAM)
+        && sockopt::socket_acceptconn(owned_borrow(&owned)).unwrap_or(false);
+    if !tcp || !listening {
+        return Err(format!(
+            "the socket systemd passed (fd {fd}) is not a listening TCP socket; use              ListenStream=PORT or ADDRESS:PORT in {unit}"
+        ));
+    }
+    let listener = TcpListener::from(owned);
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot make the socket passed by systemd non-blocking: {e}"))?;
+    Ok(Some(listener))
 }
 
 fn owned_borrow(fd: &OwnedFd) -> BorrowedFd<'_> {

@@ -4,16 +4,15 @@
 //! process's business, so none of that is set up here.
 
 use std::fs;
-use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::lock::StartLock;
 use crate::paths;
-use crate::probe::{probe, Probe};
+use crate::run::{claim_sessions_dir, prepare, remove_quietly, write_pid_file};
 
 /// The version an in-process daemon reports in `hello`, as in Go.
 pub const VERSION: &str = "in-process";
@@ -33,7 +32,7 @@ impl InProcessDaemon {
     /// daemon already runs there, or the directory, lock, bind or pid file cannot be had.
     pub fn start(socket: &Path) -> Result<InProcessDaemon, String> {
         let socket = std::path::absolute(socket).unwrap_or_else(|_| socket.to_path_buf());
-        let lock = prepare(&socket)?;
+        let lock = prepare(&socket, false)?;
         let cfg = config::load_daemon_config(None)
             .map_err(|e| format!("daemon configuration error: {e}"))?;
         let (ready_tx, ready_rx) = mpsc::channel::<Result<(), String>>();
@@ -170,101 +169,4 @@ async fn serve(
     remove_quietly(&pid_file);
     remove_quietly(&socket);
     tracing::info!("in-process daemon stopped");
-}
-
-/// Directory, start lock and stale socket, as `tuios daemon` checks them before binding.
-fn prepare(socket: &Path) -> Result<StartLock, String> {
-    paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
-    crate::files::refuse_symlink(&paths::pid_path(socket)).map_err(|e| e.to_string())?;
-    let lock = match StartLock::try_acquire(&paths::lock_path(socket)) {
-        Ok(Some(lock)) => lock,
-        Ok(None) => {
-            return Err(format!(
-                "another tuios daemon is already starting or running on {}",
-                socket.display()
-            ))
-        }
-        Err(e) => return Err(e.to_string()),
-    };
-    match probe(socket) {
-        Probe::Absent => {}
-        Probe::Running => {
-            return Err(format!(
-                "a tuios daemon is already running on {}",
-                socket.display()
-            ))
-        }
-        Probe::Stale => {
-            // Only a socket is removed: anything else there may be a file someone cares about.
-            let meta = fs::symlink_metadata(socket)
-                .map_err(|e| format!("cannot inspect {}: {e}", socket.display()))?;
-            if !meta.file_type().is_socket() {
-                return Err(format!(
-                    "{} exists and is not a socket; not removing it",
-                    socket.display()
-                ));
-            }
-            fs::remove_file(socket)
-                .map_err(|e| format!("cannot remove stale socket {}: {e}", socket.display()))?;
-        }
-    }
-    Ok(lock)
-}
-
-/// The sessions directory for this daemon, as `tuios daemon` claims it: saving is on only when
-/// no other daemon holds it.
-fn claim_sessions_dir() -> Option<StartLock> {
-    let dir = paths::sessions_dir()?;
-    let claimed = (|| -> io::Result<Option<StartLock>> {
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)?;
-        paths::check_private_dir(&dir)?;
-        StartLock::try_acquire(&dir.join(".lock"))
-    })();
-    match claimed {
-        Ok(Some(lock)) => {
-            actors::session::saved::configure(dir);
-            Some(lock)
-        }
-        Ok(None) => {
-            tracing::warn!(dir = %dir.display(), "another tuios daemon saves its sessions here; this one does not save or restore sessions");
-            None
-        }
-        Err(e) => {
-            tracing::warn!(dir = %dir.display(), "sessions directory unusable ({e}); sessions are not saved");
-            None
-        }
-    }
-}
-
-/// The pid file, 0600, written beside its name and renamed; never through a symlink.
-fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
-    crate::files::refuse_symlink(path)?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    match fs::remove_file(&tmp) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    let result = (|| {
-        let mut f = crate::files::create_new_file(&tmp)?;
-        writeln!(f, "{pid}")?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-fn remove_quietly(path: &Path) {
-    match fs::remove_file(path) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => tracing::warn!("cannot remove {}: {e}", path.display()),
-    }
 }

@@ -204,7 +204,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
 
 /// Directory, start lock and stale socket: everything before binding. Returns the held lock.
 /// With a socket passed by systemd there is nothing to probe or clean up: systemd listens there.
-fn prepare(socket: &Path, activated: bool) -> Result<StartLock, String> {
+pub(crate) fn prepare(socket: &Path, activated: bool) -> Result<StartLock, String> {
     paths::ensure_socket_dir(socket).map_err(|e| e.to_string())?;
     // Refused before anything is bound, so a planted link costs nothing but this message.
     crate::files::refuse_symlink(&paths::pid_path(socket)).map_err(|e| e.to_string())?;
@@ -275,7 +275,7 @@ fn remove_stale_socket(socket: &Path) -> Result<(), String> {
 /// Saving stays off, with a warning, when there is no usable directory or another daemon (on
 /// another socket) already holds it: two daemons writing the same files would restore each
 /// other's sessions.
-fn claim_sessions_dir() -> Option<StartLock> {
+pub(crate) fn claim_sessions_dir() -> Option<StartLock> {
     let Some(dir) = paths::sessions_dir() else {
         tracing::warn!(
             "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
@@ -579,7 +579,7 @@ impl Signals {
 /// beside the final name and renamed, so a reader never sees a partial number. Neither name is
 /// ever followed through a symlink: the temporary file is created with O_EXCL | O_NOFOLLOW, and
 /// a symlink at the final name is refused rather than replaced.
-fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
+pub(crate) fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
     crate::files::refuse_symlink(path)?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -602,7 +602,7 @@ fn write_pid_file(path: &Path, pid: u32) -> io::Result<()> {
     result
 }
 
-fn remove_quietly(path: &Path) {
+pub(crate) fn remove_quietly(path: &Path) {
     match fs::remove_file(path) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}

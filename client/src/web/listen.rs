@@ -2,10 +2,7 @@
 //! the remote-access rule; the URL file `tuios web --url` reads.
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
-
-use rustix::net::{sockopt, SocketType};
 
 use super::{auth, tls, WebArgs};
 use crate::failure::Failure;
@@ -37,45 +34,7 @@ pub fn listener(args: &WebArgs) -> Result<TcpListener, Failure> {
 /// A TCP listening socket passed by systemd, if LISTEN_PID names us. The variables are removed
 /// so nothing started from here (the daemon) inherits them.
 fn activated() -> Result<Option<TcpListener>, Failure> {
-    let for_us = std::env::var("LISTEN_PID")
-        .ok()
-        .and_then(|p| p.trim().parse::<u32>().ok())
-        == Some(std::process::id());
-    let count = std::env::var("LISTEN_FDS")
-        .ok()
-        .and_then(|n| n.trim().parse::<RawFd>().ok())
-        .unwrap_or(0);
-    for var in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
-        std::env::remove_var(var);
-    }
-    if !for_us || count < 1 {
-        return Ok(None);
-    }
-    if count > 1 {
-        return Err(Failure::msg(format!(
-            "systemd passed {count} sockets; tuios web takes exactly one (ListenStream= once in \
-             tuios-web.socket)"
-        )));
-    }
-    const SD_LISTEN_FDS_START: RawFd = 3;
-    // SAFETY: LISTEN_PID names this process and LISTEN_FDS counts this descriptor, so systemd
-    // passed it to us and nothing else owns it; the variables are gone, so it is taken once.
-    let fd = unsafe { OwnedFd::from_raw_fd(SD_LISTEN_FDS_START) };
-    let stream = sockopt::socket_type(&fd).ok() == Some(SocketType::STREAM);
-    let listening = sockopt::socket_acceptconn(&fd).unwrap_or(false);
-    if !stream || !listening {
-        return Err(Failure::msg(
-            "the socket systemd passed is not a listening TCP stream socket (ListenStream= \
-             with a port is expected in tuios-web.socket)",
-        ));
-    }
-    rustix::io::fcntl_setfd(&fd, rustix::io::FdFlags::CLOEXEC)
-        .map_err(|e| Failure::msg(format!("cannot use the socket systemd passed: {e}")))?;
-    let listener = TcpListener::from(fd);
-    listener
-        .local_addr()
-        .map_err(|e| Failure::msg(format!("the socket systemd passed is not TCP: {e}")))?;
-    Ok(Some(listener))
+    daemon::activation::take_tcp_listener("tuios-web.socket").map_err(Failure::msg)
 }
 
 /// Anything but loopback must be asked for with --allow-remote; it is then served over TLS.
