@@ -1,7 +1,7 @@
 //! PTY plumbing for a window: spawning the child, the non-blocking reader stream (the PtyReader),
 //! the writer task, and reaping the child.
 use std::io;
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 
 use bytes::BytesMut;
@@ -116,23 +116,12 @@ pub fn not_for_windows(name: &str) -> bool {
     ) || name.starts_with("TUIOS_")
 }
 
-fn dup_fd(fd: RawFd) -> io::Result<OwnedFd> {
-    // SAFETY: dup on a descriptor we own; the result is checked and owned exactly once.
-    let new = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
-    if new < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `new` is a fresh descriptor returned by fcntl above.
-    let owned = unsafe { OwnedFd::from_raw_fd(new) };
+fn dup_fd(fd: BorrowedFd<'_>) -> io::Result<OwnedFd> {
+    let owned = rustix::io::fcntl_dupfd_cloexec(fd, 0)?;
     // tokio's unchecked constructors do not set it, and a blocking read or write would stall
     // every actor on the thread. (The flag belongs to the open file, shared by every dup.)
-    // SAFETY: fcntl on a descriptor we own.
-    unsafe {
-        let flags = libc::fcntl(new, libc::F_GETFL);
-        if flags < 0 || libc::fcntl(new, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
+    let flags = rustix::fs::fcntl_getfl(&owned)?;
+    rustix::fs::fcntl_setfl(&owned, flags | rustix::fs::OFlags::NONBLOCK)?;
     Ok(owned)
 }
 
@@ -141,7 +130,9 @@ pub fn reader_fd(master: &dyn MasterPty) -> io::Result<OwnedFd> {
     let fd = master
         .as_raw_fd()
         .ok_or_else(|| io::Error::other("PTY has no descriptor"))?;
-    dup_fd(fd)
+    // SAFETY: portable-pty only hands out the raw descriptor; `master` owns it and stays
+    // borrowed (so open) for the whole dup.
+    dup_fd(unsafe { BorrowedFd::borrow_raw(fd) })
 }
 
 /// A non-blocking dup of the master for the window's writer task.
@@ -242,7 +233,7 @@ pub fn start_writer(fd: OwnedFd) -> io::Result<mpsc::Sender<WriteJob>> {
                 // The PTY is gone; later jobs would fail the same way, so fail them fast.
                 while let Some(job) = rx.recv().await {
                     if let Some(done) = job.done {
-                        let _ = done.send(Err(io::Error::from_raw_os_error(libc::EIO)));
+                        let _ = done.send(Err(rustix::io::Errno::IO.into()));
                     }
                 }
                 return;
@@ -253,11 +244,24 @@ pub fn start_writer(fd: OwnedFd) -> io::Result<mpsc::Sender<WriteJob>> {
 }
 
 /// Signal the child's process group (it is a session leader, so the group is its pid) and the child.
+/// `sig` is a libc signal number (callers name them as `libc::SIG…`); one rustix does not
+/// know, or a pid that cannot be one, is ignored.
 pub fn signal_child(pid: i32, sig: libc::c_int) {
-    // SAFETY: plain kill(2) calls; failures (already gone) are fine.
-    unsafe {
-        libc::kill(-pid, sig);
-        libc::kill(pid, sig);
+    let (Some(pid), Some(sig)) = (
+        rustix::process::Pid::from_raw(pid),
+        rustix::process::Signal::from_named_raw(sig),
+    ) else {
+        return;
+    };
+    // Failures (already gone) are fine.
+    let _ = rustix::process::kill_process_group(pid, sig);
+    let _ = rustix::process::kill_process(pid, sig);
+}
+
+/// Send `sig` to `pid`; failures (a vanished process) are harmless here.
+fn kill(pid: i32, sig: rustix::process::Signal) {
+    if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(pid, sig);
     }
 }
 
@@ -336,8 +340,8 @@ pub fn end_leftovers(sid: i32, at_reap: Leftovers, grace: std::time::Duration) {
 /// same process: same session and start time, never a reused pid). Blocks for `grace`.
 fn hang_up_members(sid: i32, members: Vec<(i32, u64)>, grace: std::time::Duration) {
     for &(p, _) in &members {
-        // SAFETY: kill(2) on pids just read from /proc; a vanished one fails harmlessly.
-        unsafe { libc::kill(p, libc::SIGHUP) };
+        // Pids just read from /proc; a vanished one fails harmlessly.
+        kill(p, rustix::process::Signal::HUP);
     }
     std::thread::sleep(grace);
     let mut targets: Vec<(i32, u64)> = members
@@ -355,8 +359,7 @@ fn hang_up_members(sid: i32, members: Vec<(i32, u64)>, grace: std::time::Duratio
     }
     for (p, start) in targets {
         if process_session(p) == Some((sid, start)) {
-            // SAFETY: as above.
-            unsafe { libc::kill(p, libc::SIGKILL) };
+            kill(p, rustix::process::Signal::KILL);
         }
     }
 }
@@ -374,35 +377,24 @@ impl AdoptedMaster {
     }
 
     fn dup_file(&self) -> Result<std::fs::File, anyhow::Error> {
-        use std::os::fd::AsRawFd;
-        Ok(std::fs::File::from(dup_fd(self.fd.as_raw_fd())?))
+        Ok(std::fs::File::from(dup_fd(self.fd.as_fd())?))
     }
 }
 
 impl MasterPty for AdoptedMaster {
     fn resize(&self, size: PtySize) -> Result<(), anyhow::Error> {
-        use std::os::fd::AsRawFd;
-        let ws = libc::winsize {
+        let ws = rustix::termios::Winsize {
             ws_row: size.rows,
             ws_col: size.cols,
             ws_xpixel: size.pixel_width,
             ws_ypixel: size.pixel_height,
         };
-        // SAFETY: TIOCSWINSZ on a descriptor we own, with a valid winsize.
-        if unsafe { libc::ioctl(self.fd.as_raw_fd(), libc::TIOCSWINSZ, &ws) } != 0 {
-            return Err(io::Error::last_os_error().into());
-        }
+        rustix::termios::tcsetwinsize(&self.fd, ws).map_err(io::Error::from)?;
         Ok(())
     }
 
     fn get_size(&self) -> Result<PtySize, anyhow::Error> {
-        use std::os::fd::AsRawFd;
-        // SAFETY: zeroed winsize is a valid value; TIOCGWINSZ fills it.
-        let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
-        // SAFETY: as above, on a descriptor we own.
-        if unsafe { libc::ioctl(self.fd.as_raw_fd(), libc::TIOCGWINSZ, &mut ws) } != 0 {
-            return Err(io::Error::last_os_error().into());
-        }
+        let ws = rustix::termios::tcgetwinsize(&self.fd).map_err(io::Error::from)?;
         Ok(PtySize {
             rows: ws.ws_row,
             cols: ws.ws_col,
@@ -420,10 +412,9 @@ impl MasterPty for AdoptedMaster {
     }
 
     fn process_group_leader(&self) -> Option<libc::pid_t> {
-        use std::os::fd::AsRawFd;
-        // SAFETY: tcgetpgrp on a descriptor we own.
-        match unsafe { libc::tcgetpgrp(self.fd.as_raw_fd()) } {
-            pid if pid > 0 => Some(pid),
+        // No foreground group (rustix reports Linux's 0 as an error) is None too.
+        match rustix::termios::tcgetpgrp(&self.fd) {
+            Ok(pid) if pid.as_raw_nonzero().get() > 0 => Some(pid.as_raw_nonzero().get()),
             _ => None,
         }
     }
@@ -439,42 +430,24 @@ impl MasterPty for AdoptedMaster {
 }
 
 /// Make `fd` close-on-exec again (a descriptor received across an exec has it cleared).
-pub fn set_cloexec(fd: RawFd, on: bool) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor the caller owns.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFD);
-        if flags < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let flags = if on {
-            flags | libc::FD_CLOEXEC
-        } else {
-            flags & !libc::FD_CLOEXEC
-        };
-        if libc::fcntl(fd, libc::F_SETFD, flags) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
+pub fn set_cloexec(fd: impl AsFd, on: bool) -> io::Result<()> {
+    use rustix::io::FdFlags;
+    let mut flags = rustix::io::fcntl_getfd(&fd)?;
+    flags.set(FdFlags::CLOEXEC, on);
+    rustix::io::fcntl_setfd(&fd, flags)?;
     Ok(())
 }
 
 /// The session (the program's pid: it leads it) of the terminal whose master is `fd`; `None`
 /// when nothing holds the terminal's other side any more.
 pub fn pty_session(fd: &OwnedFd) -> Option<i32> {
-    use std::os::fd::AsRawFd;
-    let mut sid: libc::pid_t = 0;
-    // SAFETY: TIOCGSID with a valid pointer, on a descriptor we own; on a master, Linux answers
-    // for the terminal pair.
-    let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGSID, &mut sid) };
-    (r == 0 && sid > 0).then_some(sid)
+    // TIOCGSID: on a master, Linux answers for the terminal pair.
+    let sid = rustix::termios::tcgetsid(fd).ok()?.as_raw_nonzero().get();
+    (sid > 0).then_some(sid)
 }
 
 /// The size (cols, rows) of the terminal whose master is `fd`.
 pub fn pty_winsize(fd: &OwnedFd) -> Option<(u16, u16)> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: zeroed winsize is a valid value; TIOCGWINSZ fills it, on a descriptor we own.
-    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGWINSZ, &mut ws) };
-    (r == 0 && ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col, ws.ws_row))
+    let ws = rustix::termios::tcgetwinsize(fd).ok()?;
+    (ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col, ws.ws_row))
 }
