@@ -24,26 +24,25 @@ pub struct Supervisor {
 
 /// Reap `pid` if it has ended, without waiting. `None` while it runs (or is not our child).
 fn try_reap(pid: i32) -> Option<ExitInfo> {
-    let mut status: libc::c_int = 0;
-    // SAFETY: waitpid on one pid with WNOHANG and a valid status pointer.
-    let got = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+    use rustix::process::{waitpid, Pid, WaitOptions};
+    // A non-positive pid would name a process group (or any child): never ours to reap here.
+    let pid = Pid::from_raw(pid)?;
+    let (got, status) = waitpid(Some(pid), WaitOptions::NOHANG).ok()??;
     if got != pid {
         return None;
     }
-    if libc::WIFEXITED(status) {
+    if let Some(code) = status.exit_status() {
         Some(ExitInfo {
-            code: Some(libc::WEXITSTATUS(status)),
+            code: Some(code),
             signal: None,
             reason: None,
         })
-    } else if libc::WIFSIGNALED(status) {
-        Some(ExitInfo {
+    } else {
+        status.terminating_signal().map(|sig| ExitInfo {
             code: None,
-            signal: Some(libc::WTERMSIG(status)),
+            signal: Some(sig),
             reason: None,
         })
-    } else {
-        None
     }
 }
 
@@ -148,12 +147,13 @@ impl Handler<WatchForeign> for Supervisor {
         };
         let pid = msg.pid;
         let window = msg.window;
-        // SAFETY: pidfd_open(2) takes a pid and flags and returns a new descriptor or -1.
-        let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        if raw >= 0 {
-            use std::os::fd::FromRawFd;
-            // SAFETY: a descriptor just returned by pidfd_open, owned here only.
-            let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(raw as i32) };
+        let Some(rpid) = rustix::process::Pid::from_raw(pid) else {
+            // Not a process id at all: nothing to wait for.
+            window.do_send(ChildExited(unknown));
+            return;
+        };
+        let opened = rustix::process::pidfd_open(rpid, rustix::process::PidfdFlags::empty());
+        if let Ok(fd) = opened {
             // SAFETY: an OwnedFd always returns the same open descriptor, closed only when the
             // AsyncFd (which owns it) is dropped.
             let registered = unsafe {
@@ -173,13 +173,13 @@ impl Handler<WatchForeign> for Supervisor {
                 }
                 Err(e) => tracing::debug!(pid, "cannot watch a pidfd: {}; polling instead", e),
             }
-        } else if std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+        } else if opened.err() == Some(rustix::io::Errno::SRCH) {
             window.do_send(ChildExited(unknown));
             return;
         }
         ctx.run_interval(FOREIGN_POLL, move |_, ctx| {
-            // SAFETY: kill(pid, 0) only checks that the process exists.
-            if unsafe { libc::kill(pid, 0) } != 0 {
+            // kill(pid, 0): only checks that the process exists.
+            if rustix::process::test_kill_process(rpid).is_err() {
                 window.do_send(ChildExited(unknown));
                 ctx.cancel_future(ctx.handle());
             }
