@@ -386,14 +386,18 @@ async fn write_loop(mut writer: OwnedWriteHalf, mut rx: mpsc::Receiver<Outgoing>
 /// Whether the other end of a socket has closed completely (both directions), which a
 /// half-close (the peer only finished sending) never causes.
 fn peer_hung_up(fd: std::os::fd::RawFd) -> bool {
-    let mut pfd = libc::pollfd {
-        fd,
-        events: libc::POLLOUT,
-        revents: 0,
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    // SAFETY: `fd` is the connection's socket, held open by its writer half for as long as the
+    // connection actor asks; it is only borrowed for this one poll.
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+    let mut fds = [PollFd::from_borrowed_fd(fd, PollFlags::OUT)];
+    // A zero timeout: look, never wait.
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
     };
-    // SAFETY: poll on one descriptor we own, without waiting.
-    let n = unsafe { libc::poll(&mut pfd, 1, 0) };
-    n > 0 && pfd.revents & (libc::POLLHUP | libc::POLLERR) != 0
+    matches!(poll(&mut fds, Some(&now)), Ok(n) if n > 0)
+        && fds[0].revents().intersects(PollFlags::HUP | PollFlags::ERR)
 }
 
 async fn next_event(events: &mut Option<mpsc::Receiver<Arc<Event>>>) -> Option<Arc<Event>> {
