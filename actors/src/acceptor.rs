@@ -56,7 +56,10 @@ impl Acceptor {
                     let r = l.accept().await.map(|(s, _)| s);
                     let out_of_fds = matches!(
                         &r,
-                        Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+                        Err(e) if matches!(
+                            rustix::io::Errno::from_io_error(e),
+                            Some(rustix::io::Errno::MFILE | rustix::io::Errno::NFILE)
+                        )
                     );
                     if out_of_fds {
                         // The pending connection stays queued and readiness stays set, so
@@ -72,8 +75,7 @@ impl Acceptor {
             ));
             Acceptor {
                 env,
-                // SAFETY: geteuid has no failure modes.
-                uid: unsafe { libc::geteuid() },
+                uid: rustix::process::geteuid().as_raw(),
                 json: Vec::new(),
                 slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
                 refusing: false,
