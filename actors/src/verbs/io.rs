@@ -11,6 +11,33 @@ use crate::window as win;
 pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<OkReply, VerbError> {
     let keys = params.keys;
     let s = session(env, params.session).await?;
+    if !params.literal.unwrap_or(false) && !params.raw.unwrap_or(false) {
+        let leaders = mailbox(s.addr.send(crate::session::ClientLeaders).await)?;
+        if let Some((client, routed)) = leader_route(&keys, &leaders)? {
+            // The target is resolved here, so a bad one fails as it would headless.
+            let window = match params.window.as_deref().filter(|w| !w.is_empty()) {
+                Some(t) => Some(live_window(&s, Some(t.to_string())).await?.id),
+                None => None,
+            };
+            let request = protocol::attach::RoutedRequest::SendKeys {
+                window,
+                keys: routed,
+                literal: false,
+                raw: false,
+            };
+            let res = mailbox(
+                s.addr
+                    .send(crate::session::RouteTo { client, request })
+                    .await,
+            )?;
+            match res {
+                Ok(_) => return Ok(ok()),
+                Err(Some(e)) => return Err(e),
+                // The client left meanwhile: the keys go to the PTY as without one.
+                Err(None) => {}
+            }
+        }
+    }
     let w = live_window(&s, params.window).await?;
     let bytes = protocol::keys::keys_to_bytes(
         &keys,
@@ -103,6 +130,56 @@ pub(super) async fn resize(
         window_id: w.id,
         ..Default::default()
     })
+}
+
+/// With clients attached, whether `keys` hold a leader key (a client's leader, however it is
+/// spelt: `ctrl+b`, `C-b`; or `PREFIX`/`$PREFIX`): then they go through that client, so the
+/// leader acts as the user's key would (`ctrl+b,n` switches window). Answers the client and the
+/// keys for it, the leader tokens written `PREFIX`. Every other token is checked here first, so a
+/// bad one is `invalid_params` before anything is routed. None: no leader, the keys go to the
+/// PTY.
+fn leader_route(keys: &str, leaders: &[(u64, String)]) -> Result<Option<(u64, String)>, VerbError> {
+    if leaders.is_empty() {
+        return Ok(None);
+    }
+    let tokens: Vec<&str> = keys
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let bytes_of = |t: &str| protocol::keys::keys_to_bytes(t, false, false).ok();
+    let is_prefix = |t: &str| {
+        t.strip_prefix('$')
+            .unwrap_or(t)
+            .eq_ignore_ascii_case("prefix")
+    };
+    let is_leader = |t: &str, leader: &str| {
+        t.eq_ignore_ascii_case(leader)
+            || matches!((bytes_of(t), bytes_of(leader)), (Some(a), Some(b)) if a == b && !b.is_empty())
+    };
+    let client = leaders
+        .iter()
+        .find(|(_, leader)| tokens.iter().any(|t| is_leader(t, leader)))
+        .or_else(|| {
+            leaders
+                .first()
+                .filter(|_| tokens.iter().any(|t| is_prefix(t)))
+        });
+    let Some((client, leader)) = client else {
+        return Ok(None);
+    };
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut bytes = Vec::new();
+    for t in tokens {
+        if is_prefix(t) || is_leader(t, leader) {
+            out.push("PREFIX".to_string());
+            continue;
+        }
+        let b = protocol::keys::keys_to_bytes(t, false, false).map_err(|e| e.to_verb_error())?;
+        bytes.extend_from_slice(&b);
+        out.push(t.to_string());
+    }
+    refuse_frames("keys", &bytes)?;
+    Ok(Some((*client, out.join(" "))))
 }
 
 /// Lumen: the terminal never writes a frame to a program's input, so input that holds a frame

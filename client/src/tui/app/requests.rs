@@ -257,14 +257,11 @@ impl App {
         let slots: Vec<(String, Option<String>)> = templates::slot_order(Some(&wl), &ids)
             .into_iter()
             .map(|id| {
-                // The session view carries no separate custom name, so the daemon's default
-                // title ("Terminal <id>") is what marks a window nobody named.
+                // Only a name someone gave the window is kept, never a program's title.
                 let name = self
                     .window(&id)
-                    .map(|w| w.display_name.clone())
-                    .filter(|n| {
-                        !n.is_empty() && *n != format!("Terminal {}", &id[..id.len().min(8)])
-                    });
+                    .and_then(|w| w.custom_name.clone())
+                    .filter(|n| !n.is_empty());
                 (id, name)
             })
             .collect();
