@@ -303,101 +303,76 @@ fn check_values(spec: &CommandSpec, args: &[String]) -> Result<(), VerbError> {
         let v = value.trim().to_ascii_lowercase();
         accepted.contains(&v.as_str()) || aliases.contains(&v.as_str())
     };
+    let count_ok = |a: &str| {
+        a.trim()
+            .parse::<usize>()
+            .is_ok_and(|n| (1..=MAX_COUNT).contains(&n))
+    };
     match spec.name {
         "SaveLayout" | "LoadLayout" => {
             layout_name(arg(0))?;
+            Ok(())
         }
-        _ if spec.args == COUNT => {
-            if let Some(a) = args.first() {
-                let ok = a
-                    .trim()
-                    .parse::<usize>()
-                    .is_ok_and(|n| (1..=MAX_COUNT).contains(&n));
-                if !ok {
-                    return refuse(
-                        format!(
-                            "{}: {:?} is not a count from 1 to {MAX_COUNT}",
-                            spec.name,
-                            echo_name(a)
-                        ),
-                        &[],
-                    );
-                }
-            }
+        _ if spec.args == COUNT && !args.first().is_none_or(|a| count_ok(a)) => refuse(
+            format!(
+                "{}: {:?} is not a count from 1 to {MAX_COUNT}",
+                spec.name,
+                echo_name(arg(0))
+            ),
+            &[],
+        ),
+        "FocusDirection" | "Preselect"
+            if !one_of(arg(0), DIRECTIONS, &["l", "r", "u", "d", "top", "bottom"]) =>
+        {
+            refuse(
+                format!(
+                    "{}: {:?} is not left, right, up or down",
+                    spec.name,
+                    echo_name(arg(0))
+                ),
+                DIRECTIONS,
+            )
         }
-        "FocusDirection" | "Preselect" => {
-            if !one_of(arg(0), DIRECTIONS, &["l", "r", "u", "d", "top", "bottom"]) {
-                return refuse(
-                    format!(
-                        "{}: {:?} is not left, right, up or down",
-                        spec.name,
-                        echo_name(arg(0))
-                    ),
-                    DIRECTIONS,
-                );
-            }
+        "Split" if !one_of(arg(0), SPLIT_AXES, &["h", "v"]) => refuse(
+            format!(
+                "Split: {:?} is not a split direction; use horizontal or vertical",
+                echo_name(arg(0))
+            ),
+            SPLIT_AXES,
+        ),
+        "SetDockbarPosition" if !one_of(arg(0), DOCK_POSITIONS, &[]) => refuse(
+            format!(
+                "SetDockbarPosition: {:?} is not top, bottom or hidden",
+                echo_name(arg(0))
+            ),
+            DOCK_POSITIONS,
+        ),
+        "ShowNotification" if arg(0).trim().is_empty() => {
+            refuse("ShowNotification needs a message to show".into(), &[])
         }
-        "Split" => {
-            if !one_of(arg(0), SPLIT_AXES, &["h", "v"]) {
-                return refuse(
-                    format!(
-                        "Split: {:?} is not a split direction; use horizontal or vertical",
-                        echo_name(arg(0))
-                    ),
-                    SPLIT_AXES,
-                );
-            }
+        "ShowNotification" if args.len() > 1 && !one_of(arg(1), NOTIFICATION_TYPES, &["warn"]) => {
+            refuse_value(
+                format!(
+                    "ShowNotification: {:?} is not info, success, warning or error",
+                    echo_name(arg(1))
+                ),
+                arg(1),
+                NOTIFICATION_TYPES,
+            )
         }
-        "SetDockbarPosition" => {
-            if !one_of(arg(0), DOCK_POSITIONS, &[]) {
-                return refuse(
-                    format!(
-                        "SetDockbarPosition: {:?} is not top, bottom or hidden",
-                        echo_name(arg(0))
-                    ),
-                    DOCK_POSITIONS,
-                );
-            }
+        "Type" if arg(0).is_empty() => refuse("Type needs the text to type".into(), &[]),
+        "KeyCombo" if !is_key_combo(arg(0)) => refuse(
+            format!(
+                "KeyCombo: {:?} is not a key combination like ctrl+b or alt+1",
+                echo_name(arg(0))
+            ),
+            &[],
+        ),
+        "FocusWindow" if arg(0).trim().is_empty() => {
+            refuse("FocusWindow needs a window name or id".into(), &[])
         }
-        "ShowNotification" => {
-            if arg(0).trim().is_empty() {
-                return refuse("ShowNotification needs a message to show".into(), &[]);
-            }
-            if args.len() > 1 && !one_of(arg(1), NOTIFICATION_TYPES, &["warn"]) {
-                return refuse_value(
-                    format!(
-                        "ShowNotification: {:?} is not info, success, warning or error",
-                        echo_name(arg(1))
-                    ),
-                    arg(1),
-                    NOTIFICATION_TYPES,
-                );
-            }
-        }
-        "Type" => {
-            if arg(0).is_empty() {
-                return refuse("Type needs the text to type".into(), &[]);
-            }
-        }
-        "KeyCombo" => {
-            if !is_key_combo(arg(0)) {
-                return refuse(
-                    format!(
-                        "KeyCombo: {:?} is not a key combination like ctrl+b or alt+1",
-                        echo_name(arg(0))
-                    ),
-                    &[],
-                );
-            }
-        }
-        "FocusWindow" => {
-            if arg(0).trim().is_empty() {
-                return refuse("FocusWindow needs a window name or id".into(), &[]);
-            }
-        }
-        _ => {}
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Whether `s` is a key combination as the attached client reads one: modifiers (ctrl,

@@ -103,8 +103,11 @@ fn not_sizes(ops: Vec<ClientOp>) -> Vec<ClientOp> {
         .collect()
 }
 
-/// The window boxes of the last geometry report among `ops`, as (window, x, y, w, h).
-fn boxes(ops: &[ClientOp]) -> Option<Vec<(String, u16, u16, u16, u16)>> {
+/// A reported box: (window, x, y, width, height).
+type BoxRow = (String, u16, u16, u16, u16);
+
+/// The window boxes of the last geometry report among `ops`.
+fn boxes(ops: &[ClientOp]) -> Option<Vec<BoxRow>> {
     ops.iter().rev().find_map(|op| match op {
         ClientOp::Geometry { boxes } => Some(
             boxes
