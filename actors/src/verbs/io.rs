@@ -196,3 +196,51 @@ fn refuse_frames(param: &str, bytes: &[u8]) -> Result<(), VerbError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaders(l: &[(u64, &str)]) -> Vec<(u64, String)> {
+        l.iter().map(|(id, k)| (*id, k.to_string())).collect()
+    }
+
+    #[test]
+    fn keys_with_a_leader_go_to_the_client_whose_leader_it_is() {
+        let one = leaders(&[(1, "ctrl+b")]);
+        // However the leader is spelt, it becomes PREFIX for the client.
+        for keys in ["ctrl+b,n", "C-b n", "Ctrl+B n", "PREFIX n", "$prefix,n"] {
+            assert_eq!(
+                leader_route(keys, &one).unwrap(),
+                Some((1, "PREFIX n".to_string())),
+                "{keys}"
+            );
+        }
+        // No leader: the PTY, as without a client.
+        assert_eq!(leader_route("ls,Enter", &one).unwrap(), None);
+        assert_eq!(leader_route("ctrl+a n", &one).unwrap(), None);
+        assert_eq!(leader_route("PREFIX n", &[]).unwrap(), None);
+        // Two clients: the one whose leader the keys hold.
+        let two = leaders(&[(1, "ctrl+b"), (2, "ctrl+a")]);
+        assert_eq!(
+            leader_route("C-a c", &two).unwrap(),
+            Some((2, "PREFIX c".to_string()))
+        );
+        assert_eq!(
+            leader_route("PREFIX c", &two).unwrap(),
+            Some((1, "PREFIX c".to_string()))
+        );
+    }
+
+    #[test]
+    fn other_tokens_are_checked_before_routing() {
+        let one = leaders(&[(1, "ctrl+b")]);
+        let e = leader_route("ctrl+b ctrl+1", &one).unwrap_err();
+        assert_eq!(e.code, protocol::ErrorCode::InvalidParams);
+        assert_eq!(e.hint.param.as_deref(), Some("keys"));
+        // A frame introducer assembled from tokens is refused whole.
+        let e = leader_route("ctrl+b Escape _lumen;", &one).unwrap_err();
+        assert_eq!(e.hint.param.as_deref(), Some("keys"));
+        assert!(e.message.contains("Lumen"), "{}", e.message);
+    }
+}
