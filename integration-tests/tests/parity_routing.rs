@@ -356,6 +356,17 @@ fn send_keys_with_the_leader_goes_through_the_client() {
     wait_focused(&mut conn, &s, &second);
     conn.send_keys(&s, "", "PREFIX,n");
     wait_focused(&mut conn, &s, &first);
+    // The leader alone waits for its key, which the next send-keys gives, as a user's next
+    // key would; the client shows it waiting meanwhile.
+    conn.send_keys(&s, "", "ctrl+b");
+    client.wait_screen("the dock waiting for the leader's key", |sc| {
+        dock(sc).is_some_and(|(_, line)| line.ends_with(" LEADER"))
+    });
+    conn.send_keys(&s, "", "n");
+    wait_focused(&mut conn, &s, &second);
+    client.wait_mode("TERM");
+    conn.send_keys(&s, "", "ctrl+b,p");
+    wait_focused(&mut conn, &s, &first);
 
     // A bad token next to the leader is refused before anything is routed, as headless.
     let e = conn.err_code(
@@ -372,7 +383,8 @@ fn send_keys_with_the_leader_goes_through_the_client() {
     assert_eq!(e["hint"]["param"], "window", "{e}");
     assert_eq!(focused(&mut conn, &s), first);
 
-    // Keys without the leader still go straight to the PTY, named keys included.
+    // Keys without the leader (and with no leader waiting) still go straight to the PTY, named
+    // keys included.
     conn.send_keys(&s, &second, "echo,Space,plain-$((6*7)),Enter");
     conn.wait_for_line(&s, &second, "plain-42");
     assert_eq!(focused(&mut conn, &s), first, "typing moved no focus");

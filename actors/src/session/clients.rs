@@ -45,6 +45,9 @@ pub(super) struct Clients {
     next_request: u64,
     /// Counter stamping geometry reports.
     geometry_seq: u64,
+    /// The client whose leader key a send-keys pressed last without a key after it: the next
+    /// send-keys goes to it too, so `ctrl+b` then `n` in two calls acts as in one.
+    pub leader_pending: Option<u64>,
     /// Routed requests waiting for an answer: the client asked, and where the answer goes.
     pending: HashMap<u64, (u64, oneshot::Sender<Result<Value, VerbError>>)>,
     /// The layout last pushed by a client (opaque JSON).
@@ -192,6 +195,9 @@ impl Handler<DetachClient> for Session {
             return;
         }
         tracing::info!(session = %self.name, client = msg.0, "client detached");
+        if self.clients.leader_pending == Some(msg.0) {
+            self.clients.leader_pending = None;
+        }
         // Requests routed to a client that left cannot be answered by it: fail them now
         // rather than at their time limit.
         let orphaned: Vec<u64> = self
@@ -299,24 +305,37 @@ impl Handler<ClientLeader> for Session {
     }
 }
 
-/// Each attached client and its leader key, in attach order.
+/// Each attached client and its leader key, in attach order, and the client a leader is
+/// pending in (see `Clients::leader_pending`).
 #[derive(Message)]
-#[rtype(result = "Vec<(u64, String)>")]
+#[rtype(result = "(Vec<(u64, String)>, Option<u64>)")]
 pub struct ClientLeaders;
 
 impl Handler<ClientLeaders> for Session {
     type Result = MessageResult<ClientLeaders>;
     fn handle(&mut self, _: ClientLeaders, _: &mut Self::Context) -> Self::Result {
-        MessageResult(
-            self.clients
-                .list
-                .iter()
-                .map(|c| {
-                    let leader = c.leader.as_deref().unwrap_or(DEFAULT_LEADER);
-                    (c.id, leader.to_string())
-                })
-                .collect(),
-        )
+        let leaders = self
+            .clients
+            .list
+            .iter()
+            .map(|c| {
+                let leader = c.leader.as_deref().unwrap_or(DEFAULT_LEADER);
+                (c.id, leader.to_string())
+            })
+            .collect();
+        MessageResult((leaders, self.clients.leader_pending))
+    }
+}
+
+/// Records whether routed keys left a client's leader pressed without a key after it.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct LeaderPending(pub Option<u64>);
+
+impl Handler<LeaderPending> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: LeaderPending, _: &mut Self::Context) {
+        self.clients.leader_pending = msg.0;
     }
 }
 

@@ -12,8 +12,8 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<O
     let keys = params.keys;
     let s = session(env, params.session).await?;
     if !params.literal.unwrap_or(false) && !params.raw.unwrap_or(false) {
-        let leaders = mailbox(s.addr.send(crate::session::ClientLeaders).await)?;
-        if let Some((client, routed)) = leader_route(&keys, &leaders)? {
+        let (leaders, pending) = mailbox(s.addr.send(crate::session::ClientLeaders).await)?;
+        if let Some((client, routed)) = leader_route(&keys, &leaders, pending)? {
             // The target is resolved here, so a bad one fails as it would headless.
             let window = match params.window.as_deref().filter(|w| !w.is_empty()) {
                 Some(t) => Some(live_window(&s, Some(t.to_string())).await?.id),
@@ -31,7 +31,14 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<O
                     .await,
             )?;
             match res {
-                Ok(_) => return Ok(ok()),
+                Ok(data) => {
+                    // A leader with no key after it waits for the next send-keys, as it would
+                    // for the user's next key.
+                    let armed = data["leader_armed"] == true;
+                    s.addr
+                        .do_send(crate::session::LeaderPending(armed.then_some(client)));
+                    return Ok(ok());
+                }
                 Err(Some(e)) => return Err(e),
                 // The client left meanwhile: the keys go to the PTY as without one.
                 Err(None) => {}
@@ -133,12 +140,16 @@ pub(super) async fn resize(
 }
 
 /// With clients attached, whether `keys` hold a leader key (a client's leader, however it is
-/// spelt: `ctrl+b`, `C-b`; or `PREFIX`/`$PREFIX`): then they go through that client, so the
-/// leader acts as the user's key would (`ctrl+b,n` switches window). Answers the client and the
-/// keys for it, the leader tokens written `PREFIX`. Every other token is checked here first, so a
-/// bad one is `invalid_params` before anything is routed. None: no leader, the keys go to the
-/// PTY.
-fn leader_route(keys: &str, leaders: &[(u64, String)]) -> Result<Option<(u64, String)>, VerbError> {
+/// spelt: `ctrl+b`, `C-b`; or `PREFIX`/`$PREFIX`), or follow one left `pending` in a client by
+/// the previous send-keys: then they go through that client, so the leader acts as the user's
+/// key would (`ctrl+b,n` switches window). Answers the client and the keys for it, the leader
+/// tokens written `PREFIX`. Every other token is checked here first, so a bad one is
+/// `invalid_params` before anything is routed. None: the keys go to the PTY.
+fn leader_route(
+    keys: &str,
+    leaders: &[(u64, String)],
+    pending: Option<u64>,
+) -> Result<Option<(u64, String)>, VerbError> {
     if leaders.is_empty() {
         return Ok(None);
     }
@@ -158,7 +169,12 @@ fn leader_route(keys: &str, leaders: &[(u64, String)]) -> Result<Option<(u64, St
     };
     let client = leaders
         .iter()
-        .find(|(_, leader)| tokens.iter().any(|t| is_leader(t, leader)))
+        .find(|(id, _)| Some(*id) == pending)
+        .or_else(|| {
+            leaders
+                .iter()
+                .find(|(_, leader)| tokens.iter().any(|t| is_leader(t, leader)))
+        })
         .or_else(|| {
             leaders
                 .first()
@@ -211,35 +227,51 @@ mod tests {
         // However the leader is spelt, it becomes PREFIX for the client.
         for keys in ["ctrl+b,n", "C-b n", "Ctrl+B n", "PREFIX n", "$prefix,n"] {
             assert_eq!(
-                leader_route(keys, &one).unwrap(),
+                leader_route(keys, &one, None).unwrap(),
                 Some((1, "PREFIX n".to_string())),
                 "{keys}"
             );
         }
         // No leader: the PTY, as without a client.
-        assert_eq!(leader_route("ls,Enter", &one).unwrap(), None);
-        assert_eq!(leader_route("ctrl+a n", &one).unwrap(), None);
-        assert_eq!(leader_route("PREFIX n", &[]).unwrap(), None);
+        assert_eq!(leader_route("ls,Enter", &one, None).unwrap(), None);
+        assert_eq!(leader_route("ctrl+a n", &one, None).unwrap(), None);
+        assert_eq!(leader_route("PREFIX n", &[], None).unwrap(), None);
         // Two clients: the one whose leader the keys hold.
         let two = leaders(&[(1, "ctrl+b"), (2, "ctrl+a")]);
         assert_eq!(
-            leader_route("C-a c", &two).unwrap(),
+            leader_route("C-a c", &two, None).unwrap(),
             Some((2, "PREFIX c".to_string()))
         );
         assert_eq!(
-            leader_route("PREFIX c", &two).unwrap(),
+            leader_route("PREFIX c", &two, None).unwrap(),
             Some((1, "PREFIX c".to_string()))
         );
     }
 
     #[test]
+    fn keys_after_a_pending_leader_follow_it() {
+        let two = leaders(&[(1, "ctrl+b"), (2, "ctrl+a")]);
+        assert_eq!(
+            leader_route("n", &two, Some(2)).unwrap(),
+            Some((2, "n".to_string()))
+        );
+        // The pending client's own leader is still the leader; another's is a key.
+        assert_eq!(
+            leader_route("C-a C-b", &two, Some(2)).unwrap(),
+            Some((2, "PREFIX C-b".to_string()))
+        );
+        // A client that left is no longer followed.
+        assert_eq!(leader_route("n", &two, Some(3)).unwrap(), None);
+    }
+
+    #[test]
     fn other_tokens_are_checked_before_routing() {
         let one = leaders(&[(1, "ctrl+b")]);
-        let e = leader_route("ctrl+b ctrl+1", &one).unwrap_err();
+        let e = leader_route("ctrl+b ctrl+1", &one, None).unwrap_err();
         assert_eq!(e.code, protocol::ErrorCode::InvalidParams);
         assert_eq!(e.hint.param.as_deref(), Some("keys"));
         // A frame introducer assembled from tokens is refused whole.
-        let e = leader_route("ctrl+b Escape _lumen;", &one).unwrap_err();
+        let e = leader_route("ctrl+b Escape _lumen;", &one, None).unwrap_err();
         assert_eq!(e.hint.param.as_deref(), Some("keys"));
         assert!(e.message.contains("Lumen"), "{}", e.message);
     }

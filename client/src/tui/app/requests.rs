@@ -198,7 +198,8 @@ impl App {
             self.router.mode = Mode::Terminal;
         }
         self.router.mode = saved;
-        Ok(None)
+        // The daemon sends the next send-keys here too while the leader waits for its key.
+        Ok(Some(json!({"leader_armed": self.router.leader_armed})))
     }
 
     /// Applies an option; `local` keeps it in this client only (SetConfig and friends).
