@@ -157,6 +157,10 @@ fn leader_route(
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .collect();
+    if tokens.is_empty() {
+        // Nothing to send: refused on the PTY path like any such keys.
+        return Ok(None);
+    }
     let bytes_of = |t: &str| protocol::keys::keys_to_bytes(t, false, false).ok();
     let is_prefix = |t: &str| {
         t.strip_prefix('$')
@@ -262,6 +266,8 @@ mod tests {
         );
         // A client that left is no longer followed.
         assert_eq!(leader_route("n", &two, Some(3)).unwrap(), None);
+        // Keys that hold no key are refused where all such keys are, not routed.
+        assert_eq!(leader_route(" , ", &two, Some(2)).unwrap(), None);
     }
 
     #[test]
