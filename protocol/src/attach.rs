@@ -73,6 +73,17 @@ pub enum ClientOp {
         before: Option<u64>,
         count: u32,
     },
+    /// Where the client's layout puts each window it shows: outer boxes, border included, in
+    /// the client's screen cells. Sent only when a box changed; the daemon keeps the latest box
+    /// per window per client (list-windows reports them).
+    Geometry {
+        boxes: Vec<WindowBox>,
+    },
+    /// The client's leader key (e.g. "ctrl+b"), so send-keys holding it goes through the client
+    /// and the leader acts as the user's key would. Sent once after attaching.
+    Leader {
+        key: String,
+    },
     /// The answer to a routed request.
     Reply {
         request: u64,
@@ -83,6 +94,16 @@ pub enum ClientOp {
         #[serde(default)]
         data: Option<String>,
     },
+}
+
+/// A window's outer box (border included) in a client's layout, in screen cells.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowBox {
+    pub window: String,
+    pub x: u16,
+    pub y: u16,
+    pub width: u16,
+    pub height: u16,
 }
 
 /// Operations the daemon sends to an attached client.
@@ -209,6 +230,9 @@ pub struct WindowView {
     pub id: String,
     pub title: String,
     pub display_name: String,
+    /// The name a user or verb gave the window, absent when it has none (as Go's WindowState).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_name: Option<String>,
     pub workspace: i64,
     pub minimized: bool,
     pub alive: bool,
@@ -372,6 +396,38 @@ mod tests {
         round_trip(DaemonOp::State {
             state: SessionView::default(),
         });
+        round_trip(ClientOp::Geometry {
+            boxes: vec![WindowBox {
+                window: "a".into(),
+                x: 0,
+                y: 1,
+                width: 40,
+                height: 12,
+            }],
+        });
+        round_trip(ClientOp::Leader {
+            key: "ctrl+a".into(),
+        });
+        round_trip(DaemonOp::State {
+            state: SessionView {
+                windows: vec![WindowView {
+                    id: "a".into(),
+                    custom_name: Some("logs".into()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+        });
+    }
+
+    #[test]
+    fn custom_name_is_absent_when_unset() {
+        let bytes = rmp_serde::to_vec_named(&WindowView::default()).unwrap();
+        let v: serde_json::Value = rmp_serde::from_slice(&bytes).unwrap();
+        assert!(v.get("custom_name").is_none(), "{v}");
+        // A daemon without the field still decodes.
+        let back: WindowView = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back.custom_name, None);
     }
 
     #[test]

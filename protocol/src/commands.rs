@@ -262,10 +262,168 @@ pub fn check(name: &str, args: &[String]) -> Result<&'static CommandSpec, VerbEr
                 .detail(format!("usage: {}", spec.usage())),
         ));
     }
-    if matches!(spec.name, "SaveLayout" | "LoadLayout") {
-        layout_name(&args[0])?;
-    }
+    check_values(spec, args)?;
     Ok(spec)
+}
+
+/// Directions `FocusDirection` and `Preselect` take (the client also reads l, r, u, d, top and
+/// bottom).
+pub const DIRECTIONS: &[&str] = &["left", "right", "up", "down"];
+/// Axes `Split` takes (also h and v).
+pub const SPLIT_AXES: &[&str] = &["horizontal", "vertical"];
+/// Where `SetDockbarPosition` puts the dock.
+pub const DOCK_POSITIONS: &[&str] = &["top", "bottom", "hidden"];
+/// Kinds `ShowNotification` takes (`warn` is read as warning).
+pub const NOTIFICATION_TYPES: &[&str] = &["info", "success", "warning", "error"];
+/// Most presses a `[count]` argument asks for.
+pub const MAX_COUNT: usize = 1000;
+
+/// Checks argument values the daemon can judge without a client, so that a command routed to
+/// a client never fails there on an argument (`invalid_params` on `args` here instead of
+/// `command_failed` after routing). Values only the configuration can judge (SetConfig,
+/// SetTheme, SetBorderStyle) are checked by the daemon against the option registry.
+fn check_values(spec: &CommandSpec, args: &[String]) -> Result<(), VerbError> {
+    let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
+    // `value` is what was given where one of `accepted` was wanted (for did_you_mean).
+    let refuse_value = |message: String, value: &str, accepted: &[&str]| {
+        let mut hint = Hint::new()
+            .param("args")
+            .verb("list-verbs")
+            .command(LIST_COMMAND)
+            .detail(format!("usage: {}", spec.usage()));
+        if !accepted.is_empty() {
+            hint = hint
+                .did_you_mean(closest_match(value, accepted.iter().copied()))
+                .accepted(accepted.iter().copied());
+        }
+        Err(VerbError::new(ErrorCode::InvalidParams, message).with_hint(hint))
+    };
+    let refuse = |message: String, accepted: &[&str]| refuse_value(message, arg(0), accepted);
+    let one_of = |value: &str, accepted: &[&str], aliases: &[&str]| {
+        let v = value.trim().to_ascii_lowercase();
+        accepted.contains(&v.as_str()) || aliases.contains(&v.as_str())
+    };
+    let count_ok = |a: &str| {
+        a.trim()
+            .parse::<usize>()
+            .is_ok_and(|n| (1..=MAX_COUNT).contains(&n))
+    };
+    match spec.name {
+        "SaveLayout" | "LoadLayout" => {
+            layout_name(arg(0))?;
+            Ok(())
+        }
+        _ if spec.args == COUNT && !args.first().is_none_or(|a| count_ok(a)) => refuse(
+            format!(
+                "{}: {:?} is not a count from 1 to {MAX_COUNT}",
+                spec.name,
+                echo_name(arg(0))
+            ),
+            &[],
+        ),
+        "FocusDirection" | "Preselect"
+            if !one_of(arg(0), DIRECTIONS, &["l", "r", "u", "d", "top", "bottom"]) =>
+        {
+            refuse(
+                format!(
+                    "{}: {:?} is not left, right, up or down",
+                    spec.name,
+                    echo_name(arg(0))
+                ),
+                DIRECTIONS,
+            )
+        }
+        "Split" if !one_of(arg(0), SPLIT_AXES, &["h", "v"]) => refuse(
+            format!(
+                "Split: {:?} is not a split direction; use horizontal or vertical",
+                echo_name(arg(0))
+            ),
+            SPLIT_AXES,
+        ),
+        "SetDockbarPosition" if !one_of(arg(0), DOCK_POSITIONS, &[]) => refuse(
+            format!(
+                "SetDockbarPosition: {:?} is not top, bottom or hidden",
+                echo_name(arg(0))
+            ),
+            DOCK_POSITIONS,
+        ),
+        "ShowNotification" if arg(0).trim().is_empty() => {
+            refuse("ShowNotification needs a message to show".into(), &[])
+        }
+        "ShowNotification" if args.len() > 1 && !one_of(arg(1), NOTIFICATION_TYPES, &["warn"]) => {
+            refuse_value(
+                format!(
+                    "ShowNotification: {:?} is not info, success, warning or error",
+                    echo_name(arg(1))
+                ),
+                arg(1),
+                NOTIFICATION_TYPES,
+            )
+        }
+        "Type" if arg(0).is_empty() => refuse("Type needs the text to type".into(), &[]),
+        "KeyCombo" if !is_key_combo(arg(0)) => refuse(
+            format!(
+                "KeyCombo: {:?} is not a key combination like ctrl+b or alt+1",
+                echo_name(arg(0))
+            ),
+            &[],
+        ),
+        "FocusWindow" if arg(0).trim().is_empty() => {
+            refuse("FocusWindow needs a window name or id".into(), &[])
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `s` is a key combination as the attached client reads one: modifiers (ctrl,
+/// control, c, alt, opt, option, meta, m, shift, s, super, cmd, win) joined with `+` to a key
+/// name or one character (`ctrl++` is ctrl and the plus key).
+pub fn is_key_combo(s: &str) -> bool {
+    let s = s.trim();
+    if s.is_empty() {
+        return false;
+    }
+    let (head, last) = match s.strip_suffix("++") {
+        Some(h) => (h, "+"),
+        None => match s.rsplit_once('+') {
+            Some((h, k)) if !k.is_empty() => (h, k),
+            Some(_) => return false,
+            None => ("", s),
+        },
+    };
+    let mods_ok = head.split('+').filter(|m| !m.is_empty()).all(|m| {
+        matches!(
+            m.to_ascii_lowercase().as_str(),
+            "ctrl"
+                | "control"
+                | "c"
+                | "alt"
+                | "opt"
+                | "option"
+                | "meta"
+                | "m"
+                | "shift"
+                | "s"
+                | "super"
+                | "cmd"
+                | "win"
+        )
+    });
+    mods_ok && (is_combo_key_name(last) || last.chars().count() == 1)
+}
+
+/// Key names a combination ends with (the client's list).
+fn is_combo_key_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "enter" | "return" | "cr" | "space" | "spc" | "tab" | "escape" | "esc" | "backspace"
+        | "bs" | "delete" | "del" | "insert" | "ins" | "up" | "down" | "left" | "right"
+        | "home" | "end" | "pageup" | "pgup" | "pagedown" | "pgdown" | "pgdn" => true,
+        f if f.len() >= 2 && f.starts_with('f') => {
+            f[1..].parse::<u8>().is_ok_and(|n| (1..=24).contains(&n))
+        }
+        _ => false,
+    }
 }
 
 /// Longest layout template name: it is a file name, and a name, not a description.
@@ -574,6 +732,112 @@ mod tests {
             .contains("longer than 64"));
         assert_eq!(find_command("SaveLayout").unwrap().runner, Runner::Client);
         assert_eq!(find_command("LoadLayout").unwrap().runner, Runner::Client);
+    }
+
+    #[test]
+    fn routed_argument_values_are_checked_before_routing() {
+        let ok: &[(&str, &[&str])] = &[
+            ("Enter", &["3"]),
+            ("Up", &[" 1000 "]),
+            ("FocusDirection", &["left"]),
+            ("FocusDirection", &["Down"]),
+            ("Preselect", &["u"]),
+            ("Split", &["vertical"]),
+            ("Split", &["h"]),
+            ("SetDockbarPosition", &["hidden"]),
+            ("ShowNotification", &["hi", "Warning"]),
+            ("ShowNotification", &["hi", "warn"]),
+            ("KeyCombo", &["ctrl+b"]),
+            ("KeyCombo", &["Alt+1"]),
+            ("KeyCombo", &["ctrl++"]),
+            ("KeyCombo", &["shift+F12"]),
+            ("KeyCombo", &["x"]),
+            ("Type", &["echo hi"]),
+            ("FocusWindow", &["build"]),
+        ];
+        for (name, args) in ok {
+            assert!(check(name, &strings(args)).is_ok(), "{name} {args:?}");
+        }
+        let bad: &[(&str, &[&str], &str)] = &[
+            (
+                "Enter",
+                &["0"],
+                "Enter: \"0\" is not a count from 1 to 1000",
+            ),
+            (
+                "Tab",
+                &["1001"],
+                "Tab: \"1001\" is not a count from 1 to 1000",
+            ),
+            (
+                "Left",
+                &["two"],
+                "Left: \"two\" is not a count from 1 to 1000",
+            ),
+            (
+                "FocusDirection",
+                &["sideways"],
+                "FocusDirection: \"sideways\" is not left, right, up or down",
+            ),
+            (
+                "Preselect",
+                &[""],
+                "Preselect: \"\" is not left, right, up or down",
+            ),
+            (
+                "Split",
+                &["diagonal"],
+                "Split: \"diagonal\" is not a split direction; use horizontal or vertical",
+            ),
+            (
+                "SetDockbarPosition",
+                &["left"],
+                "SetDockbarPosition: \"left\" is not top, bottom or hidden",
+            ),
+            (
+                "ShowNotification",
+                &["hi", "loud"],
+                "ShowNotification: \"loud\" is not info, success, warning or error",
+            ),
+            (
+                "ShowNotification",
+                &[" "],
+                "ShowNotification needs a message to show",
+            ),
+            (
+                "KeyCombo",
+                &["ctrl+"],
+                "KeyCombo: \"ctrl+\" is not a key combination like ctrl+b or alt+1",
+            ),
+            (
+                "KeyCombo",
+                &["hyper+x"],
+                "KeyCombo: \"hyper+x\" is not a key combination like ctrl+b or alt+1",
+            ),
+            (
+                "KeyCombo",
+                &["ctrl+enterr"],
+                "KeyCombo: \"ctrl+enterr\" is not a key combination like ctrl+b or alt+1",
+            ),
+            ("Type", &[""], "Type needs the text to type"),
+            (
+                "FocusWindow",
+                &[""],
+                "FocusWindow needs a window name or id",
+            ),
+        ];
+        for (name, args, message) in bad {
+            let err = check(name, &strings(args)).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{name} {args:?}");
+            assert_eq!(err.message, *message);
+            assert_eq!(err.hint.param.as_deref(), Some("args"), "{name}");
+            assert!(err.hint.detail.unwrap().starts_with("usage: "), "{name}");
+        }
+        let err = check("FocusDirection", &strings(&["lfet"])).unwrap_err();
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("left"));
+        assert_eq!(err.hint.accepted, DIRECTIONS);
+        let err = check("ShowNotification", &strings(&["hi", "eror"])).unwrap_err();
+        assert_eq!(err.hint.did_you_mean.as_deref(), Some("error"));
     }
 
     #[test]

@@ -123,6 +123,15 @@ impl BinaryConnection {
                 );
             }
             ClientOp::Layout { layout } => s.addr.do_send(session::SetLayout(layout)),
+            ClientOp::Geometry { boxes } => {
+                s.addr.do_send(session::ClientGeometry { client, boxes });
+            }
+            ClientOp::Leader { key } => {
+                // A chord is a few bytes; anything long is not one and is not kept.
+                if key.len() <= 64 {
+                    s.addr.do_send(session::ClientLeader { client, key });
+                }
+            }
             ClientOp::Scrollback {
                 window,
                 before,

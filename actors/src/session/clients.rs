@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use protocol::attach::{
-    DaemonOp, NoticeLevel, RoutedRequest, SessionView, WindowModes, WindowView,
+    DaemonOp, NoticeLevel, RoutedRequest, SessionView, WindowBox, WindowModes, WindowView,
 };
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::Value;
@@ -26,7 +26,16 @@ pub(super) struct ClientEntry {
     pub sink: Recipient<ToClient>,
     pub width: u16,
     pub height: u16,
+    /// The client's leader key as it announced it (None: not said, the default ctrl+b).
+    pub leader: Option<String>,
+    /// The latest outer box the client's layout gave each window (windows of the session only).
+    pub boxes: HashMap<String, WindowBox>,
+    /// When the client last reported geometry (a counter, for "most recent").
+    pub placed_at: u64,
 }
+
+/// The leader key of a client that did not announce one.
+pub const DEFAULT_LEADER: &str = "ctrl+b";
 
 /// Client bookkeeping kept in the session.
 #[derive(Default)]
@@ -34,6 +43,11 @@ pub(super) struct Clients {
     pub list: Vec<ClientEntry>,
     next_id: u64,
     next_request: u64,
+    /// Counter stamping geometry reports.
+    geometry_seq: u64,
+    /// The client whose leader key a send-keys pressed last without a key after it: the next
+    /// send-keys goes to it too, so `ctrl+b` then `n` in two calls acts as in one.
+    pub leader_pending: Option<u64>,
     /// Routed requests waiting for an answer: the client asked, and where the answer goes.
     pending: HashMap<u64, (u64, oneshot::Sender<Result<Value, VerbError>>)>,
     /// The layout last pushed by a client (opaque JSON).
@@ -62,6 +76,7 @@ impl Session {
                     id: w.id.clone(),
                     title: w.title().to_string(),
                     display_name: w.display_name().to_string(),
+                    custom_name: w.custom_name.clone(),
                     workspace: w.workspace,
                     minimized: w.minimized,
                     alive: w.exited.is_none(),
@@ -119,6 +134,19 @@ impl Session {
     pub(super) fn has_clients(&self) -> bool {
         !self.clients.list.is_empty()
     }
+
+    /// Where the attached clients placed a window: the box of the client whose terminal is the
+    /// session's size (the smallest client, whose layout every client shares), else of the
+    /// client that reported most recently. None when no client has placed it.
+    pub(super) fn window_box(&self, id: &str) -> Option<&WindowBox> {
+        let size = (self.width, self.height);
+        self.clients
+            .list
+            .iter()
+            .filter_map(|c| c.boxes.get(id).map(|b| (c, b)))
+            .max_by_key(|(c, _)| ((c.width, c.height) == size, c.placed_at))
+            .map(|(_, b)| b)
+    }
 }
 
 /// Attach a client; answers with its id and the state to draw.
@@ -140,6 +168,9 @@ impl Handler<AttachClient> for Session {
             sink: msg.sink,
             width: msg.width,
             height: msg.height,
+            leader: None,
+            boxes: HashMap::new(),
+            placed_at: 0,
         });
         self.recompute_size();
         // A restored session is reported as restored until someone comes back to it (as Go does).
@@ -164,6 +195,9 @@ impl Handler<DetachClient> for Session {
             return;
         }
         tracing::info!(session = %self.name, client = msg.0, "client detached");
+        if self.clients.leader_pending == Some(msg.0) {
+            self.clients.leader_pending = None;
+        }
         // Requests routed to a client that left cannot be answered by it: fail them now
         // rather than at their time limit.
         let orphaned: Vec<u64> = self
@@ -224,6 +258,87 @@ impl Handler<SetLayout> for Session {
     }
 }
 
+/// Where a client's layout placed the windows it shows (outer boxes); kept per client and
+/// window, latest wins, for list-windows.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct ClientGeometry {
+    pub client: u64,
+    pub boxes: Vec<WindowBox>,
+}
+
+impl Handler<ClientGeometry> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: ClientGeometry, _: &mut Self::Context) {
+        self.clients.geometry_seq += 1;
+        let seq = self.clients.geometry_seq;
+        let windows: std::collections::HashSet<&str> =
+            self.windows.iter().map(|w| w.id.as_str()).collect();
+        let Some(c) = self.clients.list.iter_mut().find(|c| c.id == msg.client) else {
+            return;
+        };
+        // Bounded by the session's windows: boxes of unknown or closed windows are dropped.
+        c.boxes.retain(|id, _| windows.contains(id.as_str()));
+        for b in msg.boxes {
+            if windows.contains(b.window.as_str()) {
+                c.boxes.insert(b.window.clone(), b);
+            }
+        }
+        c.placed_at = seq;
+    }
+}
+
+/// A client's leader key, for send-keys routing.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct ClientLeader {
+    pub client: u64,
+    pub key: String,
+}
+
+impl Handler<ClientLeader> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: ClientLeader, _: &mut Self::Context) {
+        if let Some(c) = self.clients.list.iter_mut().find(|c| c.id == msg.client) {
+            c.leader = Some(msg.key);
+        }
+    }
+}
+
+/// Each attached client and its leader key, in attach order, and the client a leader is
+/// pending in (see `Clients::leader_pending`).
+#[derive(Message)]
+#[rtype(result = "(Vec<(u64, String)>, Option<u64>)")]
+pub struct ClientLeaders;
+
+impl Handler<ClientLeaders> for Session {
+    type Result = MessageResult<ClientLeaders>;
+    fn handle(&mut self, _: ClientLeaders, _: &mut Self::Context) -> Self::Result {
+        let leaders = self
+            .clients
+            .list
+            .iter()
+            .map(|c| {
+                let leader = c.leader.as_deref().unwrap_or(DEFAULT_LEADER);
+                (c.id, leader.to_string())
+            })
+            .collect();
+        MessageResult((leaders, self.clients.leader_pending))
+    }
+}
+
+/// Records whether routed keys left a client's leader pressed without a key after it.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct LeaderPending(pub Option<u64>);
+
+impl Handler<LeaderPending> for Session {
+    type Result = ();
+    fn handle(&mut self, msg: LeaderPending, _: &mut Self::Context) {
+        self.clients.leader_pending = msg.0;
+    }
+}
+
 /// Whether a client is attached (verbs choose between routing and acting headless).
 #[derive(Message)]
 #[rtype(result = "bool")]
@@ -246,17 +361,44 @@ impl Handler<Route> for Session {
     type Result = ResponseFuture<Result<Value, Option<VerbError>>>;
     fn handle(&mut self, msg: Route, _: &mut Self::Context) -> Self::Result {
         // The first client attached answers; any of them could, and all see the result.
-        let Some(client) = self.clients.list.first() else {
+        let client = self.clients.list.first().map(|c| c.id);
+        self.route_to(client, msg.0)
+    }
+}
+
+/// `Route` to one client (the one whose leader key a send-keys holds). `Err(None)` when that
+/// client is no longer attached.
+#[derive(Message)]
+#[rtype(result = "Result<Value, Option<VerbError>>")]
+pub struct RouteTo {
+    pub client: u64,
+    pub request: RoutedRequest,
+}
+
+impl Handler<RouteTo> for Session {
+    type Result = ResponseFuture<Result<Value, Option<VerbError>>>;
+    fn handle(&mut self, msg: RouteTo, _: &mut Self::Context) -> Self::Result {
+        self.route_to(Some(msg.client), msg.request)
+    }
+}
+
+impl Session {
+    fn route_to(
+        &mut self,
+        client: Option<u64>,
+        kind: RoutedRequest,
+    ) -> ResponseFuture<Result<Value, Option<VerbError>>> {
+        let Some(client) = client.and_then(|id| self.clients.list.iter().find(|c| c.id == id))
+        else {
             return Box::pin(async { Err(None) });
         };
         self.clients.next_request += 1;
         let request = self.clients.next_request;
         let (tx, rx) = oneshot::channel();
         self.clients.pending.insert(request, (client.id, tx));
-        client.sink.do_send(ToClient(DaemonOp::Request {
-            request,
-            kind: msg.0,
-        }));
+        client
+            .sink
+            .do_send(ToClient(DaemonOp::Request { request, kind }));
         Box::pin(async move {
             match tokio::time::timeout(ROUTE_TIMEOUT, rx).await {
                 Ok(Ok(res)) => res.map_err(Some),

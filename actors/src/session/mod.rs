@@ -145,6 +145,12 @@ impl Session {
 
     fn window_row(&self, idx: usize) -> WindowRow {
         let w = &self.windows[idx];
+        // The outer box an attached client placed the window in, as Go reports it; until one
+        // has, the whole session area (Go's placeholder for daemon-created windows).
+        let (x, y, width, height) = match self.window_box(&w.id) {
+            Some(b) => (i64::from(b.x), i64::from(b.y), b.width, b.height),
+            None => (0, 0, self.width, self.height),
+        };
         let mut row = WindowRow {
             window_id: w.id.clone(),
             index: idx,
@@ -153,10 +159,10 @@ impl Session {
             workspace: w.workspace,
             minimized: w.minimized,
             focused: self.focused.as_deref() == Some(w.id.as_str()),
-            x: 0,
-            y: 0,
-            width: w.cols,
-            height: w.rows,
+            x,
+            y,
+            width,
+            height,
             pty_id: w.pty_id.clone(),
             alive: w.exited.is_none(),
             failed_frames: w.failed_frames,

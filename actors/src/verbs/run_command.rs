@@ -1,6 +1,7 @@
 //! `run-command`: the named-command vocabulary (the one tapes use). The vocabulary is one table
 //! in `protocol::commands`; commands the daemon can carry out itself run here, the rest need an
 //! attached client.
+use protocol::closest::echo_name;
 use protocol::commands::{self, Runner};
 use protocol::params::*;
 use protocol::verbs::run_command;
@@ -30,6 +31,7 @@ pub(super) async fn run_command(
     }
     let args = p.args.unwrap_or_default();
     let spec = commands::check(&name, &args)?;
+    check_option_args(spec.name, &args).await?;
     let s = session(env, p.session).await?;
     if spec.runner == Runner::Client {
         let data = super::route(
@@ -140,6 +142,61 @@ pub(super) async fn run_command(
         }
     };
     Ok(command_result(spec.name, false, data))
+}
+
+/// The arguments of the commands that set a client option (SetConfig, SetTheme,
+/// SetBorderStyle, SetDockbarPosition), checked against the option registry as the client will
+/// check them, so a bad one is `invalid_params` here rather than `command_failed` from the
+/// client.
+async fn check_option_args(command: &str, args: &[String]) -> Result<(), VerbError> {
+    let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
+    let (path, value) = match command {
+        "SetConfig" => (arg(0).trim(), arg(1)),
+        // As the client reads it: none and default clear the theme.
+        "SetTheme" if matches!(arg(0).trim(), "none" | "default") => return Ok(()),
+        "SetTheme" => ("appearance.theme", arg(0)),
+        "SetBorderStyle" => ("appearance.border_style", arg(0)),
+        "SetDockbarPosition" => ("appearance.dockbar_position", arg(0)),
+        _ => return Ok(()),
+    };
+    let usage = || {
+        commands::find_command(command)
+            .map(|c| format!("usage: {}", c.usage()))
+            .unwrap_or_default()
+    };
+    let Some(spec) = config::options::resolve(path) else {
+        return Err(VerbError::invalid_params(
+            "args",
+            format!("{command}: no option called {}", echo_name(path)),
+        )
+        .with_hint(
+            Hint::new()
+                .param("args")
+                .verb("list-options")
+                .command("tuios list-options")
+                .did_you_mean(config::options::did_you_mean(path))
+                .detail(usage()),
+        ));
+    };
+    let themes = actix_rt::task::spawn_blocking(|| {
+        config::themes::ThemeRegistry::load(&config::themes::themes_dir())
+    })
+    .await
+    .map_err(|e| crate::errors::internal(format!("could not read the themes: {e}")))?;
+    config::options::validate_value(spec, value, &themes).map_err(|e| {
+        let mut hint = Hint::new()
+            .param("args")
+            .accepted(spec.accepted.iter().copied())
+            .did_you_mean(e.did_you_mean.clone())
+            .detail(format!("{} ({})", e.detail, usage()));
+        if spec.kind == config::options::OptionKind::Theme {
+            hint = hint
+                .verb("list-themes")
+                .command(format!("tuios list-themes --filter {}", value.trim()));
+        }
+        VerbError::invalid_params("args", format!("{command}: {}", e.message)).with_hint(hint)
+    })?;
+    Ok(())
 }
 
 /// The reply: the command, who ran it, and the command's own data without the inner result's

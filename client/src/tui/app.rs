@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
-    ClientOp, DaemonOp, NoticeLevel, RoutedRequest, Row, ScreenUpdate, SessionView, WindowView,
+    ClientOp, DaemonOp, NoticeLevel, RoutedRequest, Row, ScreenUpdate, SessionView, WindowBox,
+    WindowView,
 };
 use protocol::binary::DaemonMessage;
 use serde_json::{json, Value};
@@ -250,6 +251,10 @@ pub struct App {
     preselect: Option<Direction>,
     sent_view: Option<Vec<String>>,
     sent_sizes: HashMap<String, (u16, u16)>,
+    /// The window boxes last told to the daemon (list-windows geometry).
+    sent_geometry: Option<Vec<WindowBox>>,
+    /// Whether the daemon was told this client's leader key.
+    sent_leader: bool,
     last_paste: Option<(String, Vec<u8>)>,
     /// Buttons held at the last mouse report (MouseButtons bits).
     buttons: u8,
@@ -305,6 +310,8 @@ impl App {
             preselect: None,
             sent_view: None,
             sent_sizes: HashMap::new(),
+            sent_geometry: None,
+            sent_leader: false,
             last_paste: None,
             buttons: 0,
             drag: None,
@@ -538,6 +545,30 @@ impl App {
             self.screens.retain(|id, _| ids.contains(id));
             self.sent_view = Some(ids);
         }
+        if !self.sent_leader {
+            self.sent_leader = true;
+            self.out.push(ClientOp::Leader {
+                key: self.router.leader.label(),
+            });
+        }
+        // Outer boxes, border included, as list-windows reports them; sent when one changed.
+        let boxes: Vec<WindowBox> = self
+            .frames
+            .iter()
+            .map(|f| WindowBox {
+                window: f.id.clone(),
+                x: f.rect.x,
+                y: f.rect.y,
+                width: f.rect.w,
+                height: f.rect.h,
+            })
+            .collect();
+        if self.sent_geometry.as_ref() != Some(&boxes) {
+            self.out.push(ClientOp::Geometry {
+                boxes: boxes.clone(),
+            });
+            self.sent_geometry = Some(boxes);
+        }
         let bordered = self.bordered();
         for f in &self.frames {
             let c = content_rect(f.rect, bordered);
@@ -628,6 +659,8 @@ impl App {
     pub fn forget_connection(&mut self) {
         self.sent_view = None;
         self.sent_sizes.clear();
+        self.sent_geometry = None;
+        self.sent_leader = false;
         self.view.version = 0;
     }
 }

@@ -523,10 +523,52 @@ impl KeyConfig {
     }
 }
 
+/// tmux's key spellings, which send-keys takes as the daemon does (`protocol::keys`): `C-`,
+/// `M-`, `S-` prefixes (`C-b`, `M-x`, `S-Up`) and the names BSpace, BTab, DC, IC, NPage, PPage.
+/// None for anything else, which is typed as text.
+fn tmux_chord(token: &str) -> Option<Chord> {
+    let mut mods = Modifiers::NONE;
+    let mut rest = token;
+    // `C-` alone, or `M--`, leaves a last character to be the key itself.
+    while rest.len() > 2 {
+        let m = match rest.get(..2) {
+            Some("C-") => Modifiers::CTRL,
+            Some("M-") => Modifiers::ALT,
+            Some("S-") => Modifiers::SHIFT,
+            _ => break,
+        };
+        mods |= m;
+        rest = &rest[2..];
+    }
+    let alias = match rest {
+        "DC" => Some((KeyCode::Delete, Modifiers::NONE)),
+        "IC" => Some((KeyCode::Insert, Modifiers::NONE)),
+        _ => match rest.to_ascii_lowercase().as_str() {
+            "bspace" => Some((KeyCode::Backspace, Modifiers::NONE)),
+            "btab" => Some((KeyCode::Tab, Modifiers::SHIFT)),
+            "npage" => Some((KeyCode::PageDown, Modifiers::NONE)),
+            "ppage" => Some((KeyCode::PageUp, Modifiers::NONE)),
+            _ => None,
+        },
+    };
+    if let Some((key, extra)) = alias {
+        return Some(Chord::new(key, mods | extra));
+    }
+    if mods == Modifiers::NONE {
+        return None;
+    }
+    let key = named_key(rest).or_else(|| {
+        let mut chars = rest.chars();
+        let c = chars.next()?;
+        chars.next().is_none().then_some(KeyCode::Char(c))
+    })?;
+    Some(Chord::new(key, mods))
+}
+
 /// Key events for routed send-keys. Tokens are split on spaces and commas; `PREFIX` (any case,
-/// optionally `$PREFIX`) is the leader; `mod+key` tokens and named keys become one event; any
-/// other token is typed character by character, case kept. `raw` makes every character one
-/// event, spaces included.
+/// optionally `$PREFIX`) is the leader; `mod+key` tokens and named keys (tmux's spellings too)
+/// become one event; any other token is typed character by character, case kept. `raw` makes
+/// every character one event, spaces included.
 pub fn token_events(keys: &str, raw: bool, leader: Chord) -> Result<Vec<KeyEvent>, String> {
     let char_event = |c: char| KeyEvent {
         key: KeyCode::Char(c),
@@ -557,6 +599,10 @@ pub fn token_events(keys: &str, raw: bool, leader: Chord) -> Result<Vec<KeyEvent
                 out.push(c.event());
                 continue;
             }
+        }
+        if let Some(c) = tmux_chord(token) {
+            out.push(c.event());
+            continue;
         }
         out.extend(token.chars().map(char_event));
     }
@@ -736,6 +782,71 @@ mod tests {
             token_events("+", false, DEFAULT_LEADER).unwrap()[0].key,
             KeyCode::Char('+')
         );
+    }
+
+    #[test]
+    fn tmux_spellings_are_keys_and_plain_words_text() {
+        let ev = token_events(
+            "C-b M-x S-Up BSpace DC C-M-a dc C- Cat",
+            false,
+            DEFAULT_LEADER,
+        )
+        .unwrap();
+        let pairs: Vec<(KeyCode, Modifiers)> = ev.iter().map(|e| (e.key, e.modifiers)).collect();
+        assert_eq!(
+            pairs[..6],
+            [
+                (KeyCode::Char('b'), Modifiers::CTRL),
+                (KeyCode::Char('x'), Modifiers::ALT),
+                (KeyCode::UpArrow, Modifiers::SHIFT),
+                (KeyCode::Backspace, Modifiers::NONE),
+                (KeyCode::Delete, Modifiers::NONE),
+                (KeyCode::Char('a'), Modifiers::CTRL | Modifiers::ALT),
+            ]
+        );
+        // "dc" (a program), "C-" and "Cat" are text.
+        let text: String = ev[6..]
+            .iter()
+            .map(|e| match e.key {
+                KeyCode::Char(c) => c,
+                _ => '?',
+            })
+            .collect();
+        assert_eq!(text, "dcC-Cat");
+        // The leader in tmux's spelling arms the leader like ctrl+b.
+        assert!(DEFAULT_LEADER.matches(&ev[0]));
+    }
+
+    #[test]
+    fn the_daemon_reads_key_combos_as_this_client_does() {
+        for s in [
+            "ctrl+b",
+            "Ctrl+Shift+Escape",
+            "alt+1",
+            "ctrl++",
+            "+",
+            "x",
+            "shift+f12",
+            "f24",
+            "cmd+k",
+            "m+x",
+            "ctrl+",
+            "hyper+x",
+            "ctrl+enterr",
+            "",
+            " ",
+            "f25",
+            "ctrl+ab",
+            "control+pgdn",
+            "opt+spc",
+            "a+b+c",
+        ] {
+            assert_eq!(
+                Chord::parse(s).is_some(),
+                protocol::commands::is_key_combo(s),
+                "{s:?}"
+            );
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub struct Reply {
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "run-command",
-    description: "Run one named tuios command with string arguments. Window, focus and workspace commands run in the daemon when no client is attached; the others (keys, layout, appearance) need an attached client. Unknown names and wrong argument counts are refused.",
+    description: "Run one named tuios command with string arguments. Window, focus and workspace commands run in the daemon when no client is attached; the others (keys, layout, appearance) need an attached client. Unknown names, wrong argument counts and bad argument values (a direction, a count, a key combination, an option value) are refused with invalid_params before anything runs or is routed.",
     params: &[
         SESSION,
         ParamSpec {

@@ -17,7 +17,7 @@ pub type Reply = OkReply;
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "send-keys",
-    description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key>, and tmux's names (C-c, M-x, S-Up, BSpace, BTab, DC, IC, NPage, PPage) become the bytes those keys send, and any other token is typed as written, except a capitalised one within a typo of a key name (Entr), which is refused with did_you_mean. Use literal, or send-text, for text that contains spaces or commas.",
+    description: "Send keys to a window, e.g. \"ls,Enter\" or \"ctrl+c\". Tokens are separated by spaces or commas; key names (Enter, Tab, Escape, Up, PageDown, F1, ...), ctrl+<key> and alt+<key>, and tmux's names (C-c, M-x, S-Up, BSpace, BTab, DC, IC, NPage, PPage) become the bytes those keys send, and any other token is typed as written, except a capitalised one within a typo of a key name (Entr), which is refused with did_you_mean. Use literal, or send-text, for text that contains spaces or commas. With a client attached, keys holding its leader key (ctrl+b, C-b or PREFIX) go through that client, so the leader acts as if typed there (\"ctrl+b,n\" moves to the next window).",
     params: &[
         SESSION,
         WINDOW,

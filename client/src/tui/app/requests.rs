@@ -198,7 +198,8 @@ impl App {
             self.router.mode = Mode::Terminal;
         }
         self.router.mode = saved;
-        Ok(None)
+        // The daemon sends the next send-keys here too while the leader waits for its key.
+        Ok(Some(json!({"leader_armed": self.router.leader_armed})))
     }
 
     /// Applies an option; `local` keeps it in this client only (SetConfig and friends).
@@ -257,14 +258,11 @@ impl App {
         let slots: Vec<(String, Option<String>)> = templates::slot_order(Some(&wl), &ids)
             .into_iter()
             .map(|id| {
-                // The session view carries no separate custom name, so the daemon's default
-                // title ("Terminal <id>") is what marks a window nobody named.
+                // Only a name someone gave the window is kept, never a program's title.
                 let name = self
                     .window(&id)
-                    .map(|w| w.display_name.clone())
-                    .filter(|n| {
-                        !n.is_empty() && *n != format!("Terminal {}", &id[..id.len().min(8)])
-                    });
+                    .and_then(|w| w.custom_name.clone())
+                    .filter(|n| !n.is_empty());
                 (id, name)
             })
             .collect();

@@ -96,11 +96,75 @@ fn sizes(ops: &[ClientOp]) -> Vec<(String, u16, u16)> {
         .collect()
 }
 
-/// `ops` without the window sizes.
+/// `ops` without the window sizes and boxes.
 fn not_sizes(ops: Vec<ClientOp>) -> Vec<ClientOp> {
     ops.into_iter()
-        .filter(|op| !matches!(op, ClientOp::WindowSize { .. }))
+        .filter(|op| !matches!(op, ClientOp::WindowSize { .. } | ClientOp::Geometry { .. }))
         .collect()
+}
+
+/// A reported box: (window, x, y, width, height).
+type BoxRow = (String, u16, u16, u16, u16);
+
+/// The window boxes of the last geometry report among `ops`.
+fn boxes(ops: &[ClientOp]) -> Option<Vec<BoxRow>> {
+    ops.iter().rev().find_map(|op| match op {
+        ClientOp::Geometry { boxes } => Some(
+            boxes
+                .iter()
+                .map(|b| (b.window.clone(), b.x, b.y, b.width, b.height))
+                .collect(),
+        ),
+        _ => None,
+    })
+}
+
+#[test]
+fn the_client_reports_its_leader_once_and_window_boxes_when_they_change() {
+    let mut app = App::new(keys(), (100, 30));
+    app.on_op(DaemonOp::Attached {
+        state: state(vec![win("a", 1)], "a", 1),
+    });
+    let out = take(&mut app);
+    let leaders: Vec<&ClientOp> = out
+        .iter()
+        .filter(|op| matches!(op, ClientOp::Leader { .. }))
+        .collect();
+    assert_eq!(
+        leaders,
+        vec![&ClientOp::Leader {
+            key: "ctrl+b".into()
+        }]
+    );
+    // The outer box, border included: the content size plus the border on each side.
+    let first = boxes(&out).expect("a geometry report after attaching");
+    assert_eq!(first.len(), 1);
+    let (id, _, _, w, h) = first[0].clone();
+    assert_eq!(id, "a");
+    assert_eq!(sizes(&out), vec![("a".into(), w - 2, h - 2)]);
+
+    // A second window splits the area: both boxes are reported, once.
+    app.on_op(DaemonOp::State {
+        state: state(vec![win("a", 1), win("b", 1)], "b", 2),
+    });
+    let out = take(&mut app);
+    let two = boxes(&out).expect("a report for the new arrangement");
+    assert_eq!(two.len(), 2, "{two:?}");
+    assert!(two.iter().all(|b| b.3 < w || b.4 < h), "{two:?}");
+    assert!(!out.iter().any(|op| matches!(op, ClientOp::Leader { .. })));
+    // Nothing moved: nothing is reported.
+    app.on_op(DaemonOp::State {
+        state: state(vec![win("a", 1), win("b", 1)], "b", 3),
+    });
+    assert_eq!(boxes(&take(&mut app)), None);
+    // A new connection hears both again.
+    app.forget_connection();
+    app.on_op(DaemonOp::State {
+        state: state(vec![win("a", 1), win("b", 1)], "b", 4),
+    });
+    let out = take(&mut app);
+    assert_eq!(boxes(&out), Some(two));
+    assert!(out.iter().any(|op| matches!(op, ClientOp::Leader { .. })));
 }
 
 fn draw(app: &App) -> (Vec<String>, Hits) {
@@ -272,14 +336,9 @@ fn leader_bindings_send_commands() {
         modifiers: Modifiers::CTRL,
     });
     app.on_key(key('x'));
-    assert_eq!(
-        take(&mut app),
-        vec![ClientOp::WindowSize {
-            window: "a".into(),
-            cols: 98,
-            rows: 24
-        }]
-    );
+    let out = take(&mut app);
+    assert_eq!(sizes(&out), vec![("a".into(), 98, 24)]);
+    assert!(not_sizes(out).is_empty());
     app.on_key(key('y'));
     let out = take(&mut app);
     assert_eq!(
