@@ -246,11 +246,8 @@ pub fn start_writer(fd: OwnedFd) -> io::Result<mpsc::Sender<WriteJob>> {
 /// Signal the child's process group (it is a session leader, so the group is its pid) and the child.
 /// `sig` is a libc signal number (callers name them as `libc::SIG…`); one rustix does not
 /// know, or a pid that cannot be one, is ignored.
-pub fn signal_child(pid: i32, sig: libc::c_int) {
-    let (Some(pid), Some(sig)) = (
-        rustix::process::Pid::from_raw(pid),
-        rustix::process::Signal::from_named_raw(sig),
-    ) else {
+pub fn signal_child(pid: i32, sig: rustix::process::Signal) {
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
         return;
     };
     // Failures (already gone) are fine.
@@ -302,7 +299,7 @@ pub fn end_session_tree(pid: i32, grace: std::time::Duration) {
         let members = session_members(pid);
         hang_up_members(pid, members, grace);
         if leader.is_some() && process_session(pid) == leader {
-            signal_child(pid, libc::SIGKILL);
+            signal_child(pid, rustix::process::Signal::KILL);
         }
     });
 }

@@ -687,7 +687,7 @@ impl Actor for Window {
 /// SIGHUP now to the program and everything started in its terminal session, SIGKILL after a
 /// grace period to whatever is still there.
 fn hang_up(pid: i32) {
-    pty::signal_child(pid, libc::SIGHUP);
+    pty::signal_child(pid, rustix::process::Signal::HUP);
     pty::end_session_tree(pid, HANGUP_GRACE);
 }
 
@@ -840,7 +840,7 @@ impl Handler<Terminate> for Window {
         } else {
             let (tx, rx) = oneshot::channel();
             self.reap_waiters.push(tx);
-            pty::signal_child(pid, libc::SIGHUP);
+            pty::signal_child(pid, rustix::process::Signal::HUP);
             Some(rx)
         };
         Box::pin(
@@ -851,7 +851,7 @@ impl Handler<Terminate> for Window {
                     .await
                     .is_err()
                 {
-                    pty::signal_child(pid, libc::SIGKILL);
+                    pty::signal_child(pid, rustix::process::Signal::KILL);
                     let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
                 }
             }

@@ -459,7 +459,18 @@ fn every_other_published_command_needs_a_client() {
     {
         // Find an argument count the command takes: the count is checked before the client.
         let mut answered = None;
-        for args in [vec![], vec!["x"], vec!["x", "y"]] {
+        // Arguments each command takes (values are checked before the client too).
+        for args in [
+            vec![],
+            vec!["x"],
+            vec!["x", "y"],
+            vec!["left"],
+            vec!["vertical"],
+            vec!["top"],
+            vec!["rounded"],
+            vec!["dracula"],
+            vec!["appearance.border_style", "rounded"],
+        ] {
             let resp = conn.call(
                 "run-command",
                 json!({"session": s, "command": name, "args": args}),

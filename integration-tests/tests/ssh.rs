@@ -384,7 +384,8 @@ fn ssh_attaches_types_resizes_and_disconnects_leaving_the_session() {
         DEADLINE,
         "the window to shrink with the terminal",
         || match size(&conn.window_row(&session, &window)) {
-            (Some(c), Some(r)) if c < 70 && r < 20 => Ok((c, r)),
+            // list-windows gives the outer box, border included; the PTY is inside it.
+            (Some(w), Some(h)) if w <= 70 && h < 20 => Ok((w - 2, h - 2)),
             now => Err(format!("window size {now:?}, was {before:?}")),
         },
     );

@@ -427,10 +427,10 @@ impl Handler<Incoming<Result<(u8, Bytes), FrameCodecError>>> for BinaryConnectio
                 self.send(&DaemonMessage::Ok);
                 // The daemon's signal handling owns the orderly shutdown; ask it the same way
                 // systemd would.
-                // SAFETY: sending a signal to our own process.
-                unsafe {
-                    libc::kill(libc::getpid(), libc::SIGTERM);
-                }
+                let _ = rustix::process::kill_process(
+                    rustix::process::getpid(),
+                    rustix::process::Signal::TERM,
+                );
             }
         }
     }

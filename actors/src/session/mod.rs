@@ -675,7 +675,7 @@ impl Session {
             &self.services.windows.pick(),
         )
         .map_err(|e| {
-            pty::signal_child(pid, libc::SIGKILL);
+            pty::signal_child(pid, rustix::process::Signal::KILL);
             errors::internal(format!("could not attach to the new PTY: {e}"))
         })?;
         let stored_title = spec

@@ -398,8 +398,8 @@ class VerbMethods:
             sessions ([]object): Each running session, oldest first: name, id, created,
                 last_active, window_count, attached, width, height, current_workspace, and
                 display_name, accent, restored and windows where they apply.
-            saved ([]object): Saved sessions that are not running: name, windows, saved_at
-                (extension).
+            saved ([]object): Saved sessions that are not running: name, window_count, saved_at,
+                created and file (extension).
             unreadable ([]object): Saved files that cannot be read: file and reason (extension).
         """
         return self._verb("list-sessions", {})
@@ -474,7 +474,9 @@ class VerbMethods:
             windows ([]object): One row per window: window_id, index, title, display_name,
                 workspace, minimized, focused, x, y, width, height, pty_id, agent_state, alive,
                 failed_frames, and custom_name, agent_message, agent_state_at, agent_harness,
-                foreground_cmd, exit_code, signal, exit_reason where they apply.
+                foreground_cmd, exit_code, signal, exit_reason where they apply. x, y, width and
+                height are the window's outer box (border included) where the attached client
+                draws it, or 0, 0 and the session's size until a client has placed it.
             total (int): How many windows the session has.
             focused_index (int): Index of the focused window, -1 when none.
             focused_window_id (string): Id of the focused window, empty when none.
@@ -723,8 +725,10 @@ class VerbMethods:
     ) -> Dict[str, Any]:
         """``run-command``: Run one named tuios command with string arguments. Window,
         focus and workspace commands run in the daemon when no client is attached; the
-        others (keys, layout, appearance) need an attached client. Unknown names and
-        wrong argument counts are refused.
+        others (keys, layout, appearance) need an attached client. Unknown names, wrong
+        argument counts and bad argument values (a direction, a count, a key
+        combination, an option value) are refused with invalid_params before anything
+        runs or is routed.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
@@ -788,7 +792,9 @@ class VerbMethods:
         DC, IC, NPage, PPage) become the bytes those keys send, and any other token is
         typed as written, except a capitalised one within a typo of a key name (Entr),
         which is refused with did_you_mean. Use literal, or send-text, for text that
-        contains spaces or commas.
+        contains spaces or commas. With a client attached, keys holding its leader key
+        (ctrl+b, C-b or PREFIX) go through that client, so the leader acts as if typed
+        there ("ctrl+b,n" moves to the next window).
 
         Args:
             session: Session name. Leave it out to use the session that was active most
