@@ -513,3 +513,24 @@ fn the_clients_state_carries_custom_name_where_go_does() {
     assert!(window_in(&st, &named)["display_name"].is_string(), "{st}");
     client.op(json!({"op": "detach"}));
 }
+
+#[test]
+fn a_session_rename_and_accent_reach_attached_clients_at_once() {
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("labels");
+    let mut conn = daemon.conn();
+    let mut client = RawClient::attach(&daemon, &s, 80, 24);
+    conn.ok(
+        "set-session-name",
+        json!({"session": s, "name": "Release build"}),
+    );
+    client.wait_state("the display name in the state", |st| {
+        st["display_name"] == "Release build"
+    });
+    conn.ok(
+        "set-session-accent",
+        json!({"session": s, "accent": "#A0B1C2"}),
+    );
+    client.wait_state("the accent in the state", |st| st["accent"] == "#A0B1C2");
+    client.op(json!({"op": "detach"}));
+}

@@ -20,6 +20,8 @@ impl Handler<SetSessionName> for Session {
     fn handle(&mut self, msg: SetSessionName, _: &mut Self::Context) -> Self::Result {
         let name = msg.0.trim().to_string();
         self.display_name = (!name.is_empty()).then_some(name);
+        // Attached clients show the session's name: they redraw it now.
+        self.broadcast_state();
         MessageResult(set_session_name::Reply {
             session: self.name.clone(),
             display_name: self.display_name.clone().unwrap_or_default(),
@@ -37,6 +39,7 @@ impl Handler<SetSessionAccent> for Session {
     type Result = MessageResult<SetSessionAccent>;
     fn handle(&mut self, msg: SetSessionAccent, _: &mut Self::Context) -> Self::Result {
         self.accent = (!msg.0.is_empty()).then_some(msg.0);
+        self.broadcast_state();
         MessageResult(set_session_accent::Reply {
             session: self.name.clone(),
             accent: self.accent.clone().unwrap_or_default(),
