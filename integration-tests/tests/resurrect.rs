@@ -380,12 +380,15 @@ fn a_file_from_a_newer_tuios_is_reported_and_others_restore() {
 fn resurrect_restores_into_a_running_daemon() {
     let env = TestEnv::new();
     let _daemon = start(&env);
+    let mut c = conn(&env);
+    // The session manager answers nothing until its start-up scan of the saved files is done:
+    // after this answer, a file written is one the daemon has not seen.
+    c.ok("list-sessions", json!({}));
     let dir = make_dir(&env, "later-dir");
     let mut doc = handwritten("later", &dir);
     doc["windows"][1]["minimized"] = json!(true);
     write_saved(&env, "later", &serde_json::to_vec(&doc).unwrap());
 
-    let mut c = conn(&env);
     let list = c.ok("list-sessions", json!({}));
     assert_eq!(list["sessions"], json!([]), "not restored behind our back");
     assert_eq!(list["saved"][0]["name"], "later", "{list}");
