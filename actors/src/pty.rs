@@ -195,7 +195,10 @@ pub fn read_available(rx: &pipe::Receiver, buf: &mut BytesMut) -> bool {
         // SAFETY: as in read_burst: only the kernel writes the slice before `set_len`.
         let dst =
             unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<u8>(), spare.len()) };
-        match rx.try_read(dst) {
+        // A plain read(2), not `try_read`: tokio's try_read reports WouldBlock without reading
+        // while the reactor has not yet seen the descriptor readable, which here (the program
+        // just exited) would leave its last output unread when the window settles the exit.
+        match rustix::io::read(rx, dst) {
             Ok(0) => return true,
             Ok(n) => {
                 // SAFETY: `n` bytes were just written into the spare capacity.
@@ -205,7 +208,8 @@ pub fn read_available(rx: &pipe::Receiver, buf: &mut BytesMut) -> bool {
                     return false;
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return false,
+            Err(rustix::io::Errno::AGAIN) => return false,
+            Err(rustix::io::Errno::INTR) => {}
             Err(_) => return true,
         }
     }
