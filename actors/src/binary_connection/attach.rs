@@ -11,6 +11,26 @@ use crate::session_manager::{self, SessionRef};
 use crate::window::{self, AddViewer, RemoveViewer, Window};
 
 impl BinaryConnection {
+    /// Hand a client's report to its session, holding this frame's read permit until the
+    /// session has taken it: a client that floods reports waits on its own connection (the
+    /// 64-frame bound) instead of growing the session's mailbox.
+    fn forward<M>(&mut self, s: &SessionRef, msg: M, ctx: &mut Context<Self>)
+    where
+        M: Message + Send + 'static,
+        M::Result: Send,
+        session::Session: Handler<M>,
+    {
+        let permit = self.hold();
+        let addr = s.addr.clone();
+        ctx.spawn(
+            async move {
+                let _permit = permit;
+                let _ = addr.send(msg).await;
+            }
+            .into_actor(self),
+        );
+    }
+
     pub(super) fn client_op(&mut self, op: ClientOp, ctx: &mut Context<Self>) {
         if let ClientOp::Attach {
             session,
@@ -122,14 +142,14 @@ impl BinaryConnection {
                     }),
                 );
             }
-            ClientOp::Layout { layout } => s.addr.do_send(session::SetLayout(layout)),
+            ClientOp::Layout { layout } => self.forward(&s, session::SetLayout(layout), ctx),
             ClientOp::Geometry { boxes } => {
-                s.addr.do_send(session::ClientGeometry { client, boxes });
+                self.forward(&s, session::ClientGeometry { client, boxes }, ctx);
             }
             ClientOp::Leader { key } => {
                 // A chord is a few bytes; anything long is not one and is not kept.
                 if key.len() <= 64 {
-                    s.addr.do_send(session::ClientLeader { client, key });
+                    self.forward(&s, session::ClientLeader { client, key }, ctx);
                 }
             }
             ClientOp::Scrollback {
