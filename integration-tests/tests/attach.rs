@@ -7,12 +7,13 @@
 //! installed.
 
 use serde_json::{json, Value};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tuios_integration_tests::{
-    dock, poll, require_tmux, wait_until, JsonConn, TestDaemon, TmuxClient, DEADLINE,
+    dock, frame, poll, read_frame, require_tmux, wait_until, JsonConn, TestDaemon, TmuxClient,
+    DEADLINE,
 };
 
 /// How many window frames start on the screen's first row of windows (the row under a dock at
@@ -374,28 +375,6 @@ fn routed_verbs_work_with_a_client_and_need_one_without() {
 }
 
 // ----- a client that never answers ------------------------------------------------------------
-
-/// A binary-protocol frame: `[u32 big-endian length][u8 kind][MessagePack payload]`, the length
-/// counting the kind byte and the payload.
-fn frame(kind: u8, payload: &Value) -> Vec<u8> {
-    let body = rmp_serde::to_vec_named(payload).expect("MessagePack encoding");
-    let mut out = Vec::with_capacity(body.len() + 5);
-    out.extend_from_slice(&(body.len() as u32 + 1).to_be_bytes());
-    out.push(kind);
-    out.extend_from_slice(&body);
-    out
-}
-
-fn read_frame(stream: &mut UnixStream) -> std::io::Result<(u8, Vec<u8>)> {
-    let mut len = [0u8; 4];
-    stream.read_exact(&mut len)?;
-    let len = u32::from_be_bytes(len) as usize;
-    assert!(len >= 1, "a frame without a kind byte");
-    let mut body = vec![0u8; len];
-    stream.read_exact(&mut body)?;
-    let kind = body.remove(0);
-    Ok((kind, body))
-}
 
 const HELLO: u8 = 1;
 const CLIENT_OP: u8 = 6;

@@ -9,7 +9,7 @@
 //! Real clients are `tuios attach` inside tmux; the exact geometry rules are also checked with
 //! clients played over the binary protocol, which can report boxes of their choosing.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::sync::mpsc;
 
@@ -22,27 +22,6 @@ const HELLO: u8 = 1;
 const CLIENT_OP: u8 = 6;
 const WELCOME: u8 = 64;
 const DAEMON_OP: u8 = 69;
-
-/// `[u32 big-endian length][u8 kind][MessagePack payload]`, the length counting the kind byte.
-fn frame(kind: u8, payload: &Value) -> Vec<u8> {
-    let body = rmp_serde::to_vec_named(payload).expect("MessagePack encoding");
-    let mut out = Vec::with_capacity(body.len() + 5);
-    out.extend_from_slice(&(body.len() as u32 + 1).to_be_bytes());
-    out.push(kind);
-    out.extend_from_slice(&body);
-    out
-}
-
-fn read_frame(stream: &mut UnixStream) -> std::io::Result<(u8, Vec<u8>)> {
-    let mut len = [0u8; 4];
-    stream.read_exact(&mut len)?;
-    let len = u32::from_be_bytes(len) as usize;
-    assert!(len >= 1, "a frame without a kind byte");
-    let mut body = vec![0u8; len];
-    stream.read_exact(&mut body)?;
-    let kind = body.remove(0);
-    Ok((kind, body))
-}
 
 /// An attached client that answers nothing: it reports what it is told to, and a thread reads
 /// (so the daemon never blocks writing) and passes on the session states it receives.
