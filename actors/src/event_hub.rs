@@ -4,6 +4,7 @@
 //! offers it to each matching Subscriber without waiting: when a subscriber's mailbox is full
 //! the hub counts the drop and passes the count along with the next event it can deliver.
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use actix::prelude::*;
@@ -55,6 +56,22 @@ pub struct EventHub {
     waiters: HashMap<String, usize>,
     /// Shutting down: new subscriptions end at once.
     closed: bool,
+    /// Whether anything is subscribed: publishers skip events nobody can hear (an echoed key
+    /// would otherwise wake the hub's thread for nothing).
+    listening: Arc<AtomicBool>,
+}
+
+impl EventHub {
+    /// Shared flag: true while at least one subscription exists. Set before a subscription's
+    /// reply, so an event published after that reply is never skipped.
+    pub fn listening(&self) -> Arc<AtomicBool> {
+        self.listening.clone()
+    }
+
+    fn subs_changed(&self) {
+        self.listening
+            .store(!self.subs.is_empty(), Ordering::Release);
+    }
 }
 
 impl Actor for EventHub {
@@ -95,6 +112,7 @@ impl Handler<Publish> for EventHub {
                 Err(SendError::Closed(_)) => false,
             }
         });
+        self.subs_changed();
     }
 }
 
@@ -123,6 +141,7 @@ impl Handler<Subscribe> for EventHub {
             to: msg.to,
             dropped: 0,
         });
+        self.subs_changed();
         MessageResult((self.next_id, self.seq))
     }
 }
@@ -137,6 +156,7 @@ impl Handler<Unsubscribe> for EventHub {
         if let Some(i) = self.subs.iter().position(|s| s.id == msg.0) {
             self.subs.swap_remove(i);
         }
+        self.subs_changed();
     }
 }
 
@@ -152,6 +172,7 @@ impl Handler<CloseAll> for EventHub {
             // Stopping the subscriber ends its consumer's stream.
             sub.to.close.do_send(Close);
         }
+        self.subs_changed();
         self.closed = true;
     }
 }

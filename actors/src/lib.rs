@@ -14,8 +14,10 @@ pub mod event_hub;
 pub mod handover;
 pub mod json_connection;
 pub mod memory;
+pub mod outbox;
 pub mod paste;
 pub mod pty;
+pub mod pty_input;
 pub mod pty_reader;
 pub mod reader;
 pub mod screen;
@@ -44,6 +46,8 @@ pub struct DaemonInfo {
 pub struct Services {
     pub info: Arc<DaemonInfo>,
     pub hub: Addr<event_hub::EventHub>,
+    /// True while the hub has a subscription (see `EventHub::listening`).
+    pub events_heard: Arc<std::sync::atomic::AtomicBool>,
     pub supervisor: Addr<supervisor::Supervisor>,
     /// Where windows run: one arbiter (thread) per core, so N flooding windows use N cores
     /// while the control actors on the main arbiter stay answerable.
@@ -132,9 +136,12 @@ impl DaemonHandle {
 /// Start the acceptor and the session manager on `listener`. Must be called inside a running
 /// actix `System`.
 pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHandle {
+    let hub = event_hub::EventHub::default();
+    let events_heard = hub.listening();
     let services = Services {
         info: Arc::new(info),
-        hub: event_hub::EventHub::default().start(),
+        hub: hub.start(),
+        events_heard,
         supervisor: supervisor::Supervisor::default().start(),
         windows: ArbiterPool::per_core(),
         shutting_down: Arc::new(tokio::sync::watch::channel(false).0),

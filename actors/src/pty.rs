@@ -6,9 +6,7 @@ use std::path::PathBuf;
 
 use bytes::BytesMut;
 use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
-use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
-use tokio::sync::{mpsc, oneshot};
 
 /// Bytes read per PTY read. Large reads keep a flood cheap; the actor handles one chunk at a time,
 /// so a window that cannot keep up stops reading and the child blocks on its PTY (backpressure).
@@ -16,9 +14,6 @@ const READ_CHUNK: usize = 64 * 1024;
 
 /// Most bytes read per wake-up, and so the most unparsed output a window has in flight.
 pub const BURST: usize = 256 * 1024;
-
-/// Queued writes per window. Verb writes wait for room; emulator replies are dropped when full.
-const WRITE_QUEUE: usize = 256;
 
 /// What to run in a new PTY.
 #[derive(Debug, Clone)]
@@ -213,38 +208,6 @@ pub fn read_available(rx: &pipe::Receiver, buf: &mut BytesMut) -> bool {
             Err(_) => return true,
         }
     }
-}
-
-/// One write to the PTY, with an optional completion signal.
-pub struct WriteJob {
-    pub bytes: Vec<u8>,
-    pub done: Option<oneshot::Sender<io::Result<()>>>,
-}
-
-/// Start the writer task for a PTY on the current arbiter; writes happen in queue order, off
-/// the actor. `fd` comes from [`writer_fd`].
-pub fn start_writer(fd: OwnedFd) -> io::Result<mpsc::Sender<WriteJob>> {
-    let mut tx_pipe = pipe::Sender::from_owned_fd_unchecked(fd)?;
-    let (tx, mut rx) = mpsc::channel::<WriteJob>(WRITE_QUEUE);
-    actix::spawn(async move {
-        while let Some(job) = rx.recv().await {
-            let res = tx_pipe.write_all(&job.bytes).await;
-            let failed = res.is_err();
-            if let Some(done) = job.done {
-                let _ = done.send(res);
-            }
-            if failed {
-                // The PTY is gone; later jobs would fail the same way, so fail them fast.
-                while let Some(job) = rx.recv().await {
-                    if let Some(done) = job.done {
-                        let _ = done.send(Err(rustix::io::Errno::IO.into()));
-                    }
-                }
-                return;
-            }
-        }
-    });
-    Ok(tx)
 }
 
 /// Signal the child's process group (it is a session leader, so the group is its pid) and the child.

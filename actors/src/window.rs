@@ -11,16 +11,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
-use bytes::Bytes;
 use emulator::{Emulator, Mode};
 use portable_pty::MasterPty;
 use protocol::VerbError;
 use regex::Regex;
-use tokio::sync::{mpsc, oneshot, Notify};
+use tokio::sync::{oneshot, Notify};
 
 use crate::errors;
 use crate::event_hub::{EventHub, Publish};
-use crate::pty::{self, ExitInfo, SpawnedPty, WriteJob};
+use crate::pty::{self, ExitInfo, SpawnedPty};
+use crate::pty_input::{PtyInput, Queued, WriteJob};
 use crate::pty_reader::{Drained, Output, OutputEnded, PtyReader, StopReading};
 use crate::screen::{self, Viewer};
 use crate::supervisor::{ChildExited, Supervisor, Watch, WatchForeign};
@@ -71,6 +71,8 @@ pub struct WindowLinks {
     pub pty_id: String,
     pub notices: Recipient<WindowNotice>,
     pub hub: Addr<EventHub>,
+    /// Whether the hub has any subscription: unheard events are not sent.
+    pub events_heard: Arc<std::sync::atomic::AtomicBool>,
     pub supervisor: Addr<Supervisor>,
     /// Agent-state notices and the shared time of the last output.
     pub agent: crate::agent::PaneLink,
@@ -83,7 +85,7 @@ pub struct Window {
     links: WindowLinks,
     emulator: Emulator,
     master: Box<dyn MasterPty + Send>,
-    input: Option<mpsc::Sender<WriteJob>>,
+    input: Option<Arc<PtyInput>>,
     reader: Option<Addr<PtyReader>>,
     /// Asks the reader for what is buffered now (the program was reaped).
     drain: Arc<Notify>,
@@ -196,7 +198,7 @@ impl Window {
         let writer_fd = pty::writer_fd(master.as_ref())?;
         // Everything that registers with a reactor is made inside the arbiter it runs on.
         Ok(Window::start_in_arbiter(arbiter, move |ctx| {
-            let input = match pty::start_writer(writer_fd) {
+            let input = match PtyInput::start(writer_fd) {
                 Ok(input) => Some(input),
                 Err(e) => {
                     tracing::error!(window = %id, error = %e, "cannot write to the new PTY");
@@ -236,7 +238,7 @@ impl Window {
         links: WindowLinks,
         emulator: Emulator,
         master: Box<dyn MasterPty + Send>,
-        input: Option<mpsc::Sender<WriteJob>>,
+        input: Option<Arc<PtyInput>>,
         reader: Option<Addr<PtyReader>>,
         drain: Arc<Notify>,
         pid: i32,
@@ -309,17 +311,15 @@ impl Window {
             done: Some(done),
         };
         // A full queue (the program is not reading) waits its turn; senders queue in order.
-        let pending = match input.try_send(job) {
-            Ok(()) => None,
-            Err(mpsc::error::TrySendError::Full(job)) => Some(job),
-            Err(mpsc::error::TrySendError::Closed(_)) => {
-                return Box::pin(async move { Err(errors::pty_not_found(&id)) })
-            }
+        let waiting = match input.queue(job) {
+            Queued::Now => None,
+            Queued::Full(waiting) => Some(waiting),
+            Queued::Closed => return Box::pin(async move { Err(errors::pty_not_found(&id)) }),
         };
         Box::pin(async move {
-            if let Some(job) = pending {
-                input
-                    .send(job)
+            if let Some(waiting) = waiting {
+                waiting
+                    .send()
                     .await
                     .map_err(|_| errors::pty_not_found(&id))?;
             }
@@ -346,6 +346,13 @@ impl Window {
     }
 
     fn publish(&self, event: Event) {
+        if !self
+            .links
+            .events_heard
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            return;
+        }
         self.links.hub.do_send(Publish(event));
     }
 
@@ -388,9 +395,10 @@ impl Window {
                 }
             });
         }
+        // Screens first: a typed key's echo leaves before anything else is done for it.
+        self.schedule_flush(ctx);
         self.check_output_watches();
         self.schedule_events(ctx);
-        self.schedule_flush(ctx);
     }
 
     /// Send the gathered events now if the last batch is old enough, else schedule them.
@@ -597,10 +605,12 @@ impl Window {
             if let Some(input) = &self.input {
                 // A program that floods queries while never reading its input loses replies
                 // rather than growing the daemon's memory.
-                let _ = input.try_send(WriteJob {
+                if let Queued::Full(_) = input.queue(WriteJob {
                     bytes: effects.pty_replies,
                     done: None,
-                });
+                }) {
+                    tracing::debug!(window = %self.id, "input queue full; terminal replies dropped");
+                }
             }
         }
         self.pending.title |= effects.title_changed;
@@ -621,7 +631,9 @@ impl Window {
             return;
         }
         self.exited = Some(exit);
-        self.input = None;
+        if let Some(input) = self.input.take() {
+            input.close();
+        }
         // The last output's events come before the exit.
         self.send_events();
         // The session publishes window-exit as it records the exit, so whoever hears of it
@@ -723,6 +735,10 @@ impl Handler<ChildExited> for Window {
     type Result = ();
     fn handle(&mut self, msg: ChildExited, ctx: &mut Self::Context) {
         self.reaped = Some(msg.0);
+        if let Some(input) = &self.input {
+            // Attached clients' keys now go through the window, which refuses them.
+            input.close();
+        }
         self.leftovers = Some(pty::find_leftovers(self.pid));
         for w in self.reap_waiters.drain(..) {
             let _ = w.send(());
@@ -1032,20 +1048,22 @@ impl Handler<WatchIdle> for Window {
 
 /// Start showing this window to a client (its first frame has every row).
 #[derive(Message)]
-#[rtype(result = "()")]
+#[rtype(result = "Option<Arc<PtyInput>>")]
 pub struct AddViewer {
     pub client: u64,
-    pub sink: mpsc::Sender<Bytes>,
+    pub sink: Arc<crate::outbox::Outbox>,
     pub fps: u16,
 }
 
 impl Handler<AddViewer> for Window {
-    type Result = ();
-    fn handle(&mut self, msg: AddViewer, ctx: &mut Self::Context) {
+    type Result = Option<Arc<PtyInput>>;
+    fn handle(&mut self, msg: AddViewer, ctx: &mut Self::Context) -> Self::Result {
         self.viewers.retain(|v| v.client != msg.client);
         self.viewers
             .push(Viewer::new(msg.client, msg.sink, msg.fps));
         self.schedule_flush(ctx);
+        // Its keys may go straight to the PTY while nothing is queued (see `pty_input`).
+        self.input.clone()
     }
 }
 
@@ -1229,7 +1247,7 @@ impl Window {
             let drain = Arc::new(Notify::new());
             let (input, reader) = match fds {
                 Some((reader_fd, writer_fd)) => {
-                    let input = pty::start_writer(writer_fd)
+                    let input = PtyInput::start(writer_fd)
                         .map_err(|e| {
                             tracing::error!(window = %w.id, error = %e, "cannot write to the handed-over PTY")
                         })

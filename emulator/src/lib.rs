@@ -210,7 +210,24 @@ struct State {
     /// While the alternate screen is active: the primary screen's saved cursor (DECSC), to put
     /// back on leaving. alacritty's screen swap overwrites it, which is right for `?1049` only.
     primary_saved: Option<Cursor<Cell>>,
+    /// Screen rows changed by our own handlers, which bypass alacritty's damage tracking (it
+    /// only sees its own cursor moves); `touched_all` when that is not worth listing.
+    touched: Vec<usize>,
+    touched_all: bool,
 }
+
+impl State {
+    fn touch(&mut self, line: usize) {
+        if self.touched.len() >= TOUCHED_MAX {
+            self.touched_all = true;
+        } else {
+            self.touched.push(line);
+        }
+    }
+}
+
+/// Rows listed one by one before a feed counts as touching the whole screen.
+const TOUCHED_MAX: usize = 64;
 
 /// A terminal emulator with a compact scrollback. `Send`, not `Sync`.
 pub struct Emulator {
@@ -221,6 +238,9 @@ pub struct Emulator {
     history: usize,
     state: State,
     osc: OscGuard,
+    /// Per screen row, the change count when it last changed (see `row_generation`).
+    row_gen: Vec<u64>,
+    generation: u64,
 }
 
 impl Emulator {
@@ -248,9 +268,58 @@ impl Emulator {
                 title: None,
                 region: Region::full(rows),
                 primary_saved: None,
+                touched: Vec::new(),
+                touched_all: false,
             },
             osc: OscGuard::default(),
+            row_gen: vec![0; rows],
+            generation: 0,
         }
+    }
+
+    /// Records which screen rows changed since the last call: alacritty's damage plus the rows
+    /// our handlers touched. A row's generation only moves when it may have changed, so a
+    /// viewer converts and compares just those rows.
+    fn note_damage(&mut self) {
+        self.generation += 1;
+        let g = self.generation;
+        let rows = self.term.screen_lines();
+        if self.row_gen.len() != rows {
+            self.row_gen = vec![g; rows];
+            self.state.touched_all = true;
+        }
+        let all = match self.term.damage() {
+            alacritty_terminal::term::TermDamage::Full => true,
+            alacritty_terminal::term::TermDamage::Partial(lines) => {
+                for d in lines {
+                    if let Some(x) = self.row_gen.get_mut(d.line) {
+                        *x = g;
+                    }
+                }
+                false
+            }
+        };
+        self.term.reset_damage();
+        if all || self.state.touched_all {
+            self.row_gen.iter_mut().for_each(|x| *x = g);
+        } else {
+            for &line in &self.state.touched {
+                if let Some(x) = self.row_gen.get_mut(line) {
+                    *x = g;
+                }
+            }
+        }
+        self.state.touched.clear();
+        self.state.touched_all = false;
+    }
+
+    /// A number that changes whenever visible row `r` may have changed (0 before any output;
+    /// `u64::MAX` past the last row).
+    pub fn row_generation(&self, r: u16) -> u64 {
+        self.row_gen
+            .get(usize::from(r))
+            .copied()
+            .unwrap_or(u64::MAX)
     }
 
     /// Feeds PTY output. Effects accumulate until `take_effects`.
@@ -268,6 +337,7 @@ impl Emulator {
             .feed(bytes, |segment| parser.advance(&mut sink, segment));
         sink.drain();
         flush_events(&self.term, &mut self.state);
+        self.note_damage();
     }
 
     pub fn take_effects(&mut self) -> Effects {
@@ -286,6 +356,8 @@ impl Emulator {
         if cols == self.term.columns() && rows == self.term.screen_lines() {
             return;
         }
+        // Every row may move or reflow: the next change count covers the whole screen.
+        self.state.touched_all = true;
         drain_history(&mut self.term, &mut self.store);
         let saved_alt = self
             .term
@@ -772,6 +844,10 @@ impl Sink<'_> {
 
     /// Moves the cursor to screen row `line` (absolute, whatever the origin mode).
     fn set_cursor_line(&mut self, line: usize, col: Option<usize>) {
+        // What was written since the last move ends on the old line; the new one gets the next.
+        let old = self.term.grid().cursor.point.line.0.max(0) as usize;
+        self.state.touch(old);
+        self.state.touch(line);
         let cursor = &mut self.term.grid_mut().cursor;
         cursor.point.line = Line(line as i32);
         if let Some(col) = col {
@@ -811,6 +887,7 @@ impl Sink<'_> {
         }
         // Rows scrolled so far belong to the primary screen's history.
         self.drain();
+        self.state.touched_all = true;
         let saved = self.term.grid().saved_cursor.clone();
         let cursor = self.term.grid().cursor.clone();
         self.tracking_modes(|term| term.swap_alt());
@@ -826,6 +903,7 @@ impl Sink<'_> {
             return;
         }
         let alt_cursor = self.term.grid().cursor.clone();
+        self.state.touched_all = true;
         self.tracking_modes(|term| term.swap_alt());
         let grid = self.term.grid_mut();
         if mode != 1049 {
@@ -899,11 +977,14 @@ impl Handler for Sink<'_> {
         let Region { top, bottom } = self.state.region;
         if (top..bottom).contains(&line) {
             scroll_rows_up(self.term.grid_mut(), line, bottom, rows.max(1));
+            self.state.touched_all = true;
         }
     }
 
     fn delete_chars(&mut self, count: usize) {
         // alacritty clears from `columns - count`, left of the cursor when count is large.
+        let line = self.term.grid().cursor.point.line.0.max(0) as usize;
+        self.state.touch(line);
         let grid = self.term.grid_mut();
         let cols = grid.columns();
         let point = grid.cursor.point;
@@ -942,6 +1023,8 @@ impl Handler for Sink<'_> {
     fn goto_col(&mut self, col: usize) {
         // CHA/HPA keep the row; alacritty's `goto` would add the origin margin to it.
         let last = self.term.columns() - 1;
+        let line = self.term.grid().cursor.point.line.0.max(0) as usize;
+        self.state.touch(line);
         let cursor = &mut self.term.grid_mut().cursor;
         cursor.point.column = Column(col.min(last));
         cursor.input_needs_wrap = false;
@@ -1010,6 +1093,7 @@ impl Handler for Sink<'_> {
                 // alacritty clears the rows above only when there are two or more.
                 Handler::clear_screen(&mut *self.term, mode);
                 self.term.grid_mut().reset_region(..Line(1));
+                self.state.touched_all = true;
                 return;
             }
             _ => {}
@@ -1027,6 +1111,7 @@ impl Handler for Sink<'_> {
     fn reset_state(&mut self) {
         // alacritty empties its history on RIS; the scrollback keeps it.
         self.drain();
+        self.state.touched_all = true;
         self.tracking_modes(Handler::reset_state);
         self.state.primary_saved = None;
         self.set_region(Region::full(self.term.screen_lines()));

@@ -5,7 +5,7 @@ use protocol::attach::{ClientOp, DaemonOp, NoticeLevel, SessionView};
 use protocol::binary::{BinaryErrorCode, DaemonMessage};
 use protocol::VerbError;
 
-use super::{Attached, BinaryConnection};
+use super::{Attached, BinaryConnection, Viewed};
 use crate::session::{self, AttachClient, DetachClient};
 use crate::session_manager::{self, SessionRef};
 use crate::window::{self, AddViewer, RemoveViewer, Window};
@@ -68,7 +68,17 @@ impl BinaryConnection {
                     );
                     return;
                 }
-                let target = self.viewed(&window);
+                let (target, data) = match self.shown(&window) {
+                    Some(v) => match &v.input {
+                        Some(input) => match input.write_direct(data) {
+                            // Written (or queued behind nothing): no hop to the window's thread.
+                            Ok(()) => return,
+                            Err(data) => (Some(v.addr.clone()), data),
+                        },
+                        None => (Some(v.addr.clone()), data),
+                    },
+                    None => (None, data),
+                };
                 let permit = self.hold();
                 ctx.spawn(
                     async move {
@@ -203,12 +213,15 @@ impl BinaryConnection {
     }
 
     fn viewed(&self, window: &str) -> Option<Addr<Window>> {
+        self.shown(window).map(|v| v.addr.clone())
+    }
+
+    fn shown(&self, window: &str) -> Option<&Viewed> {
         self.attached
             .as_ref()?
             .viewing
             .iter()
-            .find(|(id, _)| id == window)
-            .map(|(_, a)| a.clone())
+            .find(|v| v.id == window)
     }
 
     fn attach(
@@ -289,21 +302,21 @@ impl BinaryConnection {
             return;
         };
         let client = att.client;
-        att.viewing.retain(|(id, w)| {
-            let keep = windows.contains(id);
+        att.viewing.retain(|v| {
+            let keep = windows.contains(&v.id);
             if !keep {
-                w.do_send(RemoveViewer(client));
+                v.addr.do_send(RemoveViewer(client));
             }
             keep
         });
         let new: Vec<String> = windows
             .into_iter()
-            .filter(|id| !att.viewing.iter().any(|(v, _)| v == id))
+            .filter(|id| !att.viewing.iter().any(|v| &v.id == id))
             .collect();
         if new.is_empty() {
             return;
         }
-        let sink = self.screens.clone();
+        let sink = self.outbox.clone();
         let fps = att.fps;
         let permit = self.hold();
         ctx.spawn(
@@ -318,17 +331,37 @@ impl BinaryConnection {
                 found
             }
             .into_actor(self)
-            .map(move |found, act, _| {
+            .map(move |found, act, ctx| {
                 let Some(att) = act.attached.as_mut() else {
                     return;
                 };
+                let mut added = Vec::new();
                 for (id, w) in found {
-                    w.do_send(AddViewer {
+                    // The window answers with its PTY input, for keys written without a hop to
+                    // its thread (see `pty_input`).
+                    let answer = w.send(AddViewer {
                         client,
                         sink: sink.clone(),
                         fps,
                     });
-                    att.viewing.push((id, w));
+                    att.viewing.push(Viewed {
+                        id: id.clone(),
+                        addr: w.clone(),
+                        input: None,
+                    });
+                    added.push((id, w, answer));
+                }
+                for (id, w, answer) in added {
+                    ctx.spawn(answer.into_actor(act).map(move |input, act, _| {
+                        let Ok(Some(input)) = input else { return };
+                        let Some(att) = act.attached.as_mut() else {
+                            return;
+                        };
+                        if let Some(v) = att.viewing.iter_mut().find(|v| v.id == id && v.addr == w)
+                        {
+                            v.input = Some(input);
+                        }
+                    }));
                 }
             }),
         );
@@ -338,14 +371,14 @@ impl BinaryConnection {
     pub(super) fn sync_views(&mut self, state: &SessionView, _: &mut Context<Self>) {
         if let Some(att) = self.attached.as_mut() {
             att.viewing
-                .retain(|(id, _)| state.windows.iter().any(|w| &w.id == id));
+                .retain(|v| state.windows.iter().any(|w| w.id == v.id));
         }
     }
 
     pub(super) fn leave_session(&mut self) {
         if let Some(att) = self.attached.take() {
-            for (_, w) in &att.viewing {
-                w.do_send(RemoveViewer(att.client));
+            for v in &att.viewing {
+                v.addr.do_send(RemoveViewer(att.client));
             }
             att.session.addr.do_send(DetachClient(att.client));
         }

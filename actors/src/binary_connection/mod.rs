@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
 use crate::acceptor::ConnectionSlot;
 use crate::codec::{FrameCodec, FrameCodecError};
+use crate::outbox::Outbox;
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session::ToClient;
 use crate::session_manager::{self, SessionManager, SessionRef};
@@ -50,8 +51,9 @@ pub struct BinaryConnection {
     out_bytes: Arc<AtomicUsize>,
     /// The latest session state not yet written: a newer one replaces it (coalesced).
     state: watch::Sender<Option<Bytes>>,
-    /// Screen frames, bounded: windows skip a frame rather than queue without limit.
-    screens: mpsc::Sender<Bytes>,
+    /// Screen frames, bounded: windows skip a frame rather than queue without limit. Every
+    /// frame for the peer is queued through it (see `outbox`).
+    outbox: Arc<Outbox>,
     env: VerbEnv,
     attached: Option<Attached>,
     /// The permit of the frame being handled; work that outlives the handler takes it along.
@@ -73,7 +75,14 @@ struct Attached {
     client: u64,
     fps: u16,
     /// Windows whose screens this client receives.
-    viewing: Vec<(String, Addr<Window>)>,
+    viewing: Vec<Viewed>,
+}
+
+/// A window this client receives, and its PTY input once the window has handed it over.
+struct Viewed {
+    id: String,
+    addr: Addr<Window>,
+    input: Option<Arc<crate::pty_input::PtyInput>>,
 }
 
 impl BinaryConnection {
@@ -85,6 +94,12 @@ impl BinaryConnection {
     ) {
         let (out, out_rx) = mpsc::channel(CONTROL_QUEUE);
         let (screens, screens_rx) = mpsc::channel(SCREEN_QUEUE);
+        // Windows write screen frames through a second descriptor of the socket; without one
+        // (cannot happen short of running out of descriptors) they queue like everything else.
+        let direct = rustix::io::fcntl_dupfd_cloexec(writer.as_ref(), 0)
+            .map_err(|e| tracing::warn!(error = %e, "cannot duplicate a client socket"))
+            .ok();
+        let outbox = Outbox::new(direct, screens);
         let (state, state_rx) = watch::channel(None);
         let out_bytes = Arc::new(AtomicUsize::new(0));
         let (abort_writer, abort) = tokio::sync::oneshot::channel();
@@ -97,12 +112,14 @@ impl BinaryConnection {
                 addr.clone().recipient(),
             );
             let written = out_bytes.clone();
+            let to_write = outbox.clone();
             actix::spawn(async move {
                 let queues = WriterQueues {
                     out: out_rx,
                     out_bytes: written,
                     state: state_rx,
                     screens: screens_rx,
+                    outbox: to_write,
                 };
                 write_loop(writer, queues, abort).await;
                 addr.do_send(WriterDone);
@@ -117,7 +134,7 @@ impl BinaryConnection {
                 out,
                 out_bytes,
                 state,
-                screens,
+                outbox,
                 env,
                 attached: None,
                 held: None,
@@ -139,7 +156,7 @@ impl BinaryConnection {
         msg.encode(&mut buf);
         let len = buf.len();
         let queued = self.out_bytes.fetch_add(len, Ordering::Relaxed) + len;
-        let full = queued > CONTROL_BYTES || self.out.try_send(buf.freeze()).is_err();
+        let full = queued > CONTROL_BYTES || !self.outbox.queue_control(&self.out, buf.freeze());
         if full {
             // The peer stopped reading (or is gone): drop it rather than grow for it.
             tracing::warn!(
@@ -149,6 +166,7 @@ impl BinaryConnection {
             self.closing = true;
             self.leave_session();
             self._reader = None;
+            self.outbox.close();
             if let Some(abort) = self.abort_writer.take() {
                 let _ = abort.send(());
             }
@@ -162,7 +180,7 @@ impl BinaryConnection {
     fn send_state(&mut self, msg: &DaemonMessage) {
         let mut buf = BytesMut::new();
         msg.encode(&mut buf);
-        self.state.send_replace(Some(buf.freeze()));
+        self.outbox.queue_state(&self.state, buf.freeze());
     }
 
     /// Take the current frame's permit along into work that outlives the handler.
@@ -190,6 +208,7 @@ struct WriterQueues {
     out_bytes: Arc<AtomicUsize>,
     state: watch::Receiver<Option<Bytes>>,
     screens: mpsc::Receiver<Bytes>,
+    outbox: Arc<Outbox>,
 }
 
 /// The only writer of the socket. Control frames go first, then the latest session state, and
@@ -200,53 +219,71 @@ async fn write_loop(
     mut q: WriterQueues,
     mut abort: tokio::sync::oneshot::Receiver<()>,
 ) {
+    let outbox = q.outbox.clone();
+    write_frames(&mut writer, &mut q, &mut abort).await;
+    // Windows stop writing before the socket is shut down.
+    outbox.close();
+    let _ = writer.shutdown().await;
+}
+
+/// Writes frames until the queues close, the abort fires or a write fails.
+async fn write_frames(
+    writer: &mut OwnedWriteHalf,
+    q: &mut WriterQueues,
+    abort: &mut tokio::sync::oneshot::Receiver<()>,
+) {
     let mut state_open = true;
     let mut abort_armed = true;
     loop {
         let frame = tokio::select! {
             biased;
-            a = &mut abort, if abort_armed => {
+            a = &mut *abort, if abort_armed => {
                 if a.is_ok() {
                     return;
                 }
                 abort_armed = false;
                 continue;
             }
+            () = q.outbox.leftover() => None,
             f = q.out.recv() => match f {
                 Some(f) => {
                     q.out_bytes.fetch_sub(f.len(), Ordering::Relaxed);
-                    f
+                    Some(f)
                 }
-                None => break,
+                None => return,
             },
             changed = q.state.changed(), if state_open => {
                 if changed.is_err() {
                     state_open = false;
                     continue;
                 }
-                match q.state.borrow_and_update().clone() {
-                    Some(f) => f,
+                match q.outbox.take_state(&mut q.state) {
+                    Some(f) => Some(f),
                     None => continue,
                 }
             }
-            Some(f) = q.screens.recv() => f,
+            Some(f) = q.screens.recv() => Some(f),
         };
-        let written = tokio::select! {
-            r = writer.write_all(&frame) => r,
-            a = &mut abort, if abort_armed => {
-                if a.is_ok() {
-                    return;
+        // A frame a window began writing itself is finished first, whatever was taken above.
+        let frames = [q.outbox.take_leftover(), frame];
+        for f in frames.into_iter().flatten() {
+            let written = tokio::select! {
+                r = writer.write_all(&f) => r,
+                a = &mut *abort, if abort_armed => {
+                    if a.is_ok() {
+                        return;
+                    }
+                    abort_armed = false;
+                    writer.write_all(&f).await
                 }
-                abort_armed = false;
-                writer.write_all(&frame).await
+            };
+            if let Err(e) = written {
+                tracing::debug!(error = %e, "binary connection write failed");
+                return;
             }
-        };
-        if let Err(e) = written {
-            tracing::debug!(error = %e, "binary connection write failed");
-            return;
+            q.outbox.written();
         }
     }
-    let _ = writer.shutdown().await;
 }
 
 /// Close the connection (sent to itself when the peer fell too far behind).
@@ -286,7 +323,7 @@ impl Handler<ToClient> for BinaryConnection {
         if ended {
             // The session is gone; nothing more will come for this client.
             if let Some(a) = self.attached.take() {
-                for (_, w) in a.viewing {
+                for Viewed { addr: w, .. } in a.viewing {
                     w.do_send(RemoveViewer(a.client));
                 }
             }

@@ -431,6 +431,7 @@ impl Session {
             pty_id: pty_id.to_string(),
             notices: ctx.address().recipient(),
             hub: self.services.hub.clone(),
+            events_heard: self.services.events_heard.clone(),
             supervisor: self.services.supervisor.clone(),
             agent: agent.clone(),
             readers: self.services.windows.readers(),

@@ -1,0 +1,224 @@
+//! A window's PTY input: one ordered queue of writes (bounded: `WRITE_QUEUE` jobs), drained by
+//! a task on the window's arbiter, and a direct path beside it. While nothing is queued, an
+//! attached client's keystroke is written to the PTY at once by the connection that read it,
+//! without a hop to the window's thread: that hop was a thread wake-up on every key. Whatever
+//! the kernel does not take at once is queued, so the order of writes is kept either way.
+use std::io;
+use std::os::fd::OwnedFd;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::io::unix::AsyncFd;
+use tokio::io::Interest;
+use tokio::sync::{mpsc, oneshot};
+
+/// Queued writes per window. Verb writes wait for room; emulator replies are dropped when full.
+const WRITE_QUEUE: usize = 256;
+
+/// One write to the PTY, with an optional completion signal.
+pub struct WriteJob {
+    pub bytes: Vec<u8>,
+    pub done: Option<oneshot::Sender<io::Result<()>>>,
+}
+
+/// The writing end of one window's PTY, shared by the window and the connections showing it.
+pub struct PtyInput {
+    /// None once the window's program is gone: then only the window answers writes.
+    open: Mutex<Option<Open>>,
+    /// Jobs handed to the queue and not yet written. Raised under `open`'s lock, lowered by the
+    /// writer task once a job is written: zero means nothing can be writing now.
+    queued: Arc<AtomicUsize>,
+}
+
+struct Open {
+    tx: mpsc::Sender<WriteJob>,
+    /// A second descriptor of the same (non-blocking) PTY, for direct writes.
+    fd: OwnedFd,
+}
+
+/// What became of a job offered to the queue.
+pub enum Queued {
+    Now,
+    /// The queue is full: the job waits its turn (already counted; see [`Waiting::send`]).
+    Full(Waiting),
+    Closed,
+}
+
+/// A job waiting for room in a full queue. Dropped unsent, it is no longer counted.
+pub struct Waiting {
+    job: Option<WriteJob>,
+    tx: mpsc::Sender<WriteJob>,
+    queued: Arc<AtomicUsize>,
+}
+
+impl Waiting {
+    pub async fn send(mut self) -> Result<(), ()> {
+        let job = self.job.take().ok_or(())?;
+        if self.tx.send(job).await.is_err() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            return Err(());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if self.job.is_some() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Write all of `bytes` to the non-blocking `fd`, waiting (registered in `blocked`) while the
+/// PTY is full.
+async fn write_all(
+    fd: &OwnedFd,
+    mut bytes: &[u8],
+    blocked: &mut Option<AsyncFd<OwnedFd>>,
+) -> io::Result<()> {
+    while !bytes.is_empty() {
+        match rustix::io::write(fd, bytes) {
+            Ok(n) => bytes = &bytes[n..],
+            Err(rustix::io::Errno::INTR) => {}
+            Err(rustix::io::Errno::AGAIN) => {
+                let reg = match blocked {
+                    Some(reg) => reg,
+                    None => {
+                        let own = fd.try_clone()?;
+                        // SAFETY: `own` is an open descriptor the AsyncFd owns for its whole
+                        // life; an OwnedFd always returns the same descriptor.
+                        let reg =
+                            unsafe { AsyncFd::register_with_interest(own, Interest::WRITABLE) }
+                                .map_err(io::Error::from)?;
+                        blocked.insert(reg)
+                    }
+                };
+                // Readiness is cleared only by a write that would block, so no wake is lost.
+                let mut guard = reg.writable().await?;
+                match guard.try_io(|inner| Ok(rustix::io::write(inner, bytes)?)) {
+                    Ok(Ok(n)) => bytes = &bytes[n..],
+                    Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Ok(Err(e)) => return Err(e),
+                    Err(_would_block) => {}
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+impl PtyInput {
+    /// Start the writer task on the current arbiter. `fd` is a non-blocking descriptor of the
+    /// PTY master (`pty::writer_fd`).
+    pub fn start(fd: OwnedFd) -> io::Result<Arc<PtyInput>> {
+        let direct = fd.try_clone()?;
+        let (tx, mut rx) = mpsc::channel::<WriteJob>(WRITE_QUEUE);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let written = queued.clone();
+        actix::spawn(async move {
+            // Registered with the reactor only while the PTY is full: a registration kept while
+            // idle would wake this thread on every change of the PTY's write room (each key
+            // the program reads).
+            let mut blocked = None;
+            while let Some(job) = rx.recv().await {
+                let res = write_all(&fd, &job.bytes, &mut blocked).await;
+                written.fetch_sub(1, Ordering::AcqRel);
+                let failed = res.is_err();
+                if let Some(done) = job.done {
+                    let _ = done.send(res);
+                }
+                if failed {
+                    // The PTY is gone; later jobs would fail the same way, so fail them fast.
+                    while let Some(job) = rx.recv().await {
+                        written.fetch_sub(1, Ordering::AcqRel);
+                        if let Some(done) = job.done {
+                            let _ = done.send(Err(rustix::io::Errno::IO.into()));
+                        }
+                    }
+                    return;
+                }
+                if rx.is_empty() {
+                    blocked = None;
+                }
+            }
+        });
+        Ok(Arc::new(PtyInput {
+            open: Mutex::new(Some(Open { tx, fd: direct })),
+            queued,
+        }))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Open>> {
+        // A panic while holding the lock cannot leave the state half-changed (each change is
+        // one statement), so a poisoned lock is still usable.
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queue `job` behind every earlier write.
+    pub fn queue(&self, job: WriteJob) -> Queued {
+        let open = self.lock();
+        let Some(open) = open.as_ref() else {
+            return Queued::Closed;
+        };
+        self.queued.fetch_add(1, Ordering::AcqRel);
+        match open.tx.try_send(job) {
+            Ok(()) => Queued::Now,
+            Err(mpsc::error::TrySendError::Full(job)) => Queued::Full(Waiting {
+                job: Some(job),
+                tx: open.tx.clone(),
+                queued: self.queued.clone(),
+            }),
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                self.queued.fetch_sub(1, Ordering::AcqRel);
+                Queued::Closed
+            }
+        }
+    }
+
+    /// Write `bytes` now if nothing is queued before them; what the PTY does not take at once
+    /// is queued. Gives the bytes back when that cannot be done (writes are queued, the
+    /// program is gone, the write failed): the caller then goes through the window, which
+    /// answers with the right error.
+    pub fn write_direct(&self, bytes: Vec<u8>) -> Result<(), Vec<u8>> {
+        let open = self.lock();
+        let Some(open) = open.as_ref() else {
+            return Err(bytes);
+        };
+        if self.queued.load(Ordering::Acquire) != 0 {
+            return Err(bytes);
+        }
+        let mut done = 0;
+        while done < bytes.len() {
+            match rustix::io::write(&open.fd, &bytes[done..]) {
+                Ok(n) => done += n,
+                Err(rustix::io::Errno::INTR) => {}
+                Err(rustix::io::Errno::AGAIN) => break,
+                Err(_) if done == 0 => return Err(bytes),
+                // Part was written: the rest goes through the queue, which reports the error.
+                Err(_) => break,
+            }
+        }
+        if done == bytes.len() {
+            return Ok(());
+        }
+        // The program is not reading fast enough: the rest waits in the queue (empty, as
+        // nothing was queued), ahead of any later write.
+        self.queued.fetch_add(1, Ordering::AcqRel);
+        let rest = WriteJob {
+            bytes: bytes[done..].to_vec(),
+            done: None,
+        };
+        if open.tx.try_send(rest).is_err() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+        Ok(())
+    }
+
+    /// The program is gone: later writes are refused, and the writer task ends once the window
+    /// lets go of it.
+    pub fn close(&self) {
+        self.lock().take();
+    }
+}
