@@ -405,3 +405,104 @@ const INCOMING_QUEUE: usize = 256;
 fn channel() -> (SyncSender<Incoming>, Receiver<Incoming>) {
     std::sync::mpsc::sync_channel(INCOMING_QUEUE)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection reading inline from one end of a real socket pair, with `already` in its
+    /// buffer as if read with the attach answer; the other end plays the daemon.
+    fn inline_conn(already: &[u8]) -> (Conn, UnixStream) {
+        let (ours, daemon) = UnixStream::pair().expect("socket pair");
+        let mut reader = FrameReader::new(ours.try_clone().expect("clone"));
+        reader.buf.extend_from_slice(already);
+        let conn = Conn {
+            writer: ours,
+            inbound: Inbound::Inline {
+                reader,
+                reads_left: READ_BUDGET,
+            },
+        };
+        (conn, daemon)
+    }
+
+    fn frame(msg: &DaemonMessage) -> Vec<u8> {
+        let mut b = BytesMut::new();
+        msg.encode(&mut b);
+        b.to_vec()
+    }
+
+    fn error(message: &str) -> DaemonMessage {
+        DaemonMessage::Error {
+            code: BinaryErrorCode::SessionNotFound,
+            message: message.into(),
+        }
+    }
+
+    fn message_text(item: Option<Incoming>) -> String {
+        match item {
+            Some(Incoming::Message(m)) => match *m {
+                DaemonMessage::Error { message, .. } => message,
+                DaemonMessage::Ok => "ok".into(),
+                other => panic!("unexpected message {other:?}"),
+            },
+            other => panic!("expected a message, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn frames_in_the_buffer_and_on_the_socket_are_all_taken_before_none() {
+        let (one, two, three) = (
+            frame(&error("one")),
+            frame(&error("two")),
+            frame(&error("three")),
+        );
+        // Two whole frames and the start of a third were read with the attach answer.
+        let mut already = one.clone();
+        already.extend_from_slice(&two);
+        already.extend_from_slice(&three[..5]);
+        let (mut conn, mut daemon) = inline_conn(&already);
+        assert!(conn.has_unread());
+        assert!(conn.poll_fd().is_some());
+        daemon.write_all(&three[5..]).expect("write");
+        daemon.write_all(&frame(&DaemonMessage::Ok)).expect("write");
+
+        assert_eq!(message_text(conn.next_incoming()), "one");
+        assert_eq!(message_text(conn.next_incoming()), "two");
+        assert_eq!(message_text(conn.next_incoming()), "three");
+        assert_eq!(message_text(conn.next_incoming()), "ok");
+        assert!(conn.next_incoming().is_none());
+        assert!(!conn.has_unread());
+
+        // Nothing is read until the wait says the socket is readable again.
+        daemon.write_all(&frame(&error("four"))).expect("write");
+        assert!(conn.next_incoming().is_none());
+        conn.mark_readable();
+        assert_eq!(message_text(conn.next_incoming()), "four");
+        assert!(conn.next_incoming().is_none());
+    }
+
+    #[test]
+    fn the_daemon_closing_is_reported_once_its_frames_are_taken() {
+        let (mut conn, mut daemon) = inline_conn(&[]);
+        daemon.write_all(&frame(&error("last"))).expect("write");
+        drop(daemon);
+        assert_eq!(message_text(conn.next_incoming()), "last");
+        match conn.next_incoming() {
+            Some(Incoming::Closed(why)) => assert_eq!(why, "the daemon closed the connection"),
+            other => panic!("expected the close, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_frame_over_the_protocol_bound_ends_the_connection() {
+        let (mut conn, mut daemon) = inline_conn(&[]);
+        let too_long = u32::try_from(protocol::binary::MAX_FRAME_LEN + 1).expect("fits");
+        daemon.write_all(&too_long.to_be_bytes()).expect("write");
+        daemon.write_all(&[0]).expect("write");
+        match conn.next_incoming() {
+            Some(Incoming::Closed(why)) => assert!(why.starts_with("bad frame"), "{why}"),
+            other => panic!("expected the connection to end, got {other:?}"),
+        }
+    }
+}
