@@ -1,11 +1,14 @@
-//! The attached client's connection: handshake and attach on the caller's thread, then a reader
-//! thread that decodes frames into a channel (and wakes the terminal's input wait), and a writer
+//! The attached client's connection: handshake and attach on the caller's thread, then the
+//! daemon's messages either read on the run loop's own thread when its wait says the socket is
+//! readable (a terminal that can wait on it: the local one), or by a reader thread that decodes
+//! frames into a channel and wakes the terminal's input wait (stream terminals); and a writer
 //! used from the run loop.
 
 use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::time::Duration;
 
 use bytes::BytesMut;
@@ -14,6 +17,7 @@ use protocol::binary::{
     split_frame, BinaryErrorCode, ClientMessage, DaemonMessage, BINARY_VERSION,
 };
 
+use super::term::Waker;
 use crate::failure::Failure;
 use crate::json_client::connect_socket;
 
@@ -22,11 +26,20 @@ const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// A write that blocks this long means the daemon stopped reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// What the reader thread passes on.
+/// Bytes read from the daemon at a time.
+const READ_CHUNK: usize = 64 * 1024;
+/// Reads from the socket per readiness on the run loop's thread: a flood of output is taken in
+/// slices, with the terminal's input and drawing in between (the socket stays readable, so the
+/// next wait returns at once).
+const READ_BUDGET: usize = 16;
+
+/// What the connection passes on to the run loop.
 #[derive(Debug)]
 pub enum Incoming {
     Message(Box<DaemonMessage>),
     Closed(String),
+    /// The reader thread is gone without saying why.
+    ReaderGone,
 }
 
 /// Reads whole frames from a stream.
@@ -43,19 +56,25 @@ impl FrameReader {
         }
     }
 
+    /// A whole message already read, if there is one. Frames over the protocol's bound are an
+    /// error.
+    fn take(&mut self) -> Result<Option<DaemonMessage>, String> {
+        match split_frame(&mut self.buf) {
+            Ok(Some((kind, payload))) => DaemonMessage::decode(kind, &payload)
+                .map(Some)
+                .map_err(|e| format!("cannot decode a message from the daemon: {e}")),
+            Ok(None) => Ok(None),
+            Err(e) => Err(format!("bad frame from the daemon: {e}")),
+        }
+    }
+
     /// The next message; `Ok(None)` at end of stream.
     pub fn next(&mut self) -> Result<Option<DaemonMessage>, String> {
         loop {
-            match split_frame(&mut self.buf) {
-                Ok(Some((kind, payload))) => {
-                    return DaemonMessage::decode(kind, &payload)
-                        .map(Some)
-                        .map_err(|e| format!("cannot decode a message from the daemon: {e}"));
-                }
-                Ok(None) => {}
-                Err(e) => return Err(format!("bad frame from the daemon: {e}")),
+            if let Some(m) = self.take()? {
+                return Ok(Some(m));
             }
-            let mut chunk = [0u8; 64 * 1024];
+            let mut chunk = [0u8; READ_CHUNK];
             let n = match self.stream.read(&mut chunk) {
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -78,17 +97,46 @@ impl FrameReader {
             self.buf.extend_from_slice(&chunk[..n]);
         }
     }
+
+    /// What the socket has now, without waiting: `Ok(0)` at end of stream, `WouldBlock` when
+    /// nothing is there. The descriptor stays blocking (the writer shares it, and its writes
+    /// must block): `MSG_DONTWAIT` makes just this read non-blocking.
+    fn read_now(&mut self) -> io::Result<usize> {
+        let mut chunk = [0u8; READ_CHUNK];
+        let (n, _) = rustix::net::recv(
+            self.stream.as_fd(),
+            &mut chunk[..],
+            rustix::net::RecvFlags::DONTWAIT,
+        )?;
+        self.buf.extend_from_slice(&chunk[..n]);
+        Ok(n)
+    }
+}
+
+/// Where the daemon's messages come from.
+enum Inbound {
+    /// Handshake and attach: read on the caller's thread, with a timeout (taken out by
+    /// [`Conn::start`]).
+    Setup(Option<FrameReader>),
+    /// From the reader thread.
+    Thread(Receiver<Incoming>),
+    /// Read on the run loop's thread; `reads_left` of [`READ_BUDGET`] since the wait last said
+    /// the socket was readable.
+    Inline {
+        reader: FrameReader,
+        reads_left: usize,
+    },
 }
 
 pub struct Conn {
     writer: UnixStream,
-    reader: Option<FrameReader>,
+    inbound: Inbound,
 }
 
 impl Drop for Conn {
-    /// The reader thread holds a clone of the socket: shutting the socket itself down lets the
-    /// daemon see this client leave now (a stream attach ends while the process lives on) and
-    /// ends the reader thread.
+    /// The reader thread (if any) holds a clone of the socket: shutting the socket itself down
+    /// lets the daemon see this client leave now (a stream attach ends while the process lives
+    /// on) and ends the reader thread.
     fn drop(&mut self) {
         let _ = self.writer.shutdown(std::net::Shutdown::Both);
     }
@@ -105,7 +153,7 @@ impl Conn {
             .map_err(|e| Failure::msg(format!("cannot use the daemon connection: {e}")))?;
         let mut conn = Conn {
             writer: stream,
-            reader: Some(FrameReader::new(reader)),
+            inbound: Inbound::Setup(Some(FrameReader::new(reader))),
         };
         conn.send(&ClientMessage::Hello {
             version: BINARY_VERSION,
@@ -128,7 +176,9 @@ impl Conn {
     }
 
     fn recv_setup(&mut self) -> Result<DaemonMessage, Failure> {
-        let reader = self.reader.as_mut().expect("reader is kept until started");
+        let Inbound::Setup(Some(reader)) = &mut self.inbound else {
+            return Err(Failure::msg("the connection is already started"));
+        };
         match reader.next().map_err(Failure::msg)? {
             Some(m) => Ok(m),
             None => Err(Failure::msg(
@@ -174,13 +224,30 @@ impl Conn {
         }
     }
 
-    /// Starts the reader thread: every message goes to `tx`, then `wake` is called so the run
-    /// loop, waiting for terminal input, looks at the channel.
-    pub fn start_reader(&mut self, tx: SyncSender<Incoming>, wake: impl Fn() + Send + 'static) {
-        let Some(mut reader) = self.reader.take() else {
+    /// Starts taking the daemon's messages after the attach. With a waker, a reader thread
+    /// reads them into a channel and wakes the terminal's wait after each; without one, the run
+    /// loop waits on [`Conn::poll_fd`] itself and takes them with [`Conn::next_incoming`].
+    pub fn start(&mut self, waker: Option<Waker>) {
+        let reader = match &mut self.inbound {
+            Inbound::Setup(r) => r.take(),
+            _ => None,
+        };
+        // Started already.
+        let Some(mut reader) = reader else {
             return;
         };
         let _ = reader.stream.set_read_timeout(None);
+        let Some(waker) = waker else {
+            // Frames read with the attach answer may already wait in the buffer: the first
+            // look takes them before any wait.
+            self.inbound = Inbound::Inline {
+                reader,
+                reads_left: READ_BUDGET,
+            };
+            return;
+        };
+        let (tx, rx) = channel();
+        self.inbound = Inbound::Thread(rx);
         std::thread::Builder::new()
             .name("tuios-attach-reader".into())
             .spawn(move || loop {
@@ -193,12 +260,74 @@ impl Conn {
                 if tx.send(item).is_err() {
                     return;
                 }
-                wake();
+                waker.wake();
                 if closed {
                     return;
                 }
             })
             .expect("spawning the reader thread");
+    }
+
+    /// The socket for the run loop to wait on, when it reads the messages itself.
+    pub fn poll_fd(&self) -> Option<BorrowedFd<'_>> {
+        match &self.inbound {
+            Inbound::Inline { reader, .. } => Some(reader.stream.as_fd()),
+            _ => None,
+        }
+    }
+
+    /// The wait saw the socket readable: the next [`Conn::next_incoming`] calls read it.
+    pub fn mark_readable(&mut self) {
+        if let Inbound::Inline { reads_left, .. } = &mut self.inbound {
+            *reads_left = READ_BUDGET;
+        }
+    }
+
+    /// Whether [`Conn::next_incoming`] has reading left to do (just started, or reconnected, and
+    /// not looked yet): the loop must look before it waits, as the wait only sees the socket.
+    pub fn has_unread(&self) -> bool {
+        matches!(self.inbound, Inbound::Inline { reads_left, .. } if reads_left > 0)
+    }
+
+    /// The next message already here, without waiting; `None` when there is none for now.
+    /// Read on this thread, every whole frame in the buffer is taken before `None`, so nothing
+    /// sits read but unseen while the loop waits on the socket.
+    pub fn next_incoming(&mut self) -> Option<Incoming> {
+        match &mut self.inbound {
+            Inbound::Setup(_) => None,
+            Inbound::Thread(rx) => match rx.try_recv() {
+                Ok(item) => Some(item),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => Some(Incoming::ReaderGone),
+            },
+            Inbound::Inline { reader, reads_left } => loop {
+                match reader.take() {
+                    Ok(Some(m)) => return Some(Incoming::Message(Box::new(m))),
+                    Ok(None) => {}
+                    Err(e) => return Some(Incoming::Closed(e)),
+                }
+                if *reads_left == 0 {
+                    return None;
+                }
+                *reads_left -= 1;
+                match reader.read_now() {
+                    Ok(0) => {
+                        return Some(Incoming::Closed("the daemon closed the connection".into()))
+                    }
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                        *reads_left = 0;
+                        return None;
+                    }
+                    Err(e) => {
+                        return Some(Incoming::Closed(format!(
+                            "reading from the daemon failed: {e}"
+                        )))
+                    }
+                }
+            },
+        }
     }
 
     pub fn send(&mut self, msg: &ClientMessage) -> Result<(), String> {
@@ -272,7 +401,108 @@ fn capped_sizes(op: &ClientOp) -> Option<ClientOp> {
 /// for this client (the latest rows still come): memory stays bounded either way.
 const INCOMING_QUEUE: usize = 256;
 
-/// A channel pair for [`Conn::start_reader`].
-pub fn channel() -> (SyncSender<Incoming>, Receiver<Incoming>) {
+/// A channel pair for the reader thread.
+fn channel() -> (SyncSender<Incoming>, Receiver<Incoming>) {
     std::sync::mpsc::sync_channel(INCOMING_QUEUE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection reading inline from one end of a real socket pair, with `already` in its
+    /// buffer as if read with the attach answer; the other end plays the daemon.
+    fn inline_conn(already: &[u8]) -> (Conn, UnixStream) {
+        let (ours, daemon) = UnixStream::pair().expect("socket pair");
+        let mut reader = FrameReader::new(ours.try_clone().expect("clone"));
+        reader.buf.extend_from_slice(already);
+        let conn = Conn {
+            writer: ours,
+            inbound: Inbound::Inline {
+                reader,
+                reads_left: READ_BUDGET,
+            },
+        };
+        (conn, daemon)
+    }
+
+    fn frame(msg: &DaemonMessage) -> Vec<u8> {
+        let mut b = BytesMut::new();
+        msg.encode(&mut b);
+        b.to_vec()
+    }
+
+    fn error(message: &str) -> DaemonMessage {
+        DaemonMessage::Error {
+            code: BinaryErrorCode::SessionNotFound,
+            message: message.into(),
+        }
+    }
+
+    fn message_text(item: Option<Incoming>) -> String {
+        match item {
+            Some(Incoming::Message(m)) => match *m {
+                DaemonMessage::Error { message, .. } => message,
+                DaemonMessage::Ok => "ok".into(),
+                other => panic!("unexpected message {other:?}"),
+            },
+            other => panic!("expected a message, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn frames_in_the_buffer_and_on_the_socket_are_all_taken_before_none() {
+        let (one, two, three) = (
+            frame(&error("one")),
+            frame(&error("two")),
+            frame(&error("three")),
+        );
+        // Two whole frames and the start of a third were read with the attach answer.
+        let mut already = one.clone();
+        already.extend_from_slice(&two);
+        already.extend_from_slice(&three[..5]);
+        let (mut conn, mut daemon) = inline_conn(&already);
+        assert!(conn.has_unread());
+        assert!(conn.poll_fd().is_some());
+        daemon.write_all(&three[5..]).expect("write");
+        daemon.write_all(&frame(&DaemonMessage::Ok)).expect("write");
+
+        assert_eq!(message_text(conn.next_incoming()), "one");
+        assert_eq!(message_text(conn.next_incoming()), "two");
+        assert_eq!(message_text(conn.next_incoming()), "three");
+        assert_eq!(message_text(conn.next_incoming()), "ok");
+        assert!(conn.next_incoming().is_none());
+        assert!(!conn.has_unread());
+
+        // Nothing is read until the wait says the socket is readable again.
+        daemon.write_all(&frame(&error("four"))).expect("write");
+        assert!(conn.next_incoming().is_none());
+        conn.mark_readable();
+        assert_eq!(message_text(conn.next_incoming()), "four");
+        assert!(conn.next_incoming().is_none());
+    }
+
+    #[test]
+    fn the_daemon_closing_is_reported_once_its_frames_are_taken() {
+        let (mut conn, mut daemon) = inline_conn(&[]);
+        daemon.write_all(&frame(&error("last"))).expect("write");
+        drop(daemon);
+        assert_eq!(message_text(conn.next_incoming()), "last");
+        match conn.next_incoming() {
+            Some(Incoming::Closed(why)) => assert_eq!(why, "the daemon closed the connection"),
+            other => panic!("expected the close, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_frame_over_the_protocol_bound_ends_the_connection() {
+        let (mut conn, mut daemon) = inline_conn(&[]);
+        let too_long = u32::try_from(protocol::binary::MAX_FRAME_LEN + 1).expect("fits");
+        daemon.write_all(&too_long.to_be_bytes()).expect("write");
+        daemon.write_all(&[0]).expect("write");
+        match conn.next_incoming() {
+            Some(Incoming::Closed(why)) => assert!(why.starts_with("bad frame"), "{why}"),
+            other => panic!("expected the connection to end, got {other:?}"),
+        }
+    }
 }

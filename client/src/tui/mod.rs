@@ -6,8 +6,9 @@
 //! ([`StreamTerminal`], for `tuios web` and `tuios ssh`, entered by [`attach_stream`]), through
 //! the same run loop.
 //!
-//! Files: `conn` (socket, reader thread), `app` (state and behaviour; `app/` by concern:
-//! daemon messages, typing and overlays, actions, mouse, routed requests, commands), `layout`
+//! Files: `conn` (socket; the daemon's messages read on the run loop's thread, or by a reader
+//! thread for stream terminals), `app` (state and behaviour; `app/` by concern: daemon
+//! messages, typing and overlays, actions, mouse, routed requests, commands), `layout`
 //! (geometry; `layout/hits` for hit testing), `render` (drawing from a read-only
 //! [`render::View`]; `render/` paint, dock, tray), `input` (key and mouse encoding), `keys`
 //! (bindings and modes), `copy` (copy mode), `settings` (options and themes), `replies` (the
@@ -32,7 +33,6 @@ mod term;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::mpsc::TryRecvError;
 use std::time::{Duration, Instant};
 
 use termwiz::escape::osc::{OperatingSystemCommand, Selection};
@@ -46,7 +46,7 @@ use keys::KeyConfig;
 use replies::ReplyFilter;
 // The API `tuios web` and `tuios ssh` use (see stream.rs).
 pub use stream::{attach_stream, AttachEnd, SendError, StreamInput, StreamTerminal};
-use term::{LocalTerminal, Screen, Term, TermError};
+use term::{LocalTerminal, Polled, Screen, Term, TermError};
 
 /// Input events handled per wake-up before the screen gets a chance to redraw.
 const INPUT_BURST: usize = 512;
@@ -115,14 +115,11 @@ fn attach_on<T: Term>(
     term.write_raw(DISABLE_FOCUS_REPORTS.as_bytes());
     term.enter_alternate_screen()
         .map_err(|e| Failure::msg(format!("cannot switch to the alternate screen: {e}")))?;
-    let waker = term.waker();
+    start_conn(&mut conn, &term);
     let mut screen =
         Screen::new(term).map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
 
-    let (tx, mut rx) = conn::channel();
-    conn.start_reader(tx, move || waker.wake());
-
-    let exit = run_loop(socket, &mut app, &mut conn, &mut screen, &mut rx)?;
+    let exit = run_loop(socket, &mut app, &mut conn, &mut screen)?;
     let session = app.view.name.clone();
     Ok(match exit {
         Exit::Detached => AttachEnd::Detached { session },
@@ -152,6 +149,13 @@ fn first_attach() -> bool {
         .is_ok()
 }
 
+/// Starts taking the daemon's messages the way `term` allows: a terminal that can wait on the
+/// socket has the run loop read it (no thread hop per message); otherwise a reader thread
+/// wakes the terminal's wait.
+fn start_conn<T: Term>(conn: &mut Conn, term: &T) {
+    conn.start((!term.polls_daemon()).then(|| term.waker()));
+}
+
 fn clamp16(n: usize) -> u16 {
     n.min(usize::from(u16::MAX)) as u16
 }
@@ -161,7 +165,6 @@ fn run_loop<T: Term>(
     app: &mut App,
     conn: &mut Conn,
     bt: &mut Screen<T>,
-    rx: &mut std::sync::mpsc::Receiver<Incoming>,
 ) -> Result<Exit, Failure> {
     let mut budget = FRAME_BURST;
     let mut budget_at = Instant::now();
@@ -171,21 +174,20 @@ fn run_loop<T: Term>(
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
     loop {
-        loop {
-            match rx.try_recv() {
-                Ok(Incoming::Message(m)) => app.on_daemon(*m),
-                Ok(Incoming::Closed(why)) => {
+        while let Some(incoming) = conn.next_incoming() {
+            match incoming {
+                Incoming::Message(m) => app.on_daemon(*m),
+                Incoming::Closed(why) => {
                     if app.exit.is_none() {
                         // The daemon may be restarting (live upgrade): attach again.
                         match reconnect::again(socket, app, bt) {
-                            Some((c, r)) => (*conn, *rx) = (c, r),
+                            Some(c) => *conn = c,
                             None => app.exit = Some(Exit::Lost(why)),
                         }
                     }
                     break;
                 }
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
+                Incoming::ReaderGone => {
                     if app.exit.is_none() {
                         app.exit = Some(Exit::Lost("the connection reader stopped".into()));
                     }
@@ -197,15 +199,8 @@ fn run_loop<T: Term>(
         // out now, not after the next wait.
         let now = Instant::now();
         let next_timer = app.tick(now);
-        for op in std::mem::take(&mut app.out) {
-            if let Err(e) = conn.send_op(op) {
-                // As when the reader sees the close: the daemon may be restarting.
-                match reconnect::again(socket, app, bt) {
-                    Some((c, r)) => (*conn, *rx) = (c, r),
-                    None => return Ok(Exit::Lost(e)),
-                }
-                break;
-            }
+        if let Some(exit) = send_out(socket, app, conn, bt) {
+            return Ok(exit);
         }
         if let Some(exit) = app.exit.take() {
             return Ok(exit);
@@ -275,14 +270,27 @@ fn run_loop<T: Term>(
                 .min(IDLE_WAIT)
         };
 
-        let mut timeout = wait;
+        // A connection made again since the last look may hold frames read with its attach
+        // answer, which no wait would report: only a glance at the input first.
+        let mut timeout = if conn.has_unread() {
+            Duration::ZERO
+        } else {
+            wait
+        };
         for _ in 0..INPUT_BURST {
-            // Keys that may start a terminal reply wait a moment for the rest of it.
-            if let Some(d) = filter.deadline() {
+            // Keys that may start a terminal reply wait a moment for the rest of it; the
+            // daemon's messages wait with them (its socket is left out of that wait).
+            let deadline = filter.deadline();
+            if let Some(d) = deadline {
                 timeout = d.saturating_duration_since(Instant::now());
             }
-            let ev = match bt.terminal().poll_input(Some(timeout)) {
-                Ok(ev) => ev,
+            let daemon = if deadline.is_some() {
+                None
+            } else {
+                conn.poll_fd()
+            };
+            let polled = match bt.terminal().poll_input_or(Some(timeout), daemon) {
+                Ok(p) => p,
                 // The far end went away: as a detach (the daemon sees the connection close).
                 Err(TermError::Closed) => return Ok(Exit::Detached),
                 Err(TermError::Failed(e)) => {
@@ -291,8 +299,8 @@ fn run_loop<T: Term>(
             };
             timeout = Duration::ZERO;
             let holding = filter.deadline().is_some_and(|d| Instant::now() < d);
-            match ev {
-                Some(InputEvent::Resized { cols, rows }) => {
+            match polled {
+                Polled::Input(Some(InputEvent::Resized { cols, rows })) => {
                     bt.resize(cols, rows);
                     // A resized terminal's contents are unknown: paint everything.
                     bt.repaint()
@@ -300,21 +308,49 @@ fn run_loop<T: Term>(
                     app.on_resize(clamp16(cols), clamp16(rows));
                 }
                 // Still waiting for the rest of a sequence; the daemon's messages can wait too.
-                None | Some(InputEvent::Wake) if holding => {}
-                None | Some(InputEvent::Wake) => {
+                Polled::Input(None | Some(InputEvent::Wake)) | Polled::Daemon if holding => {}
+                Polled::Input(None | Some(InputEvent::Wake)) | Polled::Daemon => {
+                    if matches!(polled, Polled::Daemon) {
+                        conn.mark_readable();
+                    }
                     for ev in filter.flush() {
                         app.on_input(ev);
                     }
                     break;
                 }
-                Some(ev) => {
+                Polled::Input(Some(ev)) => {
                     for ev in filter.push(ev, Instant::now()) {
                         app.on_input(ev);
                     }
                 }
             }
         }
+        // The burst is over: what the keys queued goes to the daemon now, before anything
+        // else, so a typed key's frame leaves as soon as it is read.
+        if let Some(exit) = send_out(socket, app, conn, bt) {
+            return Ok(exit);
+        }
     }
+}
+
+/// Sends the operations the app queued. A failed write is handled as when the daemon's side
+/// closes (it may be restarting: attach again); `Some` when the attach is lost.
+fn send_out<T: Term>(
+    socket: &Path,
+    app: &mut App,
+    conn: &mut Conn,
+    bt: &mut Screen<T>,
+) -> Option<Exit> {
+    for op in std::mem::take(&mut app.out) {
+        if let Err(e) = conn.send_op(op) {
+            match reconnect::again(socket, app, bt) {
+                Some(c) => *conn = c,
+                None => return Some(Exit::Lost(e)),
+            }
+            break;
+        }
+    }
+    None
 }
 
 /// Draws what changed. When only window content changed, just those rows are drawn again and

@@ -4,13 +4,12 @@
 //! attaches again by itself. A daemon that does not come back in time ends the attach as before.
 
 use std::path::Path;
-use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use protocol::attach::DaemonOp;
 
 use super::app::App;
-use super::conn::{self, Conn, Incoming};
+use super::conn::Conn;
 use super::term::{Screen, Term};
 
 /// How long the client keeps trying.
@@ -18,13 +17,9 @@ const RETRY_FOR: Duration = Duration::from_secs(5);
 /// Pause between attempts.
 const RETRY_EVERY: Duration = Duration::from_millis(100);
 
-/// Attach again to the session shown, for up to [`RETRY_FOR`]; the new connection and its
-/// message channel, or `None` when the daemon (or the session) did not come back.
-pub fn again<T: Term>(
-    socket: &Path,
-    app: &mut App,
-    bt: &mut Screen<T>,
-) -> Option<(Conn, Receiver<Incoming>)> {
+/// Attach again to the session shown, for up to [`RETRY_FOR`]; the new connection, started as
+/// [`super::start_conn`] does, or `None` when the daemon (or the session) did not come back.
+pub fn again<T: Term>(socket: &Path, app: &mut App, bt: &mut Screen<T>) -> Option<Conn> {
     let name = app.view.name.clone();
     if name.is_empty() {
         return None;
@@ -43,15 +38,13 @@ pub fn again<T: Term>(
                     super::clamp16(rows),
                 )
                 .ok()?;
-            let (tx, rx) = conn::channel();
-            let waker = bt.terminal().waker();
-            c.start_reader(tx, move || waker.wake());
+            super::start_conn(&mut c, bt.terminal());
             app.forget_connection();
             app.on_op(DaemonOp::Attached { state });
             app.dirty = true;
             // The status line was drawn behind the screen model's back.
             let _ = bt.repaint();
-            return Some((c, rx));
+            return Some(c);
         }
         if Instant::now() >= deadline {
             return None;
