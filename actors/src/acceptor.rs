@@ -1,5 +1,6 @@
 //! The Acceptor actor: owns the listener, checks each peer's uid, and hands the connection to the
 //! JSON or binary side depending on its first byte.
+use std::os::fd::OwnedFd;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -145,12 +146,28 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
                 Ok(Ok(1)) => {}
                 _ => return,
             }
-            let reader = std::io::Cursor::new(first.to_vec()).chain(reader);
-            if matches!(first[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
-                let conn = JsonConnection::start(reader, writer, env, slot);
+            let first = std::io::Cursor::new(first.to_vec());
+            if matches!(first.get_ref()[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
+                let conn = JsonConnection::start(first.chain(reader), writer, env, slot);
                 acceptor.do_send(Track(conn));
-            } else {
-                BinaryConnection::start(reader, writer, env, slot);
+                return;
+            }
+            // An attached client's socket is read and written through descriptors registered
+            // for one direction each (see `fdio`).
+            let halves = reader
+                .reunite(writer)
+                .map_err(|e| std::io::Error::other(e.to_string()))
+                .and_then(|stream| stream.into_std())
+                .and_then(|stream| {
+                    let fd = OwnedFd::from(stream);
+                    let writer = fd.try_clone()?;
+                    Ok((crate::fdio::FdReader::new(fd)?, writer))
+                });
+            match halves {
+                Ok((reader, writer)) => {
+                    BinaryConnection::start(first.chain(reader), writer, env, slot)
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot set up a binary connection"),
             }
         });
     }

@@ -11,6 +11,7 @@ pub mod binary_connection;
 pub mod codec;
 pub mod errors;
 pub mod event_hub;
+pub mod fdio;
 pub mod handover;
 pub mod json_connection;
 pub mod memory;

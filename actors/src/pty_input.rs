@@ -8,8 +8,6 @@ use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tokio::io::unix::AsyncFd;
-use tokio::io::Interest;
 use tokio::sync::{mpsc, oneshot};
 
 /// Queued writes per window. Verb writes wait for room; emulator replies are dropped when full.
@@ -70,45 +68,6 @@ impl Drop for Waiting {
     }
 }
 
-/// Write all of `bytes` to the non-blocking `fd`, waiting (registered in `blocked`) while the
-/// PTY is full.
-async fn write_all(
-    fd: &OwnedFd,
-    mut bytes: &[u8],
-    blocked: &mut Option<AsyncFd<OwnedFd>>,
-) -> io::Result<()> {
-    while !bytes.is_empty() {
-        match rustix::io::write(fd, bytes) {
-            Ok(n) => bytes = &bytes[n..],
-            Err(rustix::io::Errno::INTR) => {}
-            Err(rustix::io::Errno::AGAIN) => {
-                let reg = match blocked {
-                    Some(reg) => reg,
-                    None => {
-                        let own = fd.try_clone()?;
-                        // SAFETY: `own` is an open descriptor the AsyncFd owns for its whole
-                        // life; an OwnedFd always returns the same descriptor.
-                        let reg =
-                            unsafe { AsyncFd::register_with_interest(own, Interest::WRITABLE) }
-                                .map_err(io::Error::from)?;
-                        blocked.insert(reg)
-                    }
-                };
-                // Readiness is cleared only by a write that would block, so no wake is lost.
-                let mut guard = reg.writable().await?;
-                match guard.try_io(|inner| Ok(rustix::io::write(inner, bytes)?)) {
-                    Ok(Ok(n)) => bytes = &bytes[n..],
-                    Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Ok(Err(e)) => return Err(e),
-                    Err(_would_block) => {}
-                }
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
-}
-
 impl PtyInput {
     /// Start the writer task on the current arbiter. `fd` is a non-blocking descriptor of the
     /// PTY master (`pty::writer_fd`).
@@ -123,7 +82,7 @@ impl PtyInput {
             // the program reads).
             let mut blocked = None;
             while let Some(job) = rx.recv().await {
-                let res = write_all(&fd, &job.bytes, &mut blocked).await;
+                let res = crate::fdio::write_all(&fd, &job.bytes, &mut blocked).await;
                 written.fetch_sub(1, Ordering::AcqRel);
                 let failed = res.is_err();
                 if let Some(done) = job.done {

@@ -2,20 +2,21 @@
 //! window parses one burst the reader fills the next (at most `pty::BURST` bytes each), then
 //! waits: two bursts per window at most, so a window that cannot keep up stops the reads and the
 //! program blocks on its PTY: backpressure through the kernel, never buffering in the daemon.
+//! The burst in the window's hands holds the reader's one credit (a semaphore permit) and gives
+//! it back when parsed: that wakes the reader only when it has the next burst waiting, not
+//! after every echoed key as an answered message would.
 //!
 //! Readers run on the daemon's reader arbiter, not their window's: the kernel hands a PTY's
 //! output over a few KiB at a time, so keeping it drained while the window parses is what lets a
 //! flood run at the window's parsing speed. Bursts are `Bytes`, passed between threads without a
 //! copy.
 use std::os::fd::OwnedFd;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use actix::dev::Request;
 use actix::prelude::*;
 use bytes::{Bytes, BytesMut};
 use tokio::net::unix::pipe;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use crate::pty;
 use crate::window::Window;
@@ -24,10 +25,11 @@ use crate::window::Window;
 /// pages in it, which an idle window should not keep.
 const RELEASE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// A burst of program output, in order. The reply comes once the window has parsed it.
+/// A burst of program output, in order, with the reader's credit: dropped once the window has
+/// parsed the burst.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct Output(pub Bytes);
+pub struct Output(pub Bytes, pub Option<OwnedSemaphorePermit>);
 
 /// The program's output ended (EOF or EIO: every holder of the PTY's other side is gone).
 #[derive(Message)]
@@ -87,21 +89,19 @@ impl Actor for PtyReader {
                 }
             };
             let mut buf = BytesMut::new();
-            // The burst the window is parsing. Meanwhile the next one accumulates in `buf` (up
-            // to a burst), so the PTY keeps draining while the window works: at most two
-            // bursts per window, one parsing and one filling.
-            let mut parsing: Option<Pin<Box<Request<Window, Output>>>> = None;
+            // One burst in the window's hands at a time (it holds the permit); meanwhile the next
+            // one accumulates in `buf` (up to a burst), so the PTY keeps draining while the
+            // window works: at most two bursts per window, one parsing and one filling.
+            let credit = Arc::new(Semaphore::new(1));
             let mut ended = false;
             loop {
+                if !window.connected() {
+                    return;
+                }
                 tokio::select! {
-                    done = async { parsing.as_mut().expect("guarded").await }, if parsing.is_some() => {
-                        parsing = None;
-                        if done.is_err() {
-                            return;
-                        }
-                        if !buf.is_empty() {
-                            parsing = Some(Box::pin(window.send(Output(buf.split().freeze()))));
-                        }
+                    permit = credit.clone().acquire_owned(), if !buf.is_empty() => {
+                        let Ok(permit) = permit else { return };
+                        window.do_send(Output(buf.split().freeze(), Some(permit)));
                     }
                     // Cancel-safe: read_burst only awaits before its first read.
                     res = pty::read_burst(&rx, &mut buf), if !ended && buf.len() < pty::BURST => {
@@ -115,33 +115,28 @@ impl Actor for PtyReader {
                                 ended = true;
                             }
                         }
-                        if parsing.is_none() && !buf.is_empty() {
-                            parsing = Some(Box::pin(window.send(Output(buf.split().freeze()))));
+                        if !buf.is_empty() {
+                            if let Ok(permit) = credit.clone().try_acquire_owned() {
+                                window.do_send(Output(buf.split().freeze(), Some(permit)));
+                            }
                         }
                     }
                     // One wake-up after the output stops, none while idle (no buffer to drop).
                     () = tokio::time::sleep(RELEASE_AFTER),
-                        if parsing.is_none() && buf.is_empty() && buf.capacity() > 0 => {
+                        if buf.is_empty() && buf.capacity() > 0 => {
                         buf = BytesMut::new();
                     }
                     () = drain.notified() => {
-                        // Everything in order: the burst being parsed, what was read ahead,
-                        // what is buffered now, then `Drained`.
-                        if let Some(p) = parsing.take() {
-                            if p.await.is_err() {
-                                return;
-                            }
-                        }
+                        // Everything in order (the mailbox keeps it): what was read ahead, what
+                        // is buffered now, then `Drained`.
                         ended |= pty::read_available(&rx, &mut buf);
-                        if !buf.is_empty() && window.send(Output(buf.split().freeze())).await.is_err() {
-                            return;
+                        if !buf.is_empty() {
+                            window.do_send(Output(buf.split().freeze(), None));
                         }
-                        if window.send(Drained).await.is_err() {
-                            return;
-                        }
+                        window.do_send(Drained);
                     }
                 }
-                if ended && parsing.is_none() && buf.is_empty() {
+                if ended && buf.is_empty() {
                     break;
                 }
             }

@@ -708,6 +708,7 @@ impl Handler<Output> for Window {
     fn handle(&mut self, msg: Output, ctx: &mut Self::Context) {
         self.feed(&msg.0);
         self.after_output(ctx);
+        // Parsed: the reader may hand over its next burst (dropping `msg` gives its credit back).
     }
 }
 

@@ -68,18 +68,22 @@ impl BinaryConnection {
                     );
                     return;
                 }
-                let (target, data) = match self.shown(&window) {
-                    Some(v) => match &v.input {
-                        Some(input) => match input.write_direct(data) {
-                            // Written (or queued behind nothing): no hop to the window's thread.
-                            Ok(()) => return,
-                            Err(data) => (Some(v.addr.clone()), data),
-                        },
-                        None => (Some(v.addr.clone()), data),
-                    },
-                    None => (None, data),
+                // Written directly only when no earlier write of this client (a paste, a key
+                // that went through the window) is still on its way: keys stay in order.
+                let direct = match self.writes_in_flight {
+                    0 => self.shown(&window).and_then(|v| v.input.clone()),
+                    _ => None,
                 };
+                let data = match direct {
+                    Some(input) => match input.write_direct(data) {
+                        Ok(()) => return,
+                        Err(data) => data,
+                    },
+                    None => data,
+                };
+                let target = self.viewed(&window);
                 let permit = self.hold();
+                self.writes_in_flight += 1;
                 ctx.spawn(
                     async move {
                         let _permit = permit;
@@ -90,6 +94,7 @@ impl BinaryConnection {
                     }
                     .into_actor(self)
                     .map(|res, act, _| {
+                        act.writes_in_flight -= 1;
                         if let Err(e) = res {
                             act.notice(NoticeLevel::Warning, &e.message);
                         }
@@ -394,6 +399,7 @@ impl BinaryConnection {
     ) {
         let target = self.viewed(&window);
         let permit = self.hold();
+        self.writes_in_flight += 1;
         ctx.spawn(
             async move {
                 let _permit = permit;
@@ -405,6 +411,10 @@ impl BinaryConnection {
                 Ok::<_, VerbError>((window, outcome))
             }
             .into_actor(self)
+            .map(|res, act, _| {
+                act.writes_in_flight -= 1;
+                res
+            })
             .map(|res, act, _| match res {
                 Ok((window, crate::paste::Outcome::Hold(held))) => {
                     act.send(&DaemonMessage::Op(DaemonOp::PasteHeld {

@@ -17,8 +17,9 @@ use protocol::binary::{
     version_mismatch_message, BinaryErrorCode, ClientMessage, DaemonMessage, SessionSummary,
     BINARY_VERSION, MIN_BINARY_VERSION,
 };
-use tokio::io::{AsyncRead, AsyncWriteExt};
-use tokio::net::unix::OwnedWriteHalf;
+use std::os::fd::OwnedFd;
+
+use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
 use crate::acceptor::ConnectionSlot;
@@ -58,6 +59,9 @@ pub struct BinaryConnection {
     attached: Option<Attached>,
     /// The permit of the frame being handled; work that outlives the handler takes it along.
     held: Option<OwnedSemaphorePermit>,
+    /// This client's writes (pastes, keys) on their way through a window: while any is, keys
+    /// are not written directly, so none overtakes an earlier one.
+    writes_in_flight: usize,
     /// A complete frame has arrived (the handshake deadline no longer applies).
     greeted: bool,
     closing: bool,
@@ -88,7 +92,7 @@ struct Viewed {
 impl BinaryConnection {
     pub fn start<R: AsyncRead + Unpin + 'static>(
         reader: R,
-        writer: OwnedWriteHalf,
+        writer: OwnedFd,
         env: VerbEnv,
         slot: ConnectionSlot,
     ) {
@@ -96,7 +100,7 @@ impl BinaryConnection {
         let (screens, screens_rx) = mpsc::channel(SCREEN_QUEUE);
         // Windows write screen frames through a second descriptor of the socket; without one
         // (cannot happen short of running out of descriptors) they queue like everything else.
-        let direct = rustix::io::fcntl_dupfd_cloexec(writer.as_ref(), 0)
+        let direct = rustix::io::fcntl_dupfd_cloexec(&writer, 0)
             .map_err(|e| tracing::warn!(error = %e, "cannot duplicate a client socket"))
             .ok();
         let outbox = Outbox::new(direct, screens);
@@ -138,6 +142,7 @@ impl BinaryConnection {
                 env,
                 attached: None,
                 held: None,
+                writes_in_flight: 0,
                 greeted: false,
                 closing: false,
                 abort_writer: Some(abort_writer),
@@ -215,25 +220,27 @@ struct WriterQueues {
 /// screen frames fill the gaps. `abort` fires when the peer is dropped for not reading: then
 /// nothing more is written, not even what is queued.
 async fn write_loop(
-    mut writer: OwnedWriteHalf,
+    writer: OwnedFd,
     mut q: WriterQueues,
     mut abort: tokio::sync::oneshot::Receiver<()>,
 ) {
     let outbox = q.outbox.clone();
-    write_frames(&mut writer, &mut q, &mut abort).await;
+    write_frames(&writer, &mut q, &mut abort).await;
     // Windows stop writing before the socket is shut down.
     outbox.close();
-    let _ = writer.shutdown().await;
+    let _ = rustix::net::shutdown(&writer, rustix::net::Shutdown::Write);
 }
 
 /// Writes frames until the queues close, the abort fires or a write fails.
 async fn write_frames(
-    writer: &mut OwnedWriteHalf,
+    writer: &OwnedFd,
     q: &mut WriterQueues,
     abort: &mut tokio::sync::oneshot::Receiver<()>,
 ) {
     let mut state_open = true;
     let mut abort_armed = true;
+    // Registered for writability only while the peer's buffer is full (see `fdio`).
+    let mut blocked = None;
     loop {
         let frame = tokio::select! {
             biased;
@@ -268,13 +275,13 @@ async fn write_frames(
         let frames = [q.outbox.take_leftover(), frame];
         for f in frames.into_iter().flatten() {
             let written = tokio::select! {
-                r = writer.write_all(&f) => r,
+                r = crate::fdio::write_all(writer, &f, &mut blocked) => r,
                 a = &mut *abort, if abort_armed => {
                     if a.is_ok() {
                         return;
                     }
                     abort_armed = false;
-                    writer.write_all(&f).await
+                    crate::fdio::write_all(writer, &f, &mut blocked).await
                 }
             };
             if let Err(e) = written {
