@@ -3,10 +3,16 @@
 //! attached client's keystroke is written to the PTY at once by the connection that read it,
 //! without a hop to the window's thread: that hop was a thread wake-up on every key. Whatever
 //! the kernel does not take at once is queued, so the order of writes is kept either way.
+//!
+//! Writes that go through the window's thread (pastes, keys encoded with the window's modes,
+//! verbs) hold a [`Ticket`] from the moment they are sent until the window has queued them; a
+//! direct write waits (takes the window's way) while any ticket is out, so it never overtakes a
+//! write sent before it, whoever sent that one.
+use std::collections::HashMap;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -26,6 +32,46 @@ pub struct PtyInput {
     /// Jobs handed to the queue and not yet written. Raised under `open`'s lock, lowered by the
     /// writer task once a job is written: zero means nothing can be writing now.
     queued: Arc<AtomicUsize>,
+    /// Writes sent through the window and not yet queued by it (see [`Ticket`]).
+    in_flight: Arc<AtomicUsize>,
+    window: String,
+}
+
+/// Held by a write on its way through the window's mailbox; dropped once the window queued it.
+pub struct Ticket(Arc<AtomicUsize>);
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The open PTY inputs by window id, for writers that know only the id (verbs).
+static INPUTS: LazyLock<Mutex<HashMap<String, Weak<PtyInput>>>> = LazyLock::new(Default::default);
+
+fn inputs() -> std::sync::MutexGuard<'static, HashMap<String, Weak<PtyInput>>> {
+    INPUTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The PTY input of window `id`, while its program runs.
+pub fn find(id: &str) -> Option<Arc<PtyInput>> {
+    inputs().get(id).and_then(Weak::upgrade)
+}
+
+/// A ticket for a write about to be sent to window `id` (None when it has no open input).
+pub fn ticket(id: &str) -> Option<Ticket> {
+    find(id).map(|input| input.ticket())
+}
+
+/// What became of a direct write.
+pub enum Direct {
+    /// Written whole.
+    Written,
+    /// Partly written; the rest is queued and the receiver says when it is written.
+    Queued(oneshot::Receiver<io::Result<()>>),
+    /// Not written: earlier writes are pending or the program is gone. The caller goes through
+    /// the window.
+    Refused(Vec<u8>),
 }
 
 struct Open {
@@ -71,7 +117,7 @@ impl Drop for Waiting {
 impl PtyInput {
     /// Start the writer task on the current arbiter. `fd` is a non-blocking descriptor of the
     /// PTY master (`pty::writer_fd`).
-    pub fn start(fd: OwnedFd) -> io::Result<Arc<PtyInput>> {
+    pub fn start(fd: OwnedFd, window: &str) -> io::Result<Arc<PtyInput>> {
         let direct = fd.try_clone()?;
         let (tx, mut rx) = mpsc::channel::<WriteJob>(WRITE_QUEUE);
         let queued = Arc::new(AtomicUsize::new(0));
@@ -103,10 +149,17 @@ impl PtyInput {
                 }
             }
         });
-        Ok(Arc::new(PtyInput {
+        let input = Arc::new(PtyInput {
             open: Mutex::new(Some(Open { tx, fd: direct })),
             queued,
-        }))
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            window: window.to_string(),
+        });
+        let mut all = inputs();
+        // Forget inputs whose windows are gone; an adopted window replaces its old entry.
+        all.retain(|_, w| w.strong_count() > 0);
+        all.insert(window.to_string(), Arc::downgrade(&input));
+        Ok(input)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<Open>> {
@@ -136,17 +189,21 @@ impl PtyInput {
         }
     }
 
-    /// Write `bytes` now if nothing is queued before them; what the PTY does not take at once
-    /// is queued. Gives the bytes back when that cannot be done (writes are queued, the
-    /// program is gone, the write failed): the caller then goes through the window, which
-    /// answers with the right error.
-    pub fn write_direct(&self, bytes: Vec<u8>) -> Result<(), Vec<u8>> {
+    /// A ticket for a write about to be sent through the window.
+    pub fn ticket(&self) -> Ticket {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        Ticket(self.in_flight.clone())
+    }
+
+    /// Write `bytes` now if nothing is queued or in flight before them; what the PTY does not
+    /// take at once is queued.
+    pub fn write_direct(&self, bytes: Vec<u8>) -> Direct {
         let open = self.lock();
         let Some(open) = open.as_ref() else {
-            return Err(bytes);
+            return Direct::Refused(bytes);
         };
-        if self.queued.load(Ordering::Acquire) != 0 {
-            return Err(bytes);
+        if self.queued.load(Ordering::SeqCst) != 0 || self.in_flight.load(Ordering::SeqCst) != 0 {
+            return Direct::Refused(bytes);
         }
         let mut done = 0;
         while done < bytes.len() {
@@ -154,30 +211,38 @@ impl PtyInput {
                 Ok(n) => done += n,
                 Err(rustix::io::Errno::INTR) => {}
                 Err(rustix::io::Errno::AGAIN) => break,
-                Err(_) if done == 0 => return Err(bytes),
+                Err(_) if done == 0 => return Direct::Refused(bytes),
                 // Part was written: the rest goes through the queue, which reports the error.
                 Err(_) => break,
             }
         }
         if done == bytes.len() {
-            return Ok(());
+            return Direct::Written;
         }
         // The program is not reading fast enough: the rest waits in the queue (empty, as
         // nothing was queued), ahead of any later write.
+        let (tx, rx) = oneshot::channel();
         self.queued.fetch_add(1, Ordering::AcqRel);
         let rest = WriteJob {
             bytes: bytes[done..].to_vec(),
-            done: None,
+            done: Some(tx),
         };
         if open.tx.try_send(rest).is_err() {
             self.queued.fetch_sub(1, Ordering::AcqRel);
         }
-        Ok(())
+        Direct::Queued(rx)
     }
 
     /// The program is gone: later writes are refused, and the writer task ends once the window
     /// lets go of it.
     pub fn close(&self) {
         self.lock().take();
+        let mut all = inputs();
+        if all
+            .get(&self.window)
+            .is_some_and(|w| std::ptr::eq(w.as_ptr(), self))
+        {
+            all.remove(&self.window);
+        }
     }
 }

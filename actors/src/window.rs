@@ -20,7 +20,7 @@ use tokio::sync::{oneshot, Notify};
 use crate::errors;
 use crate::event_hub::{EventHub, Publish};
 use crate::pty::{self, ExitInfo, SpawnedPty};
-use crate::pty_input::{PtyInput, Queued, WriteJob};
+use crate::pty_input::{PtyInput, Queued, Ticket, WriteJob};
 use crate::pty_reader::{Drained, Output, OutputEnded, PtyReader, StopReading};
 use crate::screen::{self, Viewer};
 use crate::supervisor::{ChildExited, Supervisor, Watch, WatchForeign};
@@ -198,7 +198,7 @@ impl Window {
         let writer_fd = pty::writer_fd(master.as_ref())?;
         // Everything that registers with a reactor is made inside the arbiter it runs on.
         Ok(Window::start_in_arbiter(arbiter, move |ctx| {
-            let input = match PtyInput::start(writer_fd) {
+            let input = match PtyInput::start(writer_fd, &id) {
                 Ok(input) => Some(input),
                 Err(e) => {
                     tracing::error!(window = %id, error = %e, "cannot write to the new PTY");
@@ -755,10 +755,11 @@ impl Handler<ChildExited> for Window {
     }
 }
 
-/// Write bytes to the PTY; resolves once they are written.
+/// Write bytes to the PTY; resolves once they are written. The ticket (see `pty_input`) is
+/// given back once the bytes are queued.
 #[derive(Message)]
 #[rtype(result = "Result<(), VerbError>")]
-pub struct WriteInput(pub Vec<u8>);
+pub struct WriteInput(pub Vec<u8>, pub Option<Ticket>);
 
 impl Handler<WriteInput> for Window {
     type Result = ResponseFuture<Result<(), VerbError>>;
@@ -775,6 +776,7 @@ pub struct SendKeys {
     pub keys: String,
     pub literal: bool,
     pub raw: bool,
+    pub ticket: Option<Ticket>,
 }
 
 impl Handler<SendKeys> for Window {
@@ -1049,7 +1051,7 @@ impl Handler<WatchIdle> for Window {
 
 /// Start showing this window to a client (its first frame has every row).
 #[derive(Message)]
-#[rtype(result = "Option<Arc<PtyInput>>")]
+#[rtype(result = "()")]
 pub struct AddViewer {
     pub client: u64,
     pub sink: Arc<crate::outbox::Outbox>,
@@ -1057,14 +1059,12 @@ pub struct AddViewer {
 }
 
 impl Handler<AddViewer> for Window {
-    type Result = Option<Arc<PtyInput>>;
-    fn handle(&mut self, msg: AddViewer, ctx: &mut Self::Context) -> Self::Result {
+    type Result = ();
+    fn handle(&mut self, msg: AddViewer, ctx: &mut Self::Context) {
         self.viewers.retain(|v| v.client != msg.client);
         self.viewers
             .push(Viewer::new(msg.client, msg.sink, msg.fps));
         self.schedule_flush(ctx);
-        // Its keys may go straight to the PTY while nothing is queued (see `pty_input`).
-        self.input.clone()
     }
 }
 
@@ -1109,6 +1109,7 @@ impl Handler<ScrollbackRows> for Window {
 pub struct Paste {
     pub data: Vec<u8>,
     pub choice: String,
+    pub ticket: Option<Ticket>,
 }
 
 impl Handler<Paste> for Window {
@@ -1248,7 +1249,7 @@ impl Window {
             let drain = Arc::new(Notify::new());
             let (input, reader) = match fds {
                 Some((reader_fd, writer_fd)) => {
-                    let input = PtyInput::start(writer_fd)
+                    let input = PtyInput::start(writer_fd, &w.id)
                         .map_err(|e| {
                             tracing::error!(window = %w.id, error = %e, "cannot write to the handed-over PTY")
                         })

@@ -371,3 +371,33 @@ fn terminal_queries_are_answered_headless() {
     // The reply starts with CSI (ESC [).
     assert!(content.contains("1b 5b"), "{content}");
 }
+
+/// Pipelined writes on one connection reach the program in the order they were sent, whichever
+/// way each takes in the daemon (send-text is written at once when nothing is pending, send-keys
+/// is encoded on the window's thread).
+#[test]
+fn pipelined_send_keys_and_send_text_keep_their_order() {
+    let daemon = TestDaemon::start();
+    let mut conn = daemon.conn();
+    let session = daemon.new_session("order");
+    let window = script_window(&mut conn, &session, "stty -echo; printf 'ready\\n'; cat");
+    conn.wait_for_text(&session, &window, "ready");
+    let digits: Vec<String> = (0..60).map(|i| (i % 10).to_string()).collect();
+    let ids: Vec<String> = digits
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let verb = if i % 2 == 0 { "send-keys" } else { "send-text" };
+            let key = if i % 2 == 0 { "keys" } else { "text" };
+            conn.send_request(verb, json!({"session": session, "window": window, key: d}))
+        })
+        .collect();
+    for id in ids {
+        let (resp, _) = conn.read_response(&id);
+        assert_eq!(resp["result"]["type"], json!("ok"), "{resp}");
+    }
+    conn.send_text(&session, &window, "\n");
+    let expected: String = digits.concat();
+    let capture = conn.wait_for_text(&session, &window, &expected);
+    assert!(capture.contains(&expected), "{capture}");
+}

@@ -6,6 +6,7 @@ use protocol::binary::{BinaryErrorCode, DaemonMessage};
 use protocol::VerbError;
 
 use super::{Attached, BinaryConnection, Viewed};
+use crate::pty_input::{self, Direct};
 use crate::session::{self, AttachClient, DetachClient};
 use crate::session_manager::{self, SessionRef};
 use crate::window::{self, AddViewer, RemoveViewer, Window};
@@ -68,33 +69,29 @@ impl BinaryConnection {
                     );
                     return;
                 }
-                // Written directly only when no earlier write of this client (a paste, a key
-                // that went through the window) is still on its way: keys stay in order.
-                let direct = match self.writes_in_flight {
-                    0 => self.shown(&window).and_then(|v| v.input.clone()),
-                    _ => None,
-                };
-                let data = match direct {
+                // A key for a window this client shows goes straight to its PTY when no earlier
+                // write to it is pending (see `pty_input`); else through the window, holding a
+                // ticket so that no later key overtakes it.
+                let input = self.shown(&window).and_then(|_| pty_input::find(&window));
+                let (data, ticket) = match input {
                     Some(input) => match input.write_direct(data) {
-                        Ok(()) => return,
-                        Err(data) => data,
+                        Direct::Written | Direct::Queued(_) => return,
+                        Direct::Refused(data) => (data, Some(input.ticket())),
                     },
-                    None => data,
+                    None => (data, pty_input::ticket(&window)),
                 };
                 let target = self.viewed(&window);
                 let permit = self.hold();
-                self.writes_in_flight += 1;
                 ctx.spawn(
                     async move {
                         let _permit = permit;
                         let w = window_addr(target, &s, &window).await?;
-                        w.send(window::WriteInput(data))
+                        w.send(window::WriteInput(data, ticket))
                             .await
                             .map_err(|e| crate::errors::internal(e.to_string()))?
                     }
                     .into_actor(self)
                     .map(|res, act, _| {
-                        act.writes_in_flight -= 1;
                         if let Err(e) = res {
                             act.notice(NoticeLevel::Warning, &e.message);
                         }
@@ -336,37 +333,17 @@ impl BinaryConnection {
                 found
             }
             .into_actor(self)
-            .map(move |found, act, ctx| {
+            .map(move |found, act, _| {
                 let Some(att) = act.attached.as_mut() else {
                     return;
                 };
-                let mut added = Vec::new();
                 for (id, w) in found {
-                    // The window answers with its PTY input, for keys written without a hop to
-                    // its thread (see `pty_input`).
-                    let answer = w.send(AddViewer {
+                    w.do_send(AddViewer {
                         client,
                         sink: sink.clone(),
                         fps,
                     });
-                    att.viewing.push(Viewed {
-                        id: id.clone(),
-                        addr: w.clone(),
-                        input: None,
-                    });
-                    added.push((id, w, answer));
-                }
-                for (id, w, answer) in added {
-                    ctx.spawn(answer.into_actor(act).map(move |input, act, _| {
-                        let Ok(Some(input)) = input else { return };
-                        let Some(att) = act.attached.as_mut() else {
-                            return;
-                        };
-                        if let Some(v) = att.viewing.iter_mut().find(|v| v.id == id && v.addr == w)
-                        {
-                            v.input = Some(input);
-                        }
-                    }));
+                    att.viewing.push(Viewed { id, addr: w });
                 }
             }),
         );
@@ -399,22 +376,23 @@ impl BinaryConnection {
     ) {
         let target = self.viewed(&window);
         let permit = self.hold();
-        self.writes_in_flight += 1;
+        // Keys typed after the paste wait for it (see `pty_input`).
+        let ticket = pty_input::ticket(&window);
         ctx.spawn(
             async move {
                 let _permit = permit;
                 let w = window_addr(target, &s, &window).await?;
                 let outcome = w
-                    .send(window::Paste { data, choice })
+                    .send(window::Paste {
+                        data,
+                        choice,
+                        ticket,
+                    })
                     .await
                     .map_err(|e| crate::errors::internal(e.to_string()))??;
                 Ok::<_, VerbError>((window, outcome))
             }
             .into_actor(self)
-            .map(|res, act, _| {
-                act.writes_in_flight -= 1;
-                res
-            })
             .map(|res, act, _| match res {
                 Ok((window, crate::paste::Outcome::Hold(held))) => {
                     act.send(&DaemonMessage::Op(DaemonOp::PasteHeld {

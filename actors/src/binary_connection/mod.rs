@@ -59,9 +59,7 @@ pub struct BinaryConnection {
     attached: Option<Attached>,
     /// The permit of the frame being handled; work that outlives the handler takes it along.
     held: Option<OwnedSemaphorePermit>,
-    /// This client's writes (pastes, keys) on their way through a window: while any is, keys
-    /// are not written directly, so none overtakes an earlier one.
-    writes_in_flight: usize,
+
     /// A complete frame has arrived (the handshake deadline no longer applies).
     greeted: bool,
     closing: bool,
@@ -82,11 +80,10 @@ struct Attached {
     viewing: Vec<Viewed>,
 }
 
-/// A window this client receives, and its PTY input once the window has handed it over.
+/// A window this client receives.
 struct Viewed {
     id: String,
     addr: Addr<Window>,
-    input: Option<Arc<crate::pty_input::PtyInput>>,
 }
 
 impl BinaryConnection {
@@ -142,7 +139,6 @@ impl BinaryConnection {
                 env,
                 attached: None,
                 held: None,
-                writes_in_flight: 0,
                 greeted: false,
                 closing: false,
                 abort_writer: Some(abort_writer),

@@ -5,6 +5,7 @@ use protocol::VerbError;
 
 use super::{live_window, mailbox, ok, session, window, VerbEnv};
 use crate::errors;
+use crate::pty_input::{self, Direct};
 
 use crate::window as win;
 
@@ -60,6 +61,7 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<O
                 keys,
                 literal: params.literal.unwrap_or(false),
                 raw: params.raw.unwrap_or(false),
+                ticket: pty_input::ticket(&w.id),
             })
             .await,
     )
@@ -72,7 +74,21 @@ pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<O
     refuse_frames("text", text.as_bytes())?;
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
-    mailbox(w.addr.send(win::WriteInput(text.into_bytes())).await)
+    // Straight to the PTY when nothing is pending before it (no hop to the window's thread).
+    let (bytes, ticket) = match pty_input::find(&w.id) {
+        Some(input) => match input.write_direct(text.into_bytes()) {
+            Direct::Written => return Ok(ok()),
+            Direct::Queued(written) => {
+                return match written.await {
+                    Ok(Ok(())) => Ok(ok()),
+                    _ => Err(errors::pty_not_found(&w.id)),
+                }
+            }
+            Direct::Refused(bytes) => (bytes, Some(input.ticket())),
+        },
+        None => (text.into_bytes(), None),
+    };
+    mailbox(w.addr.send(win::WriteInput(bytes, ticket)).await)
         .map_err(|_| errors::window_gone(&w.id))??;
     Ok(ok())
 }

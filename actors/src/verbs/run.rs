@@ -137,8 +137,13 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<RunReply, VerbErr
         .send(win::WatchExit(exit_tx))
         .await
         .map_err(|_| errors::window_gone(&w.id))?;
-    mailbox(w.addr.send(win::WriteInput(line.into_bytes())).await)
-        .map_err(|_| errors::window_gone(&w.id))??;
+    let ticket = crate::pty_input::ticket(&w.id);
+    mailbox(
+        w.addr
+            .send(win::WriteInput(line.into_bytes(), ticket))
+            .await,
+    )
+    .map_err(|_| errors::window_gone(&w.id))??;
 
     let ended = timeout_at(deadline, async {
         tokio::select! {
