@@ -3,11 +3,13 @@
 //!
 //! Knobs (environment): TUIOS_BIN (daemon binary; default: `tuios` beside this executable),
 //! TUIOS_BENCH_SYSTEMS (comma list of bare,tuios,tmux), TUIOS_BENCH_PHASES (comma list of
-//! throughput,roundtrip,memory,latency,idle,attached), TUIOS_BENCH_MIB (flood size, 64),
+//! throughput,roundtrip,memory,latency,idle,attached,keys,scale,startup), TUIOS_BENCH_MIB (flood
+//! size, 64),
 //! TUIOS_BENCH_RUNS (throughput repeats, 3), TUIOS_BENCH_ROUNDTRIPS (200),
 //! TUIOS_BENCH_WINDOWS (50), TUIOS_BENCH_LINES (10000), TUIOS_BENCH_LATENCY (500),
 //! TUIOS_BENCH_IDLE_WINDOWS (50), TUIOS_BENCH_IDLE_SECS (10), TUIOS_BENCH_ATTACH_RUNS (3),
-//! TUIOS_BENCH_KEYS (50).
+//! TUIOS_BENCH_KEYS (50), TUIOS_BENCH_SCALE_WINDOWS (1000), TUIOS_BENCH_STARTS (10),
+//! TUIOS_BENCH_CLI_RUNS (50).
 //!
 //! The binary doubles as the line generator for the memory phase (`--gen-lines W N`), so the
 //! windows need nothing but /bin/sh.
@@ -60,6 +62,9 @@ struct Config {
     idle_secs: usize,
     attach_runs: usize,
     keys: usize,
+    scale_windows: usize,
+    starts: usize,
+    cli_runs: usize,
 }
 
 /// Which parts of the benchmark run (TUIOS_BENCH_PHASES).
@@ -72,10 +77,13 @@ struct Phases {
     idle: bool,
     attached: bool,
     keys: bool,
+    scale: bool,
+    startup: bool,
 }
 
 impl Phases {
-    const ALL: &'static str = "throughput,roundtrip,memory,latency,idle,attached,keys";
+    const ALL: &'static str =
+        "throughput,roundtrip,memory,latency,idle,attached,keys,scale,startup";
 
     fn parse(list: &str) -> R<Phases> {
         let mut p = Phases {
@@ -86,6 +94,8 @@ impl Phases {
             idle: false,
             attached: false,
             keys: false,
+            scale: false,
+            startup: false,
         };
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let flag = match name {
@@ -96,6 +106,8 @@ impl Phases {
                 "idle" => &mut p.idle,
                 "attached" => &mut p.attached,
                 "keys" => &mut p.keys,
+                "scale" => &mut p.scale,
+                "startup" => &mut p.startup,
                 other => {
                     return Err(format!(
                         "TUIOS_BENCH_PHASES: unknown phase {other:?} ({})",
@@ -148,6 +160,9 @@ impl Config {
             idle_secs: env_num("TUIOS_BENCH_IDLE_SECS", 10)?,
             attach_runs: env_num("TUIOS_BENCH_ATTACH_RUNS", 3)?,
             keys: env_num("TUIOS_BENCH_KEYS", 50)?,
+            scale_windows: env_num("TUIOS_BENCH_SCALE_WINDOWS", 1000)?,
+            starts: env_num("TUIOS_BENCH_STARTS", 10)?,
+            cli_runs: env_num("TUIOS_BENCH_CLI_RUNS", 50)?,
         };
         for s in systems.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match s {
@@ -901,51 +916,65 @@ struct Tuios {
     session: String,
 }
 
+type Env = Vec<(String, String)>;
+
+/// Where a daemon tagged `tag` lives under `dir`: (socket, log, environment). The home is fresh
+/// and private to the benchmark, so no saved session or user config reaches the daemon.
+fn daemon_env(dir: &Path, tag: &str) -> R<(PathBuf, PathBuf, Env)> {
+    let home = dir.join(format!("home-{tag}"));
+    std::fs::create_dir_all(home.join(".config")).map_err(ctx("creating the daemon home"))?;
+    let sock = dir.join(format!("tuios-{tag}.sock"));
+    let log = dir.join(format!("daemon-{tag}.log"));
+    let env = vec![
+        (
+            "TUIOS_SOCKET".to_string(),
+            sock.to_string_lossy().into_owned(),
+        ),
+        ("HOME".into(), home.to_string_lossy().into_owned()),
+        (
+            "XDG_CONFIG_HOME".into(),
+            home.join(".config").to_string_lossy().into_owned(),
+        ),
+        // Saved sessions stay in the benchmark's home, never the user's.
+        (
+            "XDG_STATE_HOME".into(),
+            home.join(".state").to_string_lossy().into_owned(),
+        ),
+        ("SHELL".into(), "/bin/sh".into()),
+        ("TUIOS_LOG".into(), "warn".into()),
+        ("LC_ALL".into(), "C.UTF-8".into()),
+        ("PS1".into(), "$ ".into()),
+    ];
+    Ok((sock, log, env))
+}
+
+/// `tuios daemon` with `env`, its stderr in `log`.
+fn spawn_daemon(bin: &Path, env: &[(String, String)], log: &Path) -> R<Child> {
+    if !bin.is_file() {
+        return Err(format!(
+            "no tuios binary at {} (build it: cargo build --release -p tuios-client, or set TUIOS_BIN)",
+            bin.display()
+        ));
+    }
+    Command::new(bin)
+        .arg("daemon")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("ENV")
+        // The idle phase measures the detector as shipped: no inherited switches.
+        .env_remove("TUIOS_AGENT_AUTODETECT")
+        .env_remove("TUIOS_AGENT_DETECT_SECONDS")
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(File::create(log).map_err(ctx("creating the daemon log"))?)
+        .spawn()
+        .map_err(ctx("starting tuios daemon"))
+}
+
 impl Tuios {
     fn start(bin: &Path, dir: &Path, tag: &str) -> R<Tuios> {
-        if !bin.is_file() {
-            return Err(format!(
-                "no tuios binary at {} (build it: cargo build --release -p tuios-client, or set TUIOS_BIN)",
-                bin.display()
-            ));
-        }
-        let home = dir.join(format!("home-{tag}"));
-        std::fs::create_dir_all(home.join(".config")).map_err(ctx("creating the daemon home"))?;
-        let sock = dir.join(format!("tuios-{tag}.sock"));
-        let log = dir.join(format!("daemon-{tag}.log"));
-        let env = vec![
-            (
-                "TUIOS_SOCKET".to_string(),
-                sock.to_string_lossy().into_owned(),
-            ),
-            ("HOME".into(), home.to_string_lossy().into_owned()),
-            (
-                "XDG_CONFIG_HOME".into(),
-                home.join(".config").to_string_lossy().into_owned(),
-            ),
-            // Saved sessions stay in the benchmark's home, never the user's.
-            (
-                "XDG_STATE_HOME".into(),
-                home.join(".state").to_string_lossy().into_owned(),
-            ),
-            ("SHELL".into(), "/bin/sh".into()),
-            ("TUIOS_LOG".into(), "warn".into()),
-            ("LC_ALL".into(), "C.UTF-8".into()),
-            ("PS1".into(), "$ ".into()),
-        ];
-        let child = Command::new(bin)
-            .arg("daemon")
-            .env_remove("XDG_RUNTIME_DIR")
-            .env_remove("ENV")
-            // The idle phase measures the detector as shipped: no inherited switches.
-            .env_remove("TUIOS_AGENT_AUTODETECT")
-            .env_remove("TUIOS_AGENT_DETECT_SECONDS")
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(File::create(&log).map_err(ctx("creating the daemon log"))?)
-            .spawn()
-            .map_err(ctx("starting tuios daemon"))?;
+        let (sock, log, env) = daemon_env(dir, tag)?;
+        let child = spawn_daemon(bin, &env, &log)?;
         let mut t = Tuios {
             child,
             sock,
@@ -1291,18 +1320,7 @@ impl Tuios {
     /// detection switched off for the session).
     fn idle(&self, windows: usize, span: Duration) -> R<(IdleCpu, IdleCpu)> {
         let mut c = self.conn()?;
-        let list = |c: &mut Conn| -> R<Vec<String>> {
-            let r = c.call("list-windows", json!({"session": self.session}))?;
-            Ok(r.get("windows")
-                .and_then(Value::as_array)
-                .map(|ws| {
-                    ws.iter()
-                        .filter_map(|w| w.get("window_id").and_then(Value::as_str))
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default())
-        };
+        let list = |c: &mut Conn| self.window_ids(c);
         // The session's first window counts: `windows` shells in all, as in tmux.
         for k in list(&mut c)?.len()..windows {
             c.call(
@@ -1332,6 +1350,145 @@ impl Tuios {
     }
 }
 
+/// What phase (h) found on one side: creation time, and the server's RSS before and after.
+struct Scale {
+    secs: f64,
+    before_kib: u64,
+    after_kib: u64,
+    /// Windows created inside the clock (the session's first window exists before it starts).
+    created: usize,
+    /// Milliseconds per created window, in creation order (tmux: its batch's time / batch size).
+    per_window_ms: Vec<f64>,
+}
+
+impl Scale {
+    /// Mean ms per window over the first and the last tenth of the creations: whether creating
+    /// a window gets dearer as windows pile up.
+    fn tenths(&self) -> (f64, f64) {
+        let v = &self.per_window_ms;
+        let k = (v.len() / 10).max(1).min(v.len());
+        let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len().max(1) as f64;
+        (mean(&v[..k]), mean(&v[v.len() - k..]))
+    }
+}
+
+impl Tuios {
+    /// The ids of the windows in the benchmark's session.
+    fn window_ids(&self, c: &mut Conn) -> R<Vec<String>> {
+        let r = c.call("list-windows", json!({"session": self.session}))?;
+        Ok(r.get("windows")
+            .and_then(Value::as_array)
+            .map(|ws| {
+                ws.iter()
+                    .filter_map(|w| w.get("window_id").and_then(Value::as_str))
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    /// (h) `new-window` on one connection, one request after the other, until the session holds
+    /// `windows` idle shells; then the daemon's settled RSS.
+    fn scale(&self, windows: usize) -> R<Scale> {
+        let mut c = self.conn()?;
+        let before_kib = settled_rss_kib(self.pid)?;
+        let have = self.window_ids(&mut c)?.len();
+        let mut per_window_ms = Vec::with_capacity(windows.saturating_sub(have));
+        let t0 = Instant::now();
+        let mut last = t0;
+        for _ in have..windows {
+            c.call(
+                "new-window",
+                json!({"session": self.session, "focus": false}),
+            )?;
+            let now = Instant::now();
+            per_window_ms.push((now - last).as_secs_f64() * 1e3);
+            last = now;
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        let count = self.window_ids(&mut c)?.len();
+        if count != windows.max(have) {
+            return Err(format!(
+                "the session holds {count} windows instead of {windows}"
+            ));
+        }
+        let after_kib = settled_rss_kib(self.pid)?;
+        Ok(Scale {
+            secs,
+            before_kib,
+            after_kib,
+            created: windows.saturating_sub(have),
+            per_window_ms,
+        })
+    }
+
+    /// (i) Wall time of `tuios list-sessions` processes, one after the other, in milliseconds.
+    fn cli_runs(&self, n: usize) -> R<Vec<f64>> {
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n {
+            let t0 = Instant::now();
+            let out = self.cli(&["list-sessions"])?;
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+            if !out.status.success() || !String::from_utf8_lossy(&out.stdout).contains("bench") {
+                return Err(format!(
+                    "tuios list-sessions failed or did not list the session ({}): {}{}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+        Ok(times)
+    }
+}
+
+/// (i) Milliseconds from spawning `tuios daemon` on a socket path of its own until its answer to
+/// `list-sessions`, connects polled every millisecond. The daemon is stopped afterwards.
+fn tuios_cold_start(bin: &Path, dir: &Path, tag: &str) -> R<f64> {
+    let (sock, log, env) = daemon_env(dir, tag)?;
+    let t0 = Instant::now();
+    let mut child = spawn_daemon(bin, &env, &log)?;
+    let answered = poll_until(
+        Duration::from_secs(15),
+        Duration::from_millis(1),
+        "the daemon's first answer",
+        || {
+            if let Ok(Some(st)) = child.try_wait() {
+                return Err(format!("tuios daemon exited early ({st})"));
+            }
+            // Refused or missing until the daemon listens; once it accepts, it must answer.
+            match Conn::open(&sock) {
+                Ok(mut c) => c.call("list-sessions", json!({})).map(Some),
+                Err(_) => Ok(None),
+            }
+        },
+    );
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    stop_child(&mut child);
+    answered.map_err(|e| {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        format!("{e}; log:\n{}", text.trim_end())
+    })?;
+    Ok(ms)
+}
+
+/// (i) The floor for a CLI's wall time: spawning `true` and waiting for it, in milliseconds.
+fn bare_cli_runs(n: usize) -> R<Vec<f64>> {
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t0 = Instant::now();
+        let st = Command::new("true")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(ctx("running true"))?;
+        times.push(t0.elapsed().as_secs_f64() * 1e3);
+        if !st.status.success() {
+            return Err(format!("true exited with {}", st.status));
+        }
+    }
+    Ok(times)
+}
+
 impl Drop for Tuios {
     fn drop(&mut self) {
         stop_child(&mut self.child);
@@ -1347,10 +1504,12 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn start(dir: &Path, tag: &str) -> R<Tmux> {
+    /// A handle on a server that does not run yet (its first command starts it). Dropping it
+    /// kills the server, if one runs by then.
+    fn unstarted(dir: &Path, tag: &str) -> R<Tmux> {
         let home = dir.join(format!("home-tmux-{tag}"));
         std::fs::create_dir_all(&home).map_err(ctx("creating the tmux home"))?;
-        let t = Tmux {
+        Ok(Tmux {
             name: format!("tuiosbench-{}-{tag}", std::process::id()),
             env: vec![
                 ("SHELL".into(), "/bin/sh".into()),
@@ -1358,7 +1517,11 @@ impl Tmux {
                 ("PS1".into(), "$ ".into()),
                 ("LC_ALL".into(), "C.UTF-8".into()),
             ],
-        };
+        })
+    }
+
+    fn start(dir: &Path, tag: &str) -> R<Tmux> {
+        let t = Tmux::unstarted(dir, tag)?;
         // Options before any measured window exists; history-limit applies to panes made later.
         t.run(&[
             "new-session",
@@ -1638,6 +1801,96 @@ impl Tmux {
         }
         Ok((pane.to_string(), pid))
     }
+}
+
+/// tmux commands per client invocation in phase (h).
+const TMUX_BATCH: usize = 50;
+
+impl Tmux {
+    fn window_count(&self) -> R<usize> {
+        Ok(self
+            .run(&["list-windows", "-a", "-F", "#{window_id}"])?
+            .lines()
+            .count())
+    }
+
+    /// (h) `new-window -d` in batches of TMUX_BATCH per tmux invocation until the server holds
+    /// `windows` idle shells (the `base` window counts); then the server's settled RSS.
+    fn scale(&self, windows: usize) -> R<Scale> {
+        let pid = self.server_pid()?;
+        let before_kib = settled_rss_kib(pid)?;
+        let have = self.window_count()?;
+        let mut left = windows.saturating_sub(have);
+        let mut per_window_ms = Vec::with_capacity(left);
+        let t0 = Instant::now();
+        let mut last = t0;
+        while left > 0 {
+            let batch = left.min(TMUX_BATCH);
+            let mut args = Vec::with_capacity(batch * 5);
+            for i in 0..batch {
+                if i > 0 {
+                    args.push(";");
+                }
+                args.extend_from_slice(&["new-window", "-d", "-t", "base:"]);
+            }
+            self.run(&args)?;
+            let now = Instant::now();
+            let ms = (now - last).as_secs_f64() * 1e3 / batch as f64;
+            per_window_ms.extend(std::iter::repeat_n(ms, batch));
+            last = now;
+            left -= batch;
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        let count = self.window_count()?;
+        // remain-on-exit keeps a pane whose shell could not start: count those as failures.
+        let dead = self
+            .run(&["list-panes", "-a", "-F", "#{pane_dead}"])?
+            .lines()
+            .filter(|l| l.trim() == "1")
+            .count();
+        if dead > 0 {
+            return Err(format!("{dead} tmux panes have no live shell"));
+        }
+        if count != windows.max(have) {
+            return Err(format!(
+                "the tmux server holds {count} windows instead of {windows}"
+            ));
+        }
+        let after_kib = settled_rss_kib(pid)?;
+        Ok(Scale {
+            secs,
+            before_kib,
+            after_kib,
+            created: windows.saturating_sub(have),
+            per_window_ms,
+        })
+    }
+
+    /// (i) Wall time of `tmux list-sessions` processes, one after the other, in milliseconds.
+    fn cli_runs(&self, n: usize) -> R<Vec<f64>> {
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n {
+            let t0 = Instant::now();
+            let out = self.run(&["list-sessions"])?;
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+            if !out.contains("base") {
+                return Err(format!(
+                    "tmux list-sessions did not list the session: {out}"
+                ));
+            }
+        }
+        Ok(times)
+    }
+}
+
+/// (i) Milliseconds for one `tmux -L <fresh> -f /dev/null start-server ; list-sessions`: the
+/// client starts the server, which answers the client's command. With no session the server
+/// exits by itself (exit-empty); the drop makes sure.
+fn tmux_cold_start(dir: &Path, tag: &str) -> R<f64> {
+    let t = Tmux::unstarted(dir, tag)?;
+    let t0 = Instant::now();
+    t.run(&["start-server", ";", "list-sessions"])?;
+    Ok(t0.elapsed().as_secs_f64() * 1e3)
 }
 
 impl Drop for Tmux {
@@ -2091,6 +2344,15 @@ struct Figures {
     /// (g) ms from a key written to the PTY of the shell (bare), the tuios client or the tmux
     /// client until it comes back in what they draw.
     keys: [Samples; 3],
+    /// (h) seconds to create the windows, and server RSS in KiB with all of them; for
+    /// `scale_windows` windows.
+    scale_secs: [Stat; 3],
+    scale_rss: [Stat; 3],
+    scale_windows: usize,
+    /// (i) ms from spawning the server until its first answer, one sample per start.
+    start: [Samples; 3],
+    /// (i) ms of wall time of one `list-sessions` CLI process (bare: `true`).
+    cli: [Samples; 3],
     notes: Vec<String>,
 }
 
@@ -2331,6 +2593,39 @@ fn print_table(f: &Figures, flood_bytes: u64) {
         "tuios < tmux",
         Some(&|v| verdict(v[1].zip(v[2]).map(|(a, b)| a - b), |d| d < 0.0)),
     );
+    let n = f.scale_windows;
+    let [_, u, m] = &f.scale_secs;
+    t.add(
+        &format!("(h) {n} idle windows, creation time"),
+        [&NA, u, m],
+        &secs,
+        "tuios <= 5 s",
+        Some(&|v| verdict(v[1], |x| x <= 5.0)),
+    );
+    let [_, u, m] = &f.scale_rss;
+    t.add(
+        &format!("(h) {n} idle windows, server RSS"),
+        [&NA, u, m],
+        &|k| format!("{:.1} MB", k * 1024.0 / 1e6),
+        "tuios <= 1 GB",
+        Some(&|v| verdict(v[1].map(|k| k * 1024.0 / 1e9), |x| x <= 1.0)),
+    );
+    let [_, u, m] = med(&f.start);
+    t.add(
+        "(i) cold start to first answer, median",
+        [&NA, &u, &m],
+        &ms3,
+        "tuios <= 20 ms",
+        Some(&|v| verdict(v[1], |x| x <= 20.0)),
+    );
+    let [b, u, m] = med(&f.cli);
+    t.add(
+        "(i) list-sessions CLI wall time, median",
+        [&b, &u, &m],
+        &ms3,
+        "tuios <= 5 ms",
+        Some(&|v| verdict(v[1], |x| x <= 5.0)),
+    );
     t.print();
 
     println!();
@@ -2347,6 +2642,15 @@ fn print_table(f: &Figures, flood_bytes: u64) {
         "(g) the client (bare: /bin/sh) on a PTY of the benchmark's own; the clock runs from the"
     );
     println!("key written to that PTY until the key is in what the client draws.");
+    if f.scale_secs.iter().any(Option::is_some) || f.start.iter().any(Option::is_some) {
+        println!(
+            "(h) from the first window request to the last answer; RSS of the daemon / tmux server"
+        );
+        println!(
+            "once settled. (i) cold start: from spawning the server until it answered (tmux: one"
+        );
+        println!("`start-server ; list-sessions` client); CLI: one whole process (bare: `true`).");
+    }
     for (i, name) in SEATS.iter().enumerate() {
         if let Some(Ok(v)) = &a.keys[i] {
             println!(
@@ -2614,6 +2918,113 @@ fn run(cfg: &Config) -> R<()> {
         }
     }
 
+    f.scale_windows = cfg.scale_windows;
+    if ph.scale {
+        // One system at a time: each holds `scale_windows` PTYs and shells, and is torn down
+        // (daemon stopped, tmux server killed) before the next starts.
+        let n = cfg.scale_windows;
+        let per_window = |s: &Scale| {
+            let (first, last) = s.tenths();
+            format!(
+                "{:.2} MB per window (total / {n}); {:.2} MB per window added ((after - {:.1} MB before) / {}); \
+                 creation {first:.2} ms per window over the first tenth, {last:.2} ms over the last",
+                s.after_kib as f64 * 1024.0 / 1e6 / n as f64,
+                s.after_kib.saturating_sub(s.before_kib) as f64 * 1024.0
+                    / 1e6
+                    / s.created.max(1) as f64,
+                s.before_kib as f64 * 1024.0 / 1e6,
+                s.created
+            )
+        };
+        if cfg.tuios {
+            log(format_args!("(h) {n} idle windows, tuios"));
+            let r = Tuios::start(&cfg.bin, &dir.0, "h")
+                .and_then(|t| t.scale(n).map_err(|e| format!("{e}\n{}", t.log_tail())));
+            if let Ok(s) = &r {
+                f.notes.push(format!(
+                    "(h) tuios: {} new-window requests on one connection, one after the other; {}",
+                    s.created,
+                    per_window(s)
+                ));
+            }
+            f.scale_secs[1] = Some(r.as_ref().map(|s| s.secs).map_err(Clone::clone));
+            f.scale_rss[1] = Some(r.map(|s| s.after_kib as f64));
+        }
+        if cfg.tmux {
+            log(format_args!("(h) {n} idle windows, tmux"));
+            let r = Tmux::start(&dir.0, "h").and_then(|t| t.scale(n));
+            if let Ok(s) = &r {
+                f.notes.push(format!(
+                    "(h) tmux: {} `new-window -d` commands, {TMUX_BATCH} per tmux invocation \
+                     (joined with `;`) so that starting the client does not dominate; {}",
+                    s.created,
+                    per_window(s)
+                ));
+            }
+            f.scale_secs[2] = Some(r.as_ref().map(|s| s.secs).map_err(Clone::clone));
+            f.scale_rss[2] = Some(r.map(|s| s.after_kib as f64));
+        }
+    }
+
+    if ph.startup {
+        let mut starts: [Vec<f64>; 3] = Default::default();
+        let mut failed: [Option<String>; 3] = Default::default();
+        for k in 0..cfg.starts {
+            // Interleaved so drift on the machine hits both alike.
+            if cfg.tuios && failed[1].is_none() {
+                log(format_args!("(i) cold start {} tuios", k + 1));
+                match tuios_cold_start(&cfg.bin, &dir.0, &format!("i{k}")) {
+                    Ok(ms) => starts[1].push(ms),
+                    Err(e) => failed[1] = Some(e),
+                }
+            }
+            if cfg.tmux && failed[2].is_none() {
+                log(format_args!("(i) cold start {} tmux", k + 1));
+                match tmux_cold_start(&dir.0, &format!("i{k}")) {
+                    Ok(ms) => starts[2].push(ms),
+                    Err(e) => failed[2] = Some(e),
+                }
+            }
+        }
+        for i in 1..3 {
+            if let Some(e) = failed[i].take() {
+                f.start[i] = Some(Err(e));
+            } else if !starts[i].is_empty() {
+                f.start[i] = Some(Ok(std::mem::take(&mut starts[i])));
+            }
+        }
+        log(format_args!(
+            "(i) list-sessions CLI, {} runs each",
+            cfg.cli_runs
+        ));
+        if cfg.bare {
+            f.cli[0] = Some(bare_cli_runs(cfg.cli_runs));
+        }
+        if cfg.tuios {
+            f.cli[1] =
+                Some(Tuios::start(&cfg.bin, &dir.0, "i").and_then(|t| t.cli_runs(cfg.cli_runs)));
+        }
+        if cfg.tmux {
+            f.cli[2] = Some(Tmux::start(&dir.0, "i").and_then(|t| t.cli_runs(cfg.cli_runs)));
+        }
+        for (i, name) in ["bare `true`", "tuios", "tmux"].iter().enumerate() {
+            for (what, v) in [
+                ("cold start", &f.start[i]),
+                ("list-sessions CLI", &f.cli[i]),
+            ] {
+                if let Some(Ok(v)) = v {
+                    f.notes.push(format!(
+                        "(i) {what}, {name}: {} runs, min {:.3} ms, p90 {:.3} ms, max {:.3} ms",
+                        v.len(),
+                        percentile(v, 0.0),
+                        percentile(v, 0.9),
+                        percentile(v, 1.0)
+                    ));
+                }
+            }
+        }
+    }
+
     let mut what = Vec::new();
     if ph.throughput {
         what.push(format!("{} throughput runs", cfg.runs));
@@ -2637,6 +3048,15 @@ fn run(cfg: &Config) -> R<()> {
         what.push(format!(
             "{} attached floods and {} keys",
             cfg.attach_runs, cfg.keys
+        ));
+    }
+    if ph.scale {
+        what.push(format!("{} idle windows", cfg.scale_windows));
+    }
+    if ph.startup {
+        what.push(format!(
+            "{} cold starts and {} CLI runs",
+            cfg.starts, cfg.cli_runs
         ));
     }
     f.notes.push(format!(
