@@ -1361,7 +1361,46 @@ struct Scale {
     per_window_ms: Vec<f64>,
 }
 
+/// Milliseconds of each of `n` runs of `run` (each checked: a failed run ends the phase). The
+/// check's own time is counted; it only looks at output already in hand.
+fn timed_runs(n: usize, mut run: impl FnMut() -> R<()>) -> R<Vec<f64>> {
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t0 = Instant::now();
+        run()?;
+        times.push(t0.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(times)
+}
+
 impl Scale {
+    /// The figures once `count` windows exist (checked against `windows`): `what` names the
+    /// server in the error, `pid` is the process whose settled RSS is read.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        what: &str,
+        pid: u32,
+        t0: Instant,
+        before_kib: u64,
+        have: usize,
+        windows: usize,
+        count: usize,
+        per_window_ms: Vec<f64>,
+    ) -> R<Scale> {
+        let secs = t0.elapsed().as_secs_f64();
+        if count != windows.max(have) {
+            return Err(format!("{what} holds {count} windows instead of {windows}"));
+        }
+        let after_kib = settled_rss_kib(pid)?;
+        Ok(Scale {
+            secs,
+            before_kib,
+            after_kib,
+            created: windows.saturating_sub(have),
+            per_window_ms,
+        })
+    }
+
     /// Mean ms per window over the first and the last tenth of the creations: whether creating
     /// a window gets dearer as windows pile up.
     fn tenths(&self) -> (f64, f64) {
@@ -1405,30 +1444,23 @@ impl Tuios {
             per_window_ms.push((now - last).as_secs_f64() * 1e3);
             last = now;
         }
-        let secs = t0.elapsed().as_secs_f64();
         let count = self.window_ids(&mut c)?.len();
-        if count != windows.max(have) {
-            return Err(format!(
-                "the session holds {count} windows instead of {windows}"
-            ));
-        }
-        let after_kib = settled_rss_kib(self.pid)?;
-        Ok(Scale {
-            secs,
+        Scale::finish(
+            "the session",
+            self.pid,
+            t0,
             before_kib,
-            after_kib,
-            created: windows.saturating_sub(have),
+            have,
+            windows,
+            count,
             per_window_ms,
-        })
+        )
     }
 
     /// (i) Wall time of `tuios list-sessions` processes, one after the other, in milliseconds.
     fn cli_runs(&self, n: usize) -> R<Vec<f64>> {
-        let mut times = Vec::with_capacity(n);
-        for _ in 0..n {
-            let t0 = Instant::now();
+        timed_runs(n, || {
             let out = self.cli(&["list-sessions"])?;
-            times.push(t0.elapsed().as_secs_f64() * 1e3);
             if !out.status.success() || !String::from_utf8_lossy(&out.stdout).contains("bench") {
                 return Err(format!(
                     "tuios list-sessions failed or did not list the session ({}): {}{}",
@@ -1437,8 +1469,8 @@ impl Tuios {
                     String::from_utf8_lossy(&out.stderr)
                 ));
             }
-        }
-        Ok(times)
+            Ok(())
+        })
     }
 }
 
@@ -1840,7 +1872,6 @@ impl Tmux {
             last = now;
             left -= batch;
         }
-        let secs = t0.elapsed().as_secs_f64();
         let count = self.window_count()?;
         // remain-on-exit keeps a pane whose shell could not start: count those as failures.
         let dead = self
@@ -1851,35 +1882,29 @@ impl Tmux {
         if dead > 0 {
             return Err(format!("{dead} tmux panes have no live shell"));
         }
-        if count != windows.max(have) {
-            return Err(format!(
-                "the tmux server holds {count} windows instead of {windows}"
-            ));
-        }
-        let after_kib = settled_rss_kib(pid)?;
-        Ok(Scale {
-            secs,
+        Scale::finish(
+            "the tmux server",
+            pid,
+            t0,
             before_kib,
-            after_kib,
-            created: windows.saturating_sub(have),
+            have,
+            windows,
+            count,
             per_window_ms,
-        })
+        )
     }
 
     /// (i) Wall time of `tmux list-sessions` processes, one after the other, in milliseconds.
     fn cli_runs(&self, n: usize) -> R<Vec<f64>> {
-        let mut times = Vec::with_capacity(n);
-        for _ in 0..n {
-            let t0 = Instant::now();
+        timed_runs(n, || {
             let out = self.run(&["list-sessions"])?;
-            times.push(t0.elapsed().as_secs_f64() * 1e3);
             if !out.contains("base") {
                 return Err(format!(
                     "tmux list-sessions did not list the session: {out}"
                 ));
             }
-        }
-        Ok(times)
+            Ok(())
+        })
     }
 }
 
