@@ -299,15 +299,20 @@ impl BinaryConnection {
     }
 
     /// Show exactly `windows`: viewers are added for new ones and removed for the rest.
+    /// Show the client `windows`. The windows take the removals and additions before this
+    /// frame's read permit goes back, so a client that flips its view in a loop waits on its own
+    /// connection (the 64-frame bound) instead of filling the windows' mailboxes.
     fn set_view(&mut self, s: SessionRef, windows: Vec<String>, ctx: &mut Context<Self>) {
         let Some(att) = self.attached.as_mut() else {
             return;
         };
         let client = att.client;
+        // Sent now (in frame order), answered later.
+        let mut removed = Vec::new();
         att.viewing.retain(|v| {
             let keep = windows.contains(&v.id);
             if !keep {
-                v.addr.do_send(RemoveViewer(client));
+                removed.push(v.addr.send(RemoveViewer(client)));
             }
             keep
         });
@@ -315,7 +320,7 @@ impl BinaryConnection {
             .into_iter()
             .filter(|id| !att.viewing.iter().any(|v| &v.id == id))
             .collect();
-        if new.is_empty() {
+        if removed.is_empty() && new.is_empty() {
             return;
         }
         let sink = self.outbox.clone();
@@ -323,28 +328,46 @@ impl BinaryConnection {
         let permit = self.hold();
         ctx.spawn(
             async move {
-                let _permit = permit;
+                for r in removed {
+                    let _ = r.await;
+                }
                 let mut found = Vec::new();
                 for id in new {
                     if let Ok(w) = resolve(&s, &id).await {
                         found.push((id, w));
                     }
                 }
-                found
+                (found, permit)
             }
             .into_actor(self)
-            .map(move |found, act, _| {
+            .map(move |(found, permit), act, ctx| {
                 let Some(att) = act.attached.as_mut() else {
                     return;
                 };
+                let mut added = Vec::new();
                 for (id, w) in found {
-                    w.do_send(AddViewer {
+                    if att.viewing.iter().any(|v| v.id == id) {
+                        continue;
+                    }
+                    added.push(w.send(AddViewer {
                         client,
                         sink: sink.clone(),
                         fps,
-                    });
+                    }));
                     att.viewing.push(Viewed { id, addr: w });
                 }
+                if added.is_empty() {
+                    return;
+                }
+                ctx.spawn(
+                    async move {
+                        let _permit = permit;
+                        for a in added {
+                            let _ = a.await;
+                        }
+                    }
+                    .into_actor(act),
+                );
             }),
         );
     }
