@@ -70,8 +70,17 @@ pub enum Direct {
     /// Partly written; the rest is queued and the receiver says when it is written.
     Queued(oneshot::Receiver<io::Result<()>>),
     /// Not written: earlier writes are pending or the program is gone. The caller goes through
-    /// the window.
-    Refused(Vec<u8>),
+    /// the window, holding the ticket (None when the window has no open input).
+    Refused(Vec<u8>, Option<Ticket>),
+}
+
+/// Write `bytes` to window `id`'s PTY now if nothing is pending before them (see
+/// [`PtyInput::write_direct`]).
+pub fn write(id: &str, bytes: Vec<u8>) -> Direct {
+    match find(id) {
+        Some(input) => input.write_direct(bytes),
+        None => Direct::Refused(bytes, None),
+    }
 }
 
 struct Open {
@@ -200,10 +209,10 @@ impl PtyInput {
     pub fn write_direct(&self, bytes: Vec<u8>) -> Direct {
         let open = self.lock();
         let Some(open) = open.as_ref() else {
-            return Direct::Refused(bytes);
+            return Direct::Refused(bytes, None);
         };
         if self.queued.load(Ordering::SeqCst) != 0 || self.in_flight.load(Ordering::SeqCst) != 0 {
-            return Direct::Refused(bytes);
+            return Direct::Refused(bytes, Some(self.ticket()));
         }
         let mut done = 0;
         while done < bytes.len() {
@@ -211,7 +220,7 @@ impl PtyInput {
                 Ok(n) => done += n,
                 Err(rustix::io::Errno::INTR) => {}
                 Err(rustix::io::Errno::AGAIN) => break,
-                Err(_) if done == 0 => return Direct::Refused(bytes),
+                Err(_) if done == 0 => return Direct::Refused(bytes, Some(self.ticket())),
                 // Part was written: the rest goes through the queue, which reports the error.
                 Err(_) => break,
             }

@@ -72,11 +72,10 @@ impl BinaryConnection {
                 // A key for a window this client shows goes straight to its PTY when no earlier
                 // write to it is pending (see `pty_input`); else through the window, holding a
                 // ticket so that no later key overtakes it.
-                let input = self.shown(&window).and_then(|_| pty_input::find(&window));
-                let (data, ticket) = match input {
-                    Some(input) => match input.write_direct(data) {
+                let (data, ticket) = match self.shown(&window) {
+                    Some(_) => match pty_input::write(&window, data) {
                         Direct::Written | Direct::Queued(_) => return,
-                        Direct::Refused(data) => (data, Some(input.ticket())),
+                        Direct::Refused(data, ticket) => (data, ticket),
                     },
                     None => (data, pty_input::ticket(&window)),
                 };
@@ -382,9 +381,7 @@ impl BinaryConnection {
 
     pub(super) fn leave_session(&mut self) {
         if let Some(att) = self.attached.take() {
-            for v in &att.viewing {
-                v.addr.do_send(RemoveViewer(att.client));
-            }
+            att.drop_viewers();
             att.session.addr.do_send(DetachClient(att.client));
         }
     }

@@ -6,6 +6,7 @@
 //! disconnected, never buffered without limit); session state is coalesced (only the latest
 //! view waits to be written); screen frames have their own small queue that windows skip when
 //! it is full.
+use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,8 +18,6 @@ use protocol::binary::{
     version_mismatch_message, BinaryErrorCode, ClientMessage, DaemonMessage, SessionSummary,
     BINARY_VERSION, MIN_BINARY_VERSION,
 };
-use std::os::fd::OwnedFd;
-
 use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
@@ -59,7 +58,6 @@ pub struct BinaryConnection {
     attached: Option<Attached>,
     /// The permit of the frame being handled; work that outlives the handler takes it along.
     held: Option<OwnedSemaphorePermit>,
-
     /// A complete frame has arrived (the handshake deadline no longer applies).
     greeted: bool,
     closing: bool,
@@ -78,6 +76,15 @@ struct Attached {
     fps: u16,
     /// Windows whose screens this client receives.
     viewing: Vec<Viewed>,
+}
+
+impl Attached {
+    /// Stop every shown window's frames for this client (once, as it leaves).
+    fn drop_viewers(&self) {
+        for v in &self.viewing {
+            v.addr.do_send(RemoveViewer(self.client));
+        }
+    }
 }
 
 /// A window this client receives.
@@ -326,9 +333,7 @@ impl Handler<ToClient> for BinaryConnection {
         if ended {
             // The session is gone; nothing more will come for this client.
             if let Some(a) = self.attached.take() {
-                for Viewed { addr: w, .. } in a.viewing {
-                    w.do_send(RemoveViewer(a.client));
-                }
+                a.drop_viewers();
             }
         }
     }

@@ -75,18 +75,15 @@ pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<O
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
     // Straight to the PTY when nothing is pending before it (no hop to the window's thread).
-    let (bytes, ticket) = match pty_input::find(&w.id) {
-        Some(input) => match input.write_direct(text.into_bytes()) {
-            Direct::Written => return Ok(ok()),
-            Direct::Queued(written) => {
-                return match written.await {
-                    Ok(Ok(())) => Ok(ok()),
-                    _ => Err(errors::pty_not_found(&w.id)),
-                }
+    let (bytes, ticket) = match pty_input::write(&w.id, text.into_bytes()) {
+        Direct::Written => return Ok(ok()),
+        Direct::Queued(written) => {
+            return match written.await {
+                Ok(Ok(())) => Ok(ok()),
+                _ => Err(errors::pty_not_found(&w.id)),
             }
-            Direct::Refused(bytes) => (bytes, Some(input.ticket())),
-        },
-        None => (text.into_bytes(), None),
+        }
+        Direct::Refused(bytes, ticket) => (bytes, ticket),
     };
     mailbox(w.addr.send(win::WriteInput(bytes, ticket)).await)
         .map_err(|_| errors::window_gone(&w.id))??;
