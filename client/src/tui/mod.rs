@@ -228,7 +228,7 @@ fn run_loop<T: Term>(
             app.view.focused.as_deref(),
             &app.settings.alerts,
             now,
-            alerts::local_minute(),
+            alerts::local_minute,
         );
         for f in fired {
             raise_alert(app, bt.terminal(), &f);

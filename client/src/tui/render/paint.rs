@@ -1,9 +1,14 @@
 //! Cells: colours from the theme, clipped text, styled rows.
 
 use super::*;
+use termwiz::cell::Cell;
 
 /// Display columns of one character (0 for combining marks, 2 for wide ones).
 pub fn char_width(c: char) -> usize {
+    if c.is_ascii() {
+        // Printable ASCII is one column; controls are drawn as spaces by the canvas.
+        return 1;
+    }
     let mut buf = [0u8; 4];
     grapheme_column_width(c.encode_utf8(&mut buf), None)
 }
@@ -153,6 +158,12 @@ impl Canvas<'_> {
             return 0;
         }
         let max = usize::from(max.min(self.w - x));
+        if text.is_ascii() {
+            let n = text.len().min(max);
+            if self.put_ascii(x, y, text[..n].bytes(), attrs) {
+                return n as u16;
+            }
+        }
         let mut out = String::with_capacity(text.len());
         let mut used = 0usize;
         for c in text.chars() {
@@ -181,9 +192,50 @@ impl Canvas<'_> {
         used as u16
     }
 
+    /// Writes ASCII straight into the surface's cells, one column each (controls as spaces):
+    /// the common case, without the grapheme segmentation and change log of `Change::Text`
+    /// (the surface is only compared cell by cell afterwards, never replayed). False when the
+    /// row is not there or too short, for the general path to handle.
+    fn put_ascii(
+        &mut self,
+        x: u16,
+        y: u16,
+        bytes: impl ExactSizeIterator<Item = u8>,
+        attrs: &CellAttributes,
+    ) -> bool {
+        let (x, n) = (usize::from(x), bytes.len());
+        let mut lines = self.s.screen_cells();
+        let Some(row) = lines.get_mut(usize::from(y)) else {
+            return false;
+        };
+        if x + n > row.len() {
+            return false;
+        }
+        // Overwriting the right half of a wide character leaves its left half alone on screen:
+        // blank it, as the surface itself does.
+        if x > 0 && row[x - 1].width() > 1 {
+            row[x - 1] = Cell::blank_with_attrs(row[x - 1].attrs().clone());
+        }
+        for (cell, b) in row[x..x + n].iter_mut().zip(bytes) {
+            let ch = if b.is_ascii_control() {
+                ' '
+            } else {
+                char::from(b)
+            };
+            *cell = Cell::new(ch, attrs.clone());
+        }
+        true
+    }
+
     pub(super) fn fill(&mut self, x: u16, y: u16, w: u16, c: char, attrs: &CellAttributes) {
-        if w == 0 {
+        if w == 0 || y >= self.h || x >= self.w {
             return;
+        }
+        if c.is_ascii() {
+            let n = usize::from(w.min(self.w - x));
+            if self.put_ascii(x, y, std::iter::repeat_n(c as u8, n), attrs) {
+                return;
+            }
         }
         let s: String = std::iter::repeat_n(c, usize::from(w)).collect();
         self.text(x, y, w, &s, attrs);
@@ -320,5 +372,39 @@ mod tests {
         assert_eq!(c.text(0, 1, 3, "\x1b[2J", &a), 3);
         let text = s.screen_chars_to_string();
         assert_eq!(text, "hello     \n [2     a \n");
+    }
+
+    #[test]
+    fn ascii_over_half_a_wide_character_blanks_the_other_half() {
+        let mut s = Surface::new(6, 1);
+        let mut c = Canvas {
+            s: &mut s,
+            w: 6,
+            h: 1,
+        };
+        let a = CellAttributes::default();
+        assert_eq!(c.text(0, 0, 6, "a漢b", &a), 4);
+        // Column 2 is the right half of 漢: writing there leaves no half character behind.
+        assert_eq!(c.text(2, 0, 6, "xy", &a), 2);
+        assert_eq!(s.screen_chars_to_string(), "a xy  \n");
+        let cells = s.screen_cells();
+        assert!(cells[0].iter().all(|cell| cell.width() == 1));
+    }
+
+    #[test]
+    fn fill_is_clipped_and_styled() {
+        let mut s = Surface::new(5, 2);
+        let mut c = Canvas {
+            s: &mut s,
+            w: 5,
+            h: 2,
+        };
+        let mut a = CellAttributes::default();
+        a.set_reverse(true);
+        c.fill(3, 1, 9, '-', &a);
+        c.fill(0, 2, 3, '-', &a);
+        assert_eq!(s.screen_chars_to_string(), "     \n   --\n");
+        let cells = s.screen_cells();
+        assert!(cells[1][3].attrs().reverse() && !cells[1][2].attrs().reverse());
     }
 }
