@@ -5,7 +5,8 @@
 //! options, layout) with what it last handed to the writer; only a change is written, so a
 //! session is written at most once per second. The working directories come from /proc, which
 //! is read on the blocking pool with the write, and are refreshed every
-//! [`CWD_REFRESH_TICKS`] seconds even without a structural change. Shutdown writes once more,
+//! [`CWD_REFRESH_TICKS`] seconds even without a structural change when a window had output
+//! since they were last read (an idle session does no work at all). Shutdown writes once more,
 //! and kill-session deletes the file. Writes are atomic (temporary file in the same directory,
 //! fsync, rename, directory fsync) and private (0600 in a 0700 directory).
 //!
@@ -37,7 +38,10 @@ use protocol::VerbError;
 pub const FORMAT_VERSION: u64 = 1;
 /// How often a session looks for changes to save: the debounce bound (one write per second).
 pub const SAVE_INTERVAL: Duration = Duration::from_secs(1);
-/// Working directories are looked up again every this many ticks without a structural change.
+/// Working directories are looked up again every this many ticks without a structural change,
+/// when a window had output since the last look (a `cd` at a prompt prints the next prompt): an
+/// idle session costs no /proc reads (or, with the programs kept across a crash, no screen
+/// copies) at all.
 pub const CWD_REFRESH_TICKS: u32 = 10;
 /// A saved file larger than this is not read (a session's structure is a few kilobytes).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -337,6 +341,8 @@ pub struct SaveState {
     /// The structure last handed to the writer (working directories left out).
     last: Option<SavedSession>,
     ticks: u32,
+    /// When working directories (and kept screens) were last read for a write (`agent::now_ms`).
+    read_ms: u64,
     generation: u64,
     writer: Arc<Mutex<Writer>>,
 }
@@ -446,12 +452,18 @@ impl Session {
             return;
         }
         self.saved.ticks = self.saved.ticks.wrapping_add(1);
-        let refresh = self.saved.ticks.is_multiple_of(CWD_REFRESH_TICKS);
+        let read_ms = self.saved.read_ms;
+        let refresh = self.saved.ticks.is_multiple_of(CWD_REFRESH_TICKS)
+            && self
+                .windows
+                .iter()
+                .any(|w| w.agent.link.last_output_ms() >= read_ms);
         let (doc, pids) = self.structure();
         if !refresh && self.saved.last.as_ref() == Some(&doc) {
             return;
         }
         self.saved.last = Some(doc.clone());
+        self.saved.read_ms = crate::agent::now_ms();
         if !crate::handover::keeps_ptys() {
             self.enqueue_write(doc, pids);
             return;
