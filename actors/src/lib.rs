@@ -24,6 +24,7 @@ pub mod reader;
 pub mod screen;
 pub mod session;
 pub mod session_manager;
+pub mod spawn;
 pub mod subscriber;
 pub mod supervisor;
 pub mod verbs;

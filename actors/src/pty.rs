@@ -5,7 +5,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 
 use bytes::BytesMut;
-use portable_pty::{native_pty_system, CommandBuilder, MasterPty, PtySize};
+use portable_pty::{native_pty_system, MasterPty, PtySize};
 use tokio::net::unix::pipe;
 
 /// Bytes read per PTY read. Large reads keep a flood cheap; the actor handles one chunk at a time,
@@ -38,7 +38,7 @@ pub struct ExitInfo {
 
 pub struct SpawnedPty {
     pub master: Box<dyn MasterPty + Send>,
-    pub child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// The program; the Supervisor reaps it by pid.
     pub pid: i32,
 }
 
@@ -51,40 +51,22 @@ pub fn pty_size(cols: u16, rows: u16) -> PtySize {
     }
 }
 
-/// Open a PTY and start the program in it. Errors are the OS reason, for the caller to classify.
+/// Open a PTY and start the program in it (`spawn.rs`). Errors are the OS reason, for the
+/// caller to classify.
 pub fn spawn(spec: &SpawnSpec) -> Result<SpawnedPty, String> {
     let pair = native_pty_system()
         .openpty(pty_size(spec.cols, spec.rows))
         .map_err(|e| format!("could not open a PTY: {e}"))?;
-    // A shell on a terminal is interactive by itself; no flags needed.
-    let mut cmd = if spec.command.is_empty() {
-        CommandBuilder::new(&spec.shell)
-    } else {
-        CommandBuilder::from_argv(spec.command.iter().map(Into::into).collect())
-    };
-    if let Some(cwd) = &spec.cwd {
-        cmd.cwd(cwd);
-    }
-    // The builder starts from the daemon's own environment; what only meant something to the
-    // daemon (or to the tmux it was started from) is dropped before the window's own is set.
-    for (k, _) in std::env::vars_os() {
-        if let Some(name) = k.to_str().filter(|n| not_for_windows(n)) {
-            cmd.env_remove(name);
-        }
-    }
-    for (k, v) in &spec.env {
-        cmd.env(k, v);
-    }
-    let child = pair.slave.spawn_command(cmd).map_err(|e| e.to_string())?;
+    // The child opens the slave by name, which is what makes it its controlling terminal.
+    let tty = pair
+        .master
+        .tty_name()
+        .ok_or_else(|| "the new PTY has no name".to_string())?;
+    let pid = crate::spawn::spawn(spec, &tty)?;
     // The slave must be closed here, or reads never see the end of output.
     drop(pair.slave);
-    let pid = child
-        .process_id()
-        .map(|p| p as i32)
-        .ok_or_else(|| "the child has no process id".to_string())?;
     Ok(SpawnedPty {
         master: pair.master,
-        child,
         pid,
     })
 }

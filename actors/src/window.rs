@@ -191,9 +191,7 @@ impl Window {
         links: WindowLinks,
         arbiter: &ArbiterHandle,
     ) -> std::io::Result<Addr<Window>> {
-        let SpawnedPty { master, child, pid } = spawned;
-        // The supervisor reaps by pid; the handle itself is not needed.
-        drop(child);
+        let SpawnedPty { master, pid } = spawned;
         let reader_fd = pty::reader_fd(master.as_ref())?;
         let writer_fd = pty::writer_fd(master.as_ref())?;
         // Everything that registers with a reactor is made inside the arbiter it runs on.

@@ -606,7 +606,8 @@ impl Session {
         if restored {
             spawn_spec.env.push(("TUIOS_RESTORED".into(), "1".into()));
         }
-        // openpty, fork and exec block: they run on the blocking pool, never on this thread.
+        // openpty, the PATH search and posix_spawn (which waits for the child's exec) block:
+        // they run on the blocking pool, never on this thread.
         let spawning = tokio::task::spawn_blocking(move || {
             let res = pty::spawn(&spawn_spec);
             (spawn_spec, res)
