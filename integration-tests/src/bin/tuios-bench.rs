@@ -2234,10 +2234,13 @@ fn attached(cfg: &Config, file: &Path, dir: &Path, notes: &mut Vec<String>) -> A
 // ---------------------------------------------------------------------------------------------
 // Keystroke echo on a PTY of our own
 
-/// Reads and drops what arrives until the output has been quiet for 30 ms.
+/// How long the output must be quiet before the next key (and so the idle time before each).
+const KEY_IDLE: Duration = Duration::from_millis(30);
+
+/// Reads and drops what arrives until the output has been quiet for [`KEY_IDLE`].
 fn drain_pty(pty: &mut Pty) -> R<()> {
     let mut buf = [0u8; 65536];
-    while pty.readable(Duration::from_millis(30))? {
+    while pty.readable(KEY_IDLE)? {
         match pty.master.read(&mut buf) {
             Ok(0) => return Err("the program on the PTY ended".into()),
             Ok(_) => {}
@@ -2272,6 +2275,42 @@ fn time_keys(pty: &mut Pty, n: usize) -> R<Vec<f64>> {
         }
     }
     Ok(times)
+}
+
+/// Medians of `n` one-byte round trips between this thread and an echoing thread over a Unix
+/// socket pair: (back to back, after [`KEY_IDLE`] of idle). What a cold wake-up costs on this
+/// machine, for reading the (g) figures: on a VM it can be several times the warm one.
+fn wake_round_trips(n: usize) -> R<(f64, f64)> {
+    let (mut near, mut far) = UnixStream::pair().map_err(ctx("a socket pair"))?;
+    let echo = std::thread::spawn(move || {
+        let mut b = [0u8; 1];
+        while matches!(far.read(&mut b), Ok(1)) {
+            if far.write_all(&b).is_err() {
+                break;
+            }
+        }
+    });
+    let mut trip = |idle: Option<Duration>| -> R<Vec<f64>> {
+        let mut times = Vec::with_capacity(n);
+        let mut b = [0u8; 1];
+        for _ in 0..n {
+            if let Some(d) = idle {
+                std::thread::sleep(d);
+            }
+            let t0 = Instant::now();
+            near.write_all(b"x")
+                .map_err(ctx("writing to the echo thread"))?;
+            near.read_exact(&mut b)
+                .map_err(ctx("reading from the echo thread"))?;
+            times.push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        Ok(times)
+    };
+    let warm = trip(None).map(|t| median(&t));
+    let cold = trip(Some(KEY_IDLE)).map(|t| median(&t));
+    drop(near);
+    let _ = echo.join();
+    Ok((warm?, cold?))
 }
 
 /// The floor: /bin/sh on a bare PTY, the kernel echoing.
@@ -2929,6 +2968,16 @@ fn run(cfg: &Config) -> R<()> {
     }
 
     if ph.keys {
+        match wake_round_trips(50) {
+            Ok((warm, cold)) => f.notes.push(format!(
+                "(g) this machine: a round trip between two threads over a socket pair takes \
+                 {warm:.3} ms back to back and {cold:.3} ms after {} ms idle (medians of 50)",
+                KEY_IDLE.as_millis()
+            )),
+            Err(e) => f
+                .notes
+                .push(format!("(g) thread wake-up calibration failed: {e}")),
+        }
         if cfg.bare {
             log(format_args!("(g) keystroke echo, bare PTY"));
             f.keys[0] = Some(bare_keys(cfg.keys));
