@@ -275,6 +275,57 @@ fn files_are_private_and_kill_session_deletes_them() {
     assert_eq!(list["saved"], json!([]), "{list}");
 }
 
+/// The saved JSON of `name`, once `done` holds for it.
+fn wait_saved(env: &TestEnv, name: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let file = saved_file(env, name);
+    poll(DEADLINE, what, || {
+        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        if done(&v) {
+            Ok(v)
+        } else {
+            Err(text)
+        }
+    })
+}
+
+#[test]
+fn a_cd_alone_and_a_change_after_a_quiet_spell_are_saved() {
+    // Saving is driven by changes, not a clock: a session that has gone quiet has no timer,
+    // yet a `cd` at its prompt (output, no structural change) and a later rename still reach
+    // the file.
+    let env = TestEnv::new();
+    let _daemon = start(&env);
+    let out = env.cli(&["new", "-d", "quiet"]);
+    assert!(out.status.success(), "{out:?}");
+    let first = wait_saved(&env, "quiet", "the new session to be saved", |v| {
+        v["windows"][0]["cwd"].is_string()
+    });
+    let id = first["windows"][0]["id"].as_str().unwrap().to_string();
+    let dir = make_dir(&env, "moved-here");
+    let mut c = conn(&env);
+    c.send_text(
+        "quiet",
+        &id,
+        &format!("cd '{}' && echo moved-$((40+2))\n", dir.display()),
+    );
+    c.wait_for_text("quiet", &id, "moved-42");
+    // The refresh comes within seconds of the output, well after the check went quiet.
+    wait_saved(
+        &env,
+        "quiet",
+        "the new working directory to be saved",
+        |v| v["windows"][0]["cwd"] == json!(dir),
+    );
+    c.ok(
+        "set-window",
+        json!({"session": "quiet", "window": id, "name": "renamed"}),
+    );
+    wait_saved(&env, "quiet", "the rename to be saved", |v| {
+        v["windows"][0]["name"] == "renamed"
+    });
+}
+
 /// A minimal saved file in the current format, as a person or an older daemon might write it.
 fn handwritten(name: &str, dir: &Path) -> Value {
     json!({

@@ -404,6 +404,7 @@ impl Session {
         let Some(i) = self.index_of(window_id) else {
             return;
         };
+        self.save_after_output(ctx);
         self.agent_look(i, ctx);
         self.agent_schedule_settle(window_id.to_string(), ctx);
     }

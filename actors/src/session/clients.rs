@@ -160,7 +160,8 @@ pub struct AttachClient {
 
 impl Handler<AttachClient> for Session {
     type Result = MessageResult<AttachClient>;
-    fn handle(&mut self, msg: AttachClient, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: AttachClient, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         self.clients.next_id += 1;
         let id = self.clients.next_id;
         self.clients.list.push(ClientEntry {
@@ -188,7 +189,8 @@ pub struct DetachClient(pub u64);
 
 impl Handler<DetachClient> for Session {
     type Result = ();
-    fn handle(&mut self, msg: DetachClient, _: &mut Self::Context) {
+    fn handle(&mut self, msg: DetachClient, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         let before = self.clients.list.len();
         self.clients.list.retain(|c| c.id != msg.0);
         if self.clients.list.len() == before {
@@ -230,7 +232,8 @@ pub struct ClientResized {
 
 impl Handler<ClientResized> for Session {
     type Result = ();
-    fn handle(&mut self, msg: ClientResized, _: &mut Self::Context) {
+    fn handle(&mut self, msg: ClientResized, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         if let Some(c) = self.clients.list.iter_mut().find(|c| c.id == msg.client) {
             c.width = msg.width;
             c.height = msg.height;
@@ -250,7 +253,8 @@ pub struct SetLayout(pub String);
 
 impl Handler<SetLayout> for Session {
     type Result = ();
-    fn handle(&mut self, msg: SetLayout, _: &mut Self::Context) {
+    fn handle(&mut self, msg: SetLayout, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         if self.clients.layout.as_deref() != Some(msg.0.as_str()) {
             self.clients.layout = Some(msg.0);
             self.broadcast_state();
@@ -269,7 +273,8 @@ pub struct ClientGeometry {
 
 impl Handler<ClientGeometry> for Session {
     type Result = ();
-    fn handle(&mut self, msg: ClientGeometry, _: &mut Self::Context) {
+    fn handle(&mut self, msg: ClientGeometry, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         self.clients.geometry_seq += 1;
         let seq = self.clients.geometry_seq;
         let windows: std::collections::HashSet<&str> =
@@ -359,7 +364,8 @@ pub struct Route(pub RoutedRequest);
 
 impl Handler<Route> for Session {
     type Result = ResponseFuture<Result<Value, Option<VerbError>>>;
-    fn handle(&mut self, msg: Route, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: Route, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         // The first client attached answers; any of them could, and all see the result.
         let client = self.clients.list.first().map(|c| c.id);
         self.route_to(client, msg.0)
@@ -377,7 +383,8 @@ pub struct RouteTo {
 
 impl Handler<RouteTo> for Session {
     type Result = ResponseFuture<Result<Value, Option<VerbError>>>;
-    fn handle(&mut self, msg: RouteTo, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: RouteTo, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         self.route_to(Some(msg.client), msg.request)
     }
 }
@@ -429,7 +436,8 @@ pub struct RouteReply {
 
 impl Handler<RouteReply> for Session {
     type Result = ();
-    fn handle(&mut self, msg: RouteReply, _: &mut Self::Context) {
+    fn handle(&mut self, msg: RouteReply, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         let Some((_, tx)) = self.clients.pending.remove(&msg.request) else {
             return;
         };

@@ -104,7 +104,8 @@ pub struct ThawAll;
 
 impl Handler<ThawAll> for Session {
     type Result = ();
-    fn handle(&mut self, _: ThawAll, _: &mut Self::Context) {
+    fn handle(&mut self, _: ThawAll, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         for w in &self.windows {
             w.addr.do_send(window::Thaw);
         }
@@ -126,6 +127,7 @@ pub struct AdoptWindow {
 impl Handler<AdoptWindow> for Session {
     type Result = Result<(), String>;
     fn handle(&mut self, msg: AdoptWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         self.adopt_window(msg, ctx)
     }
 }
@@ -208,7 +210,8 @@ pub struct HandedOver {
 
 impl Handler<HandedOver> for Session {
     type Result = ();
-    fn handle(&mut self, msg: HandedOver, _: &mut Self::Context) {
+    fn handle(&mut self, msg: HandedOver, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         self.saved.handed_over(msg.restored);
     }
 }

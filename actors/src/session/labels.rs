@@ -17,7 +17,8 @@ pub struct SetSessionName(pub String);
 
 impl Handler<SetSessionName> for Session {
     type Result = MessageResult<SetSessionName>;
-    fn handle(&mut self, msg: SetSessionName, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: SetSessionName, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let name = msg.0.trim().to_string();
         self.display_name = (!name.is_empty()).then_some(name);
         // Attached clients show the session's name: they redraw it now.
@@ -37,7 +38,8 @@ pub struct SetSessionAccent(pub String);
 
 impl Handler<SetSessionAccent> for Session {
     type Result = MessageResult<SetSessionAccent>;
-    fn handle(&mut self, msg: SetSessionAccent, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: SetSessionAccent, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         self.accent = (!msg.0.is_empty()).then_some(msg.0);
         self.broadcast_state();
         MessageResult(set_session_accent::Reply {
@@ -57,7 +59,8 @@ pub struct SetWorkspaceName {
 
 impl Handler<SetWorkspaceName> for Session {
     type Result = Result<set_workspace_name::Reply, VerbError>;
-    fn handle(&mut self, msg: SetWorkspaceName, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: SetWorkspaceName, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let n = check_workspace(msg.workspace)?;
         let name = msg.name.trim().to_string();
         if name.is_empty() {
@@ -81,7 +84,8 @@ pub struct SetWorkspaceOrder(pub Vec<i64>);
 
 impl Handler<SetWorkspaceOrder> for Session {
     type Result = Result<set_workspace_order::Reply, VerbError>;
-    fn handle(&mut self, msg: SetWorkspaceOrder, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: SetWorkspaceOrder, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let mut kept: Vec<i64> = Vec::new();
         for n in msg.0 {
             if (1..=NUM_WORKSPACES).contains(&n) && !kept.contains(&n) {
@@ -117,6 +121,7 @@ pub struct SetOption {
 impl Handler<SetOption> for Session {
     type Result = ();
     fn handle(&mut self, msg: SetOption, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         let agent_option = msg.path.starts_with("daemon.agent_");
         self.options.insert(msg.path, msg.value);
         if agent_option {

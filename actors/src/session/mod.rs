@@ -410,7 +410,7 @@ impl Actor for Session {
     fn started(&mut self, ctx: &mut Self::Context) {
         self.agent_warm_manifests();
         self.agent_reconfigure(ctx);
-        saved::start(ctx);
+        self.save_soon(ctx);
     }
 }
 
@@ -478,6 +478,7 @@ impl Session {
 impl Handler<WindowNotice> for Session {
     type Result = ();
     fn handle(&mut self, msg: WindowNotice, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         match msg {
             WindowNotice::Title { window_id, title } => {
                 if let Some(i) = self.index_of(&window_id) {
@@ -548,7 +549,8 @@ pub struct NewWindow(pub NewWindowSpec);
 
 impl Handler<NewWindow> for Session {
     type Result = ResponseActFuture<Self, Result<new_window::Reply, VerbError>>;
-    fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: NewWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0, false)
     }
 }
@@ -764,7 +766,8 @@ pub struct WindowResized {
 
 impl Handler<WindowResized> for Session {
     type Result = ();
-    fn handle(&mut self, msg: WindowResized, _: &mut Self::Context) {
+    fn handle(&mut self, msg: WindowResized, ctx: &mut Self::Context) {
+        self.save_soon(ctx);
         if let Some(i) = self.index_of(&msg.window_id) {
             self.windows[i].cols = msg.cols;
             self.windows[i].rows = msg.rows;
@@ -778,7 +781,8 @@ pub struct CloseWindow(pub Option<String>);
 
 impl Handler<CloseWindow> for Session {
     type Result = Result<(), VerbError>;
-    fn handle(&mut self, msg: CloseWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: CloseWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let i = self.resolve(msg.0.as_deref())?;
         let before = self.snapshot();
         let entry = self.remove_window(i);

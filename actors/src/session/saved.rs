@@ -1,14 +1,17 @@
 //! Sessions that survive a restart: each session's structure is saved to
 //! `<state dir>/<name>.json` and brought back by a later daemon.
 //!
-//! Saving: once a second each session compares its structure (names, workspaces, windows,
-//! options, layout) with what it last handed to the writer; only a change is written, so a
-//! session is written at most once per second. The working directories come from /proc, which
-//! is read on the blocking pool with the write, and are refreshed every
-//! [`CWD_REFRESH_TICKS`] seconds even without a structural change when a window had output
-//! since they were last read (an idle session does no work at all). Shutdown writes once more,
-//! and kill-session deletes the file. Writes are atomic (temporary file in the same directory,
-//! fsync, rename, directory fsync) and private (0600 in a 0700 directory).
+//! Saving: a session compares its structure (names, workspaces, windows, options, layout) with
+//! what it last handed to the writer a second after anything asked it to change (every handler
+//! that can change the structure calls [`Session::save_soon`]); only a change is written, so a
+//! session is written at most once per second. The check looks again for [`LINGER_CHECKS`]
+//! more seconds after the last change, for changes that land after their message (a window
+//! whose program is still starting), then stops: an idle session has no timer at all. The
+//! working directories come from /proc, which is read on the blocking pool with the write, and
+//! are refreshed [`CWD_REFRESH`] after a window's output (a `cd` at a prompt prints the next
+//! prompt) even without a structural change. Shutdown writes once more, and kill-session
+//! deletes the file. Writes are atomic (temporary file in the same directory, fsync, rename,
+//! directory fsync) and private (0600 in a 0700 directory).
 //!
 //! Scrollback is not saved: it holds whatever went through the terminal (passwords typed at a
 //! prompt that echoed, tokens printed by tools), and a file under ~/.local/state outlives the
@@ -36,13 +39,14 @@ use protocol::VerbError;
 
 /// The format this daemon writes; it reads every version up to this one.
 pub const FORMAT_VERSION: u64 = 1;
-/// How often a session looks for changes to save: the debounce bound (one write per second).
+/// How long after a change the session looks for it: the debounce bound (one write per second).
 pub const SAVE_INTERVAL: Duration = Duration::from_secs(1);
-/// Working directories are looked up again every this many ticks without a structural change,
-/// when a window had output since the last look (a `cd` at a prompt prints the next prompt): an
-/// idle session costs no /proc reads (or, with the programs kept across a crash, no screen
-/// copies) at all.
-pub const CWD_REFRESH_TICKS: u32 = 10;
+/// Checks that found nothing before the session stops looking until the next change.
+pub const LINGER_CHECKS: u32 = 3;
+/// Working directories are looked up again this long after a window's output without a
+/// structural change (a `cd` at a prompt prints the next prompt): an idle session costs no
+/// /proc reads (or, with the programs kept across a crash, no screen copies) and no wake-ups.
+pub const CWD_REFRESH: Duration = Duration::from_secs(10);
 /// A saved file larger than this is not read (a session's structure is a few kilobytes).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// The session option listing commands that may be re-run when a session is restored.
@@ -340,7 +344,12 @@ pub struct SaveState {
     stopped: bool,
     /// The structure last handed to the writer (working directories left out).
     last: Option<SavedSession>,
-    ticks: u32,
+    /// The next check, when one is scheduled.
+    check: Option<SpawnHandle>,
+    /// When the scheduled check runs (`agent::now_ms`), to bring it forward.
+    check_at_ms: u64,
+    /// Checks in a row that found no change.
+    quiet: u32,
     /// When working directories (and kept screens) were last read for a write (`agent::now_ms`).
     read_ms: u64,
     generation: u64,
@@ -385,15 +394,42 @@ impl SaveState {
     }
 }
 
-/// Start the once-a-second check (when saving is on).
-pub(super) fn start(ctx: &mut Context<Session>) {
-    if store_dir().is_none() {
-        return;
-    }
-    ctx.run_interval(SAVE_INTERVAL, |act, ctx| act.save_tick(ctx));
-}
-
 impl Session {
+    /// Something may have changed the structure: look a second from now (and for
+    /// [`LINGER_CHECKS`] seconds after that), unless a check is already due sooner.
+    pub(super) fn save_soon(&mut self, ctx: &mut Context<Session>) {
+        self.saved.quiet = 0;
+        self.schedule_check(SAVE_INTERVAL, ctx);
+    }
+
+    /// A window printed something: its working directory may have changed. Look once
+    /// [`CWD_REFRESH`] has passed since the directories were last read.
+    pub(super) fn save_after_output(&mut self, ctx: &mut Context<Session>) {
+        let since = crate::agent::now_ms().saturating_sub(self.saved.read_ms);
+        let wait = CWD_REFRESH
+            .saturating_sub(Duration::from_millis(since))
+            .max(SAVE_INTERVAL);
+        self.schedule_check(wait, ctx);
+    }
+
+    fn schedule_check(&mut self, wait: Duration, ctx: &mut Context<Session>) {
+        if !self.saved.active() {
+            return;
+        }
+        let at = crate::agent::now_ms() + wait.as_millis() as u64;
+        if let Some(handle) = self.saved.check {
+            if self.saved.check_at_ms <= at {
+                return;
+            }
+            ctx.cancel_future(handle);
+        }
+        self.saved.check_at_ms = at;
+        self.saved.check = Some(ctx.run_later(wait, |act, ctx| {
+            act.saved.check = None;
+            act.save_tick(ctx);
+        }));
+    }
+
     /// The structure to save; working directories are filled in later from the returned pids.
     pub(super) fn structure(&self) -> (SavedSession, Vec<i32>) {
         let windows = self
@@ -451,17 +487,26 @@ impl Session {
         if !self.saved.active() {
             return;
         }
-        self.saved.ticks = self.saved.ticks.wrapping_add(1);
+        let now = crate::agent::now_ms();
         let read_ms = self.saved.read_ms;
-        let refresh = self.saved.ticks.is_multiple_of(CWD_REFRESH_TICKS)
-            && self
-                .windows
-                .iter()
-                .any(|w| w.agent.link.last_output_ms() >= read_ms);
+        let output = self
+            .windows
+            .iter()
+            .any(|w| w.agent.link.last_output_ms() >= read_ms);
+        let refresh = output && now.saturating_sub(read_ms) >= CWD_REFRESH.as_millis() as u64;
         let (doc, pids) = self.structure();
         if !refresh && self.saved.last.as_ref() == Some(&doc) {
+            self.saved.quiet += 1;
+            if self.saved.quiet <= LINGER_CHECKS {
+                self.schedule_check(SAVE_INTERVAL, ctx);
+            } else if output {
+                // Output came since the last read: its refresh is still due.
+                self.save_after_output(ctx);
+            }
             return;
         }
+        self.saved.quiet = 0;
+        self.schedule_check(SAVE_INTERVAL, ctx);
         self.saved.last = Some(doc.clone());
         self.saved.read_ms = crate::agent::now_ms();
         if !crate::handover::keeps_ptys() {
@@ -699,6 +744,7 @@ pub struct RestoreWindow(pub SavedWindow);
 impl Handler<RestoreWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Option<String>, VerbError>>;
     fn handle(&mut self, msg: RestoreWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let w = msg.0;
         // Its PTY survived a crash of the previous daemon: take the running program over.
         if let Some(master) = crate::handover::take_survivor(&w.id) {
@@ -829,7 +875,7 @@ pub struct FinishRestore {
 
 impl Handler<FinishRestore> for Session {
     type Result = ();
-    fn handle(&mut self, msg: FinishRestore, _: &mut Self::Context) {
+    fn handle(&mut self, msg: FinishRestore, ctx: &mut Self::Context) {
         let before = self.snapshot();
         for (ws, id) in msg.workspace_focus {
             if self.index_of(&id).is_some() {
@@ -844,6 +890,7 @@ impl Handler<FinishRestore> for Session {
             .filter(|id| self.index_of(id).is_some())
             .or_else(|| self.windows.first().map(|w| w.id.clone()));
         self.saved.restoring = false;
+        self.save_soon(ctx);
         self.publish_changes(before);
     }
 }

@@ -149,7 +149,8 @@ pub struct SelectWorkspace(pub i64);
 
 impl Handler<SelectWorkspace> for Session {
     type Result = Result<select_workspace::Reply, VerbError>;
-    fn handle(&mut self, msg: SelectWorkspace, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: SelectWorkspace, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let n = check_workspace(msg.0)?;
         let before = self.snapshot();
         self.switch_workspace(n);
@@ -173,7 +174,8 @@ pub struct MoveWindow {
 
 impl Handler<MoveWindow> for Session {
     type Result = Result<move_window::Reply, VerbError>;
-    fn handle(&mut self, msg: MoveWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: MoveWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let idx = self.resolve(msg.target.as_deref())?;
         let n = check_workspace(msg.workspace)?;
         let before = self.snapshot();
@@ -202,7 +204,8 @@ pub struct SetWindow {
 
 impl Handler<SetWindow> for Session {
     type Result = Result<set_window::Reply, VerbError>;
-    fn handle(&mut self, msg: SetWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: SetWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         if msg.name.is_none() && msg.minimized.is_none() {
             return Err(VerbError::invalid_params(
                 "name",
@@ -235,7 +238,8 @@ pub enum FocusWindow {
 
 impl Handler<FocusWindow> for Session {
     type Result = Result<focus_window::Reply, VerbError>;
-    fn handle(&mut self, msg: FocusWindow, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: FocusWindow, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let before = self.snapshot();
         match msg {
             FocusWindow::Target(t) => {
@@ -283,7 +287,8 @@ pub enum WindowCommand {
 
 impl Handler<WindowCommand> for Session {
     type Result = Result<(), VerbError>;
-    fn handle(&mut self, msg: WindowCommand, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: WindowCommand, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         let before = self.snapshot();
         match msg {
             WindowCommand::Rename { target, name } => {
@@ -318,7 +323,8 @@ pub struct FocusResult;
 
 impl Handler<FocusResult> for Session {
     type Result = MessageResult<FocusResult>;
-    fn handle(&mut self, _: FocusResult, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, _: FocusResult, ctx: &mut Self::Context) -> Self::Result {
+        self.save_soon(ctx);
         MessageResult(self.focus_result())
     }
 }

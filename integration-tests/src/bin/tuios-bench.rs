@@ -514,11 +514,13 @@ struct IdleCpu {
 /// Measures `pid` over `span`, once work left over from setting up has stopped.
 fn idle_cpu(pid: u32, span: Duration) -> R<IdleCpu> {
     // A periodic timer never lets this settle; the span then simply starts after the limit.
+    // Quiet means longer than tuios's one-second save debounce (and the checks that follow a
+    // change), so the save caused by setting up is not counted as idle.
     let _ = cpu_quiet(
         pid,
         Instant::now(),
-        Duration::from_millis(500),
-        Duration::from_secs(3),
+        Duration::from_millis(1500),
+        Duration::from_secs(10),
     );
     let threads0 = thread_cpu_ns(pid).ok();
     let before = cpu_ms(pid)?;
