@@ -397,18 +397,25 @@ fn rss_kib(pid: u32) -> R<u64> {
 }
 
 /// RSS once it has stopped moving (allocators and lazy work settle shortly after output ends).
+/// Stable means within 0.5% for [`RSS_STABLE`]: longer than the delayed work after output
+/// (tuios packs scrollback 2 s after output and gives freed pages back at most once a second),
+/// so a pause between two steps of it is not taken for the end.
 fn settled_rss_kib(pid: u32) -> R<u64> {
-    let mut last = rss_kib(pid)?;
-    let deadline = Instant::now() + Duration::from_secs(3);
+    const RSS_STABLE: Duration = Duration::from_secs(4);
+    let mut base = rss_kib(pid)?;
+    let mut since = Instant::now();
+    let deadline = since + Duration::from_secs(30);
     while Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(250));
         let now = rss_kib(pid)?;
-        if now.abs_diff(last) * 200 <= last {
+        if now.abs_diff(base) * 200 > base {
+            base = now;
+            since = Instant::now();
+        } else if since.elapsed() >= RSS_STABLE {
             return Ok(now);
         }
-        last = now;
     }
-    Ok(last)
+    rss_kib(pid)
 }
 
 /// utime + stime of a process (all its threads, live and exited), in milliseconds. The kernel
