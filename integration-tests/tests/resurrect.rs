@@ -21,6 +21,20 @@ fn saved_file(env: &TestEnv, name: &str) -> PathBuf {
     sessions_dir(env).join(format!("{name}.json"))
 }
 
+/// The saved JSON of `name`, once `done` holds for it.
+fn wait_saved(env: &TestEnv, name: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let file = saved_file(env, name);
+    poll(DEADLINE, what, || {
+        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        if done(&v) {
+            Ok(v)
+        } else {
+            Err(text)
+        }
+    })
+}
+
 fn start(env: &TestEnv) -> DaemonProcess {
     let mut proc = env.spawn_daemon();
     env.wait_for_socket(&mut proc);
@@ -224,20 +238,12 @@ fn structure_round_trips_a_sigkill_after_the_debounce() {
     let before = observe(&mut conn(&env));
     // Wait until the file holds the finished structure: every window (the first one and the
     // four made here), the last change (focus on logs) and the working directories.
-    let file = saved_file(&env, "work");
-    poll(DEADLINE, "the session to be saved", || {
-        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    wait_saved(&env, "work", "the session to be saved", |v| {
         let windows = v["windows"].as_array().cloned().unwrap_or_default();
         let logs = windows.iter().find(|w| w["name"] == "logs");
-        let done = windows.len() == 5
+        windows.len() == 5
             && v["focused"] == logs.map(|w| w["id"].clone()).unwrap_or_default()
-            && logs.is_some_and(|w| w["cwd"] == json!(built.dir_logs));
-        if done {
-            Ok(())
-        } else {
-            Err(text)
-        }
+            && logs.is_some_and(|w| w["cwd"] == json!(built.dir_logs))
     });
     first.signal(libc::SIGKILL);
     assert!(first.wait_timeout(DEADLINE).is_some(), "SIGKILL ends it");
@@ -273,20 +279,6 @@ fn files_are_private_and_kill_session_deletes_them() {
     let list = conn(&env).ok("list-sessions", json!({}));
     assert_eq!(list["sessions"], json!([]), "{list}");
     assert_eq!(list["saved"], json!([]), "{list}");
-}
-
-/// The saved JSON of `name`, once `done` holds for it.
-fn wait_saved(env: &TestEnv, name: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let file = saved_file(env, name);
-    poll(DEADLINE, what, || {
-        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        if done(&v) {
-            Ok(v)
-        } else {
-            Err(text)
-        }
-    })
 }
 
 #[test]
@@ -571,11 +563,10 @@ fn the_clients_layout_round_trips() {
         // The client closes here; the layout stays with the session.
     }
     let file = saved_file(&env, "work");
-    let saved_layout = poll(DEADLINE, "the layout to be saved", || {
-        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        v["layout"].as_str().map(str::to_owned).ok_or(text)
+    let saved = wait_saved(&env, "work", "the layout to be saved", |v| {
+        v["layout"].is_string()
     });
+    let saved_layout = saved["layout"].as_str().unwrap().to_owned();
     let info = c.ok("session-info", json!({"session": "work"}));
     assert_eq!(info["tiling_mode"], "tiling", "{info}");
     first.terminate();

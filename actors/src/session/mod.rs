@@ -653,6 +653,8 @@ impl Session {
         (cols, rows): (u16, u16),
         ctx: &mut Context<Self>,
     ) -> Result<new_window::Reply, VerbError> {
+        // The program may have taken longer to start than the checks its request armed.
+        self.save_soon(ctx);
         let workspace = if spec.workspace == 0 {
             self.current_workspace
         } else {
