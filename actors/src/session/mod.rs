@@ -7,7 +7,7 @@ use protocol::verbs::common::{ExitCode, WindowRow};
 use protocol::verbs::{list_windows, new_window, session_info};
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::errors;
 use crate::event_hub::Publish;
@@ -310,13 +310,18 @@ impl Session {
             e
         };
         let mut events = Vec::new();
+        // Looked up by id: a verb on a session of a thousand windows costs a thousand steps,
+        // not a million.
+        let old_by_id: HashMap<&str, &WindowSnap> =
+            before.windows.iter().map(|w| (w.id.as_str(), w)).collect();
+        let new_ids: HashSet<&str> = after.windows.iter().map(|w| w.id.as_str()).collect();
         for w in &before.windows {
-            if !after.windows.iter().any(|a| a.id == w.id) {
+            if !new_ids.contains(w.id.as_str()) {
                 events.push(event("window-closed", w));
             }
         }
         for w in &after.windows {
-            let Some(old) = before.windows.iter().find(|b| b.id == w.id) else {
+            let Some(&old) = old_by_id.get(w.id.as_str()) else {
                 let mut e = event("window-created", w);
                 e.title = Some(w.display.clone());
                 events.push(e);
