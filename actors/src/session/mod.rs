@@ -554,8 +554,7 @@ pub struct NewWindow(pub NewWindowSpec);
 
 impl Handler<NewWindow> for Session {
     type Result = ResponseActFuture<Self, Result<new_window::Reply, VerbError>>;
-    fn handle(&mut self, msg: NewWindow, ctx: &mut Self::Context) -> Self::Result {
-        self.save_soon(ctx);
+    fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
         self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0, false)
     }
 }
@@ -658,7 +657,8 @@ impl Session {
         (cols, rows): (u16, u16),
         ctx: &mut Context<Self>,
     ) -> Result<new_window::Reply, VerbError> {
-        // The program may have taken longer to start than the checks its request armed.
+        // Here, not in the verb's handler: the program starts on the blocking pool first, and a
+        // failed start changes nothing.
         self.save_soon(ctx);
         let workspace = if spec.workspace == 0 {
             self.current_workspace

@@ -3,7 +3,8 @@
 //!
 //! Saving: a session compares its structure (names, workspaces, windows, options, layout) with
 //! what it last handed to the writer a second after anything asked it to change (every handler
-//! that can change the structure calls [`Session::save_soon`]); only a change is written, so a
+//! that can change the structure, or the place its change lands, calls [`Session::save_soon`];
+//! a restore calls it once, when it finishes); only a change is written, so a
 //! session is written at most once per second. The check looks again for [`LINGER_CHECKS`]
 //! more seconds after the last change, for changes that land after their message (a window
 //! whose program is still starting), then stops: an idle session has no timer at all. The
@@ -744,7 +745,6 @@ pub struct RestoreWindow(pub SavedWindow);
 impl Handler<RestoreWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Option<String>, VerbError>>;
     fn handle(&mut self, msg: RestoreWindow, ctx: &mut Self::Context) -> Self::Result {
-        self.save_soon(ctx);
         let w = msg.0;
         // Its PTY survived a crash of the previous daemon: take the running program over.
         if let Some(master) = crate::handover::take_survivor(&w.id) {
