@@ -117,9 +117,17 @@ pub fn writer_fd(master: &dyn MasterPty) -> io::Result<OwnedFd> {
     reader_fd(master)
 }
 
-/// Wait until the PTY is readable, then read everything available now, up to `BURST`. One
-/// wake-up per burst instead of per kernel chunk (a PTY hands out about 4 KiB per read) keeps
-/// the per-chunk cost of the actor, the event and the emulator call off a flood's hot path.
+/// The most one call of [`read_burst`] reads. Every window's reader shares one thread: while a
+/// flooding program keeps its PTY readable, a pass that read until `BURST` (or until the
+/// kernel ran dry, which a fast program may never let happen) kept that thread from every
+/// other PTY, and a key's echo in a quiet window waited behind it for up to a third of a second.
+/// A pass this size takes well under a millisecond; the reader then yields (see `PtyReader`).
+pub const PASS: usize = 64 * 1024;
+
+/// Wait until the PTY is readable, then read what is available now, up to `BURST` in the
+/// buffer and `PASS` in this call. One wake-up per burst instead of per kernel chunk (a PTY
+/// hands out about 4 KiB per read) keeps the per-chunk cost of the actor, the event and the
+/// emulator call off a flood's hot path.
 pub async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<usize> {
     loop {
         rx.readable().await?;
@@ -141,7 +149,7 @@ pub async fn read_burst(rx: &pipe::Receiver, buf: &mut BytesMut) -> io::Result<u
                     unsafe { buf.set_len(buf.len() + n) };
                     total += n;
                     // The buffer may already hold output read ahead: it never passes a burst.
-                    if buf.len() >= BURST {
+                    if buf.len() >= BURST || total >= PASS {
                         return Ok(total);
                     }
                 }

@@ -9,7 +9,8 @@
 //! Readers run on the daemon's reader arbiter, not their window's: the kernel hands a PTY's
 //! output over a few KiB at a time, so keeping it drained while the window parses is what lets a
 //! flood run at the window's parsing speed. Bursts are `Bytes`, passed between threads without a
-//! copy.
+//! copy. A reader reads at most `pty::PASS` at a time and then yields to the thread's other
+//! readers, so a flooding PTY never keeps a quiet window's echo waiting.
 use std::os::fd::OwnedFd;
 use std::sync::Arc;
 
@@ -120,6 +121,11 @@ impl Actor for PtyReader {
                                 window.do_send(Output(buf.split().freeze(), Some(permit)));
                             }
                         }
+                        // Let the thread's other readers in before the next pass: without a
+                        // yield this task stays ready as long as the PTY has data, and the
+                        // runtime polls for other descriptors only when no task is ready. The
+                        // yield resumes after that poll.
+                        tokio::task::yield_now().await;
                     }
                     // One wake-up after the output stops, none while idle (no buffer to drop).
                     () = tokio::time::sleep(RELEASE_AFTER),

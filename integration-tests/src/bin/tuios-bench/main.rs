@@ -28,6 +28,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+mod neighbour;
+
 type R<T> = Result<T, String>;
 
 fn ctx<E: Display>(what: &str) -> impl FnOnce(E) -> String + '_ {
@@ -65,6 +67,7 @@ struct Config {
     scale_windows: usize,
     starts: usize,
     cli_runs: usize,
+    neighbour: neighbour::Knobs,
 }
 
 /// Which parts of the benchmark run (TUIOS_BENCH_PHASES).
@@ -79,11 +82,12 @@ struct Phases {
     keys: bool,
     scale: bool,
     startup: bool,
+    neighbour: bool,
 }
 
 impl Phases {
     const ALL: &'static str =
-        "throughput,roundtrip,memory,latency,idle,attached,keys,scale,startup";
+        "throughput,roundtrip,memory,latency,idle,attached,keys,scale,startup,neighbour";
 
     fn parse(list: &str) -> R<Phases> {
         let mut p = Phases {
@@ -96,6 +100,7 @@ impl Phases {
             keys: false,
             scale: false,
             startup: false,
+            neighbour: false,
         };
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let flag = match name {
@@ -108,6 +113,7 @@ impl Phases {
                 "keys" => &mut p.keys,
                 "scale" => &mut p.scale,
                 "startup" => &mut p.startup,
+                "neighbour" => &mut p.neighbour,
                 other => {
                     return Err(format!(
                         "TUIOS_BENCH_PHASES: unknown phase {other:?} ({})",
@@ -163,6 +169,11 @@ impl Config {
             scale_windows: env_num("TUIOS_BENCH_SCALE_WINDOWS", 1000)?,
             starts: env_num("TUIOS_BENCH_STARTS", 10)?,
             cli_runs: env_num("TUIOS_BENCH_CLI_RUNS", 50)?,
+            neighbour: neighbour::Knobs {
+                keys: env_num("TUIOS_BENCH_NEIGHBOUR_KEYS", 100)?,
+                rounds: env_num("TUIOS_BENCH_NEIGHBOUR_ROUNDS", 5)?,
+                mib: env_num("TUIOS_BENCH_NEIGHBOUR_MIB", 16)?,
+            },
         };
         for s in systems.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match s {
@@ -3108,6 +3119,19 @@ fn run(cfg: &Config) -> R<()> {
         }
     }
 
+    // (j) last: its floods would skew whatever ran beside them.
+    let mut neighbours = <(neighbour::Samples, neighbour::Samples)>::default();
+    if ph.neighbour {
+        if cfg.tuios {
+            log("(j) typing next to a flood, tuios client");
+            neighbours.0 = neighbour::tuios(&cfg.bin, &dir.0, &cfg.neighbour);
+        }
+        if cfg.tmux {
+            log("(j) typing next to a flood, tmux client");
+            neighbours.1 = neighbour::tmux(&dir.0, &cfg.neighbour);
+        }
+    }
+
     let mut what = Vec::new();
     if ph.throughput {
         what.push(format!("{} throughput runs", cfg.runs));
@@ -3156,6 +3180,9 @@ fn run(cfg: &Config) -> R<()> {
             .join(" ")
     ));
     print_table(&f, flood_bytes);
+    if ph.neighbour {
+        neighbour::print(&neighbours.0, &neighbours.1, &cfg.neighbour);
+    }
     Ok(())
 }
 
