@@ -122,7 +122,7 @@ pub fn writer_fd(master: &dyn MasterPty) -> io::Result<OwnedFd> {
 /// kernel ran dry, which a fast program may never let happen) kept that thread from every
 /// other PTY, and a key's echo in a quiet window waited behind it for up to a third of a second.
 /// A pass this size takes well under a millisecond; the reader then yields (see `PtyReader`).
-pub const PASS: usize = 64 * 1024;
+pub const PASS: usize = 16 * 1024;
 
 /// Wait until the PTY is readable, then read what is available now, up to `BURST` in the
 /// buffer and `PASS` in this call. One wake-up per burst instead of per kernel chunk (a PTY

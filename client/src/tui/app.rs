@@ -280,6 +280,9 @@ pub struct App {
     /// Window content rows changed (and nothing else, unless `dirty`): the next frame may
     /// redraw just these rows.
     pub damage: HashMap<String, DamagedRows>,
+    /// The window input was last sent to, until a frame showing a change of it was drawn: that
+    /// change is most likely the echo, which is drawn at once, whatever the frame rate.
+    pub typed: Option<String>,
     pub exit: Option<Exit>,
 }
 
@@ -325,6 +328,7 @@ impl App {
             hits: Hits::default(),
             dirty: true,
             damage: HashMap::new(),
+            typed: None,
             exit: None,
         };
         for w in app.keys.warnings.clone() {
@@ -432,6 +436,14 @@ impl App {
     /// Whether a frame is due: anything changed.
     pub fn needs_draw(&self) -> bool {
         self.dirty || !self.damage.is_empty()
+    }
+
+    /// Whether the window typed into changed since the key left: its echo is waiting to be
+    /// drawn, which comes before the frame rate.
+    pub fn echo_waiting(&self) -> bool {
+        self.typed
+            .as_ref()
+            .is_some_and(|w| self.damage.contains_key(w))
     }
 
     /// The read-only view a frame is drawn from.

@@ -257,9 +257,12 @@ fn run_loop<T: Term>(
         } else {
             now + Duration::from_secs_f64((1.0 - budget) / per_sec)
         };
-        if app.needs_draw() && budget >= 1.0 {
+        // A typed key's echo is drawn at once; it is charged to the budget like any frame
+        // (which may go below zero), so the frames of a flood beside it wait instead, and the
+        // rate stays bounded by the typing.
+        if app.needs_draw() && (budget >= 1.0 || app.echo_waiting()) {
             draw(app, bt, &mut last_frame)?;
-            budget -= 1.0;
+            budget = (budget - 1.0).max(-FRAME_BURST);
         }
         let wait = if app.needs_draw() {
             due.saturating_duration_since(Instant::now())
@@ -363,6 +366,10 @@ fn draw<T: Term>(
 ) -> Result<(), Failure> {
     let (w, h) = bt.dimensions();
     let damage = std::mem::take(&mut app.damage);
+    if app.dirty || app.typed.as_ref().is_some_and(|t| damage.contains_key(t)) {
+        // This frame shows the typed window's change.
+        app.typed = None;
+    }
     let frame = last
         .as_mut()
         .filter(|f| !app.dirty && f.dimensions() == (w, h));

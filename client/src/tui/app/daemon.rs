@@ -259,6 +259,7 @@ impl App {
         if bytes.is_empty() {
             return;
         }
+        self.typed = Some(window.to_string());
         if let Some(ClientOp::Input { window: w, data }) = self.out.last_mut() {
             if w == window {
                 data.extend_from_slice(bytes);

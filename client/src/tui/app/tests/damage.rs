@@ -130,3 +130,24 @@ fn dialogs_copy_mode_and_covered_windows_draw_whole() {
     let (mut frame, _) = whole(&app);
     assert!(draw_damage(&app.draw_view(), &mut frame, &app.damage).is_none());
 }
+
+#[test]
+fn the_typed_windows_change_is_the_echo_the_flood_beside_it_is_not() {
+    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
+    app.router.mode = Mode::Terminal;
+    let (ac, ar) = window_size(&app, "a");
+    let (bc, br) = window_size(&app, "b");
+    app.on_op(full_screen("a", ac, ar, 'x'));
+    app.on_op(full_screen("b", bc, br, 'y'));
+    app.damage.clear();
+    assert!(!app.echo_waiting(), "nothing was typed");
+
+    app.on_key(key('q'));
+    assert_eq!(app.typed.as_deref(), Some("a"));
+    // The neighbour floods: its frames wait for the frame rate.
+    app.on_op(rows_update("b", bc, br, &[(0, "0123456789")], (0, 1)));
+    assert!(!app.echo_waiting());
+    // The typed window changes: that is drawn at once.
+    app.on_op(rows_update("a", ac, ar, &[(0, "xq")], (2, 0)));
+    assert!(app.echo_waiting());
+}
