@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Rewrite the option table in README.md (section "Parity with the reference TUIOS") from the
-registry in config/src/options.rs, so the two cannot drift. Run from the repository root."""
+registry in config/src/options/table/, so the two cannot drift. Run from the repository root."""
+import glob
 import re
 
-SRC = "config/src/options.rs"
+SRC = sorted(glob.glob("config/src/options/table/*.rs"))
 README = "README.md"
 HEAD = "| option | type | section | default | status |\n|---|---|---|---|---|\n"
 # Qualifications the registry does not carry.
@@ -18,7 +19,7 @@ NOTES = {
     "notifications.agent.notify": " (OSC 9 to the outer terminal)",
 }
 
-src = open(SRC, encoding="utf-8").read()
+src = "".join(open(p, encoding="utf-8").read() for p in SRC)
 reasons = dict(re.findall(r'const (R_[A-Z_]+): &str =\s*"([^"]+)";', src))
 entries = re.findall(
     r'path: "([^"]+)",\s*ty: OptionType::(\w+),\s*section: "([^"]+)",\s*'
@@ -27,6 +28,7 @@ entries = re.findall(
     src,
     re.S,
 )
+entries.sort()  # the runs are spread over several files; the registry is sorted by path
 rows = []
 for path, ty, sec, default, applies, reason, dep in entries:
     if applies == "Inert":

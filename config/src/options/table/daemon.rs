@@ -1,0 +1,73 @@
+//! Registry rows for `daemon.*` and `debug.*`.
+
+use super::R_LOG_LEVEL;
+use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
+
+/// `daemon.*`, then `debug.*`.
+pub(super) const DAEMON: &[OptionSpec] = &[
+    OptionSpec {
+        path: "daemon.agent_autodetect",
+        ty: OptionType::Bool,
+        section: "daemon",
+        default: "true",
+        accepted: &[],
+        min: None,
+        max: None,
+        kind: OptionKind::Plain,
+        applies: Applies::Daemon,
+        deprecated: None,
+        description: "Watch each window's foreground process and mark a window running a known agent CLI as working; TUIOS_AGENT_AUTODETECT is used when the session sets nothing",
+    },
+    OptionSpec {
+        path: "daemon.agent_detect_seconds",
+        ty: OptionType::Int,
+        section: "daemon",
+        default: "0",
+        accepted: &[],
+        min: None,
+        max: None,
+        kind: OptionKind::Plain,
+        applies: Applies::Daemon,
+        deprecated: None,
+        description: "Seconds between two looks at each window's foreground process; 0 means 2, and a negative value turns detection off",
+    },
+    OptionSpec {
+        path: "daemon.log_level",
+        ty: OptionType::String,
+        section: "daemon",
+        default: "off",
+        accepted: &["off", "errors", "basic", "messages", "verbose", "trace"],
+        min: None,
+        max: None,
+        kind: OptionKind::Plain,
+        applies: Applies::Inert(R_LOG_LEVEL),
+        deprecated: None,
+        description: "How much the daemon logs",
+    },
+    OptionSpec {
+        path: "daemon.resurrect_commands",
+        ty: OptionType::String,
+        section: "daemon",
+        default: "",
+        accepted: &[],
+        min: None,
+        max: None,
+        kind: OptionKind::Plain,
+        applies: Applies::Daemon,
+        deprecated: None,
+        description: "Programs whose windows run their command again when the session is restored after a restart (names or paths, separated by commas or spaces; * allows all); shells always run again, other windows get a shell and a note",
+    },
+    OptionSpec {
+        path: "debug.show_key_events",
+        ty: OptionType::Bool,
+        section: "debug",
+        default: "false",
+        accepted: &[],
+        min: None,
+        max: None,
+        kind: OptionKind::Plain,
+        applies: Applies::Client,
+        deprecated: None,
+        description: "Show the on-screen keycast of recent keypresses",
+    },
+];

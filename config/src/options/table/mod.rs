@@ -1,0 +1,109 @@
+//! The registry itself, as data: the rows (one file per run of paths, each sorted), the value
+//! lists they accept and the reasons inert options give. [`OPTIONS`] lays the runs end to end.
+
+use super::spec::{Applies, OptionKind, OptionSpec, OptionType};
+
+mod appearance;
+mod daemon;
+mod notifications;
+mod sidebar;
+mod startup;
+
+/// Border styles (the reference's set; the client draws both half-block styles as block).
+pub const BORDER_STYLES: &[&str] = &[
+    "rounded",
+    "normal",
+    "thick",
+    "double",
+    "block",
+    "outer-half-block",
+    "inner-half-block",
+    "ascii",
+    "hidden",
+];
+/// Where the dock can sit.
+pub const DOCK_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
+/// Where a window title can be drawn (the reference's order; empty, the default, means top).
+pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
+
+// Why an inert option does nothing here.
+const R_RAIL: &str = "tuios has no session rail";
+const R_SCROLLBAR: &str = "the tuios client draws no scrollbar";
+const R_BUTTONS: &str = "tuios window title bars carry no buttons";
+const R_CLIENT: &str = "the tuios client does not have this feature";
+const R_TILED: &str = "tuios sessions always start tiled (leader then t floats a workspace)";
+const R_NO_QUIT: &str =
+    "the tuios client never quits a session: it detaches, and every program runs on";
+const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
+const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";
+const R_TERMINAL_MODE: &str = "tuios attach always starts in terminal mode";
+const R_LOG_LEVEL: &str =
+    "the daemon's log level is set when it starts (TUIOS_LOG_LEVEL), not per session";
+const R_NO_STICKY: &str =
+    "the tuios client has no sticky notices: errors expire after notifications.error_duration";
+const R_NO_TAPE_DETECT: &str = "tuios does not look for project tapes when a directory is entered";
+
+/// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
+/// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.
+pub(super) static OPTIONS: [OptionSpec; 87] = join(&[
+    appearance::APPEARANCE_HEAD,
+    sidebar::SIDEBAR,
+    appearance::APPEARANCE_TAIL,
+    daemon::DAEMON,
+    notifications::NOTIFICATIONS,
+    startup::STARTUP,
+]);
+
+/// The runs laid end to end, in the order given. Evaluated at compile time: the build fails
+/// unless they hold exactly `N` rows.
+const fn join<const N: usize>(runs: &[&[OptionSpec]]) -> [OptionSpec; N] {
+    let mut out = [FILLER; N];
+    let mut n = 0;
+    let mut r = 0;
+    while r < runs.len() {
+        let run = runs[r];
+        let mut i = 0;
+        while i < run.len() {
+            assert!(n < N, "the runs hold more rows than the registry");
+            out[n] = copy_row(&run[i]);
+            n += 1;
+            i += 1;
+        }
+        r += 1;
+    }
+    assert!(n == N, "the runs hold fewer rows than the registry");
+    out
+}
+
+/// What [`join`] starts from; every one is overwritten.
+const FILLER: OptionSpec = OptionSpec {
+    path: "",
+    ty: OptionType::Bool,
+    section: "",
+    default: "",
+    accepted: &[],
+    min: None,
+    max: None,
+    kind: OptionKind::Plain,
+    applies: Applies::Client,
+    deprecated: None,
+    description: "",
+};
+
+/// `row`, field by field: `OptionSpec` is not `Copy` and `Clone` cannot run at compile time, but
+/// every field is `Copy`.
+const fn copy_row(row: &OptionSpec) -> OptionSpec {
+    OptionSpec {
+        path: row.path,
+        ty: row.ty,
+        section: row.section,
+        default: row.default,
+        accepted: row.accepted,
+        min: row.min,
+        max: row.max,
+        kind: row.kind,
+        applies: row.applies,
+        deprecated: row.deprecated,
+        description: row.description,
+    }
+}
