@@ -61,14 +61,20 @@ fn window_size(app: &App, id: &str) -> (u16, u16) {
     (inner.w, inner.h)
 }
 
-#[test]
-fn a_patched_frame_equals_the_whole_frame() {
+/// Windows `a` (focused, in terminal mode) and `b` side by side, both filled; their sizes.
+fn two_windows_typing_into_a() -> (App, (u16, u16), (u16, u16)) {
     let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
     app.router.mode = Mode::Terminal;
     let (ac, ar) = window_size(&app, "a");
     let (bc, br) = window_size(&app, "b");
     app.on_op(full_screen("a", ac, ar, 'x'));
     app.on_op(full_screen("b", bc, br, 'y'));
+    (app, (ac, ar), (bc, br))
+}
+
+#[test]
+fn a_patched_frame_equals_the_whole_frame() {
+    let (mut app, (ac, ar), (bc, br)) = two_windows_typing_into_a();
     let (mut frame, _) = whole(&app);
     app.damage.clear();
     app.dirty = false;
@@ -133,12 +139,7 @@ fn dialogs_copy_mode_and_covered_windows_draw_whole() {
 
 #[test]
 fn the_typed_windows_change_is_the_echo_the_flood_beside_it_is_not() {
-    let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
-    app.router.mode = Mode::Terminal;
-    let (ac, ar) = window_size(&app, "a");
-    let (bc, br) = window_size(&app, "b");
-    app.on_op(full_screen("a", ac, ar, 'x'));
-    app.on_op(full_screen("b", bc, br, 'y'));
+    let (mut app, (ac, ar), (bc, br)) = two_windows_typing_into_a();
     app.damage.clear();
     assert!(!app.echo_waiting(), "nothing was typed");
 
