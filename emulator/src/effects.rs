@@ -1,0 +1,180 @@
+//! Side effects of fed output (replies, title, bell, mode switches) and the modes a client
+//! needs: alacritty's events are collected while feeding and turned into `Effects` after.
+
+use std::mem;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use alacritty_terminal::event::{Event, EventListener};
+use alacritty_terminal::term::{Term, TermMode};
+use alacritty_terminal::vte::ansi::Rgb;
+
+use crate::State;
+
+/// Side effects of the output fed since the last `take_effects`.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Effects {
+    /// Answers to DA / DSR / DECRQM / colour queries, to be written back to the PTY.
+    pub pty_replies: Vec<u8>,
+    pub title_changed: bool,
+    pub bells: u32,
+    /// Mode switches in the order they happened.
+    pub mode_changes: Vec<(Mode, bool)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    AltScreen,
+    BracketedPaste,
+    AppCursor,
+    MouseReporting,
+    FocusReporting,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::AltScreen => "alt-screen",
+            Mode::BracketedPaste => "bracketed-paste",
+            Mode::AppCursor => "app-cursor",
+            Mode::MouseReporting => "mouse",
+            Mode::FocusReporting => "focus",
+        }
+    }
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Modes {
+    pub alt_screen: bool,
+    pub bracketed_paste: bool,
+    pub app_cursor: bool,
+    pub mouse: bool,
+    /// Always false: focus reporting (1004) is refused by policy (DESIGN, Lumen input rules).
+    pub focus: bool,
+}
+
+impl Modes {
+    pub(crate) fn of(mode: TermMode) -> Modes {
+        Modes {
+            alt_screen: mode.contains(TermMode::ALT_SCREEN),
+            bracketed_paste: mode.contains(TermMode::BRACKETED_PASTE),
+            app_cursor: mode.contains(TermMode::APP_CURSOR),
+            mouse: mode.intersects(TermMode::MOUSE_MODE),
+            focus: mode.contains(TermMode::FOCUS_IN_OUT),
+        }
+    }
+
+    pub(crate) fn push_changes(before: Modes, after: Modes, out: &mut Vec<(Mode, bool)>) {
+        for (mode, a, b) in [
+            (Mode::AltScreen, before.alt_screen, after.alt_screen),
+            (
+                Mode::BracketedPaste,
+                before.bracketed_paste,
+                after.bracketed_paste,
+            ),
+            (Mode::AppCursor, before.app_cursor, after.app_cursor),
+            (Mode::MouseReporting, before.mouse, after.mouse),
+            (Mode::FocusReporting, before.focus, after.focus),
+        ] {
+            if a != b {
+                out.push((mode, b));
+            }
+        }
+    }
+}
+
+/// Collects alacritty's events; the emulator turns them into effects after each feed.
+#[derive(Clone, Default)]
+pub(crate) struct Listener(Arc<Mutex<Vec<Event>>>);
+
+impl Listener {
+    fn queue(&self) -> MutexGuard<'_, Vec<Event>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl EventListener for Listener {
+    fn send_event(&self, event: Event) {
+        if matches!(
+            event,
+            Event::PtyWrite(_)
+                | Event::Title(_)
+                | Event::ResetTitle
+                | Event::Bell
+                | Event::ColorRequest(..)
+        ) {
+            self.queue().push(event);
+        }
+    }
+}
+
+pub(crate) fn flush_events(term: &Term<Listener>, state: &mut State) {
+    let events = {
+        let mut queue = state.listener.queue();
+        if queue.is_empty() {
+            return;
+        }
+        mem::take(&mut *queue)
+    };
+    let effects = &mut state.effects;
+    for event in events {
+        match event {
+            Event::PtyWrite(text) => effects.pty_replies.extend_from_slice(text.as_bytes()),
+            Event::Title(title) => {
+                state.title = Some(title).filter(|t| !t.is_empty());
+                effects.title_changed = true;
+            }
+            Event::ResetTitle => {
+                state.title = None;
+                effects.title_changed = true;
+            }
+            Event::Bell => effects.bells = effects.bells.saturating_add(1),
+            Event::ColorRequest(index, format) => {
+                let rgb = term.colors()[index].unwrap_or_else(|| default_color(index));
+                effects
+                    .pty_replies
+                    .extend_from_slice(format(rgb).as_bytes());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Colours reported to programs that query them (OSC 4/10/11/12) and never set them:
+/// the xterm palette on a dark background.
+fn default_color(index: usize) -> Rgb {
+    const BASE: [(u8, u8, u8); 16] = [
+        (0, 0, 0),
+        (205, 0, 0),
+        (0, 205, 0),
+        (205, 205, 0),
+        (0, 0, 238),
+        (205, 0, 205),
+        (0, 205, 205),
+        (229, 229, 229),
+        (127, 127, 127),
+        (255, 0, 0),
+        (0, 255, 0),
+        (255, 255, 0),
+        (92, 92, 255),
+        (255, 0, 255),
+        (0, 255, 255),
+        (255, 255, 255),
+    ];
+    let level = |v: usize| if v == 0 { 0 } else { (55 + 40 * v) as u8 };
+    let (r, g, b) = match index {
+        0..=15 => BASE[index],
+        16..=231 => {
+            let n = index - 16;
+            (level(n / 36), level(n / 6 % 6), level(n % 6))
+        }
+        232..=255 => {
+            let v = (8 + 10 * (index - 232)) as u8;
+            (v, v, v)
+        }
+        257 => (0, 0, 0),
+        _ => (229, 229, 229),
+    };
+    Rgb { r, g, b }
+}
