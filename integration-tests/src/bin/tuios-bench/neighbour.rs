@@ -14,12 +14,11 @@
 //! `MIB` MiB per round and appends each round's nanoseconds to a file.
 use std::io::{ErrorKind, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::{ctx, median, open_pty, percentile, sh_quote, stop_child, Pty, Tuios, R};
+use super::{ctx, median, open_pty, percentile, sh_quote, stop_child, Pty, Tmux, Tuios, R};
 
 /// The client's terminal.
 const COLS: u16 = 160;
@@ -338,23 +337,9 @@ pub fn tuios(bin: &Path, dir: &Path, k: &Knobs) -> Samples {
 
 pub fn tmux(dir: &Path, k: &Knobs) -> Samples {
     let mut out = Samples::default();
-    let name = format!("tuiosbench-{}-j", std::process::id());
-    let tmux = |args: &[&str]| -> R<String> {
-        let o = Command::new("tmux")
-            .args(["-L", &name])
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(ctx("running tmux"))?;
-        if !o.status.success() {
-            return Err(format!(
-                "tmux {args:?}: {}",
-                String::from_utf8_lossy(&o.stderr).trim()
-            ));
-        }
-        Ok(String::from_utf8_lossy(&o.stdout).into_owned())
-    };
     let r = (|| -> R<()> {
+        // Dropping it kills the server the client below starts.
+        let tmux = Tmux::unstarted(dir, "j")?;
         let conf = dir.join("neighbour-tmux.conf");
         std::fs::write(&conf, "set -g status off\n").map_err(ctx("writing tmux.conf"))?;
         let conf = conf.to_string_lossy().into_owned();
@@ -363,7 +348,7 @@ pub fn tmux(dir: &Path, k: &Knobs) -> Samples {
             &[
                 "tmux",
                 "-L",
-                &name,
+                &tmux.name,
                 "-f",
                 &conf,
                 "new-session",
@@ -393,27 +378,31 @@ pub fn tmux(dir: &Path, k: &Knobs) -> Samples {
                 &record,
                 &mut || {
                     let cmd = format!("exec /bin/sh -c {} {}", sh_quote(&script), sh_quote(&rec));
-                    *flood.borrow_mut() = tmux(&[
-                        "split-window",
-                        "-h",
-                        "-d",
-                        "-t",
-                        "j:",
-                        "-P",
-                        "-F",
-                        "#{pane_id}",
-                        &cmd,
-                    ])?
-                    .trim()
-                    .to_string();
+                    *flood.borrow_mut() = tmux
+                        .run(&[
+                            "split-window",
+                            "-h",
+                            "-d",
+                            "-t",
+                            "j:",
+                            "-P",
+                            "-F",
+                            "#{pane_id}",
+                            &cmd,
+                        ])?
+                        .trim()
+                        .to_string();
                     Ok(())
                 },
-                &mut || tmux(&["break-pane", "-d", "-s", &flood.borrow()]).map(drop),
+                &mut || {
+                    tmux.run(&["break-pane", "-d", "-s", &flood.borrow()])
+                        .map(drop)
+                },
                 &mut out,
             );
             Ok(())
         })();
-        let _ = tmux(&["kill-server"]);
+        drop(tmux);
         stop_child(&mut child);
         r
     })();
