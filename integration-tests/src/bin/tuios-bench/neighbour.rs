@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::report::{ratio, verdict};
 use super::{ctx, median, open_pty, percentile, sh_quote, stop_child, Pty, Tmux, Tuios, R};
 
 /// The client's terminal.
@@ -427,15 +428,8 @@ pub fn print(tuios: &Samples, tmux: &Samples, k: &Knobs) {
         (None, None) => "skipped".into(),
         (None, Some(_)) => "failed".into(),
     };
-    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
-        _ => "n/a".into(),
-    };
-    let verdict = |ok: Option<bool>| match ok {
-        None => "unmeasured",
-        Some(true) => "yes",
-        Some(false) => "NO",
-    };
+    // tuios over the other figure, for the goals' verdicts.
+    let over = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a / b);
     println!();
     println!(
         "(j) typing next to a flood: keystroke -> echo drawn, {} keys each, {COLS}x{ROWS} client \
@@ -468,14 +462,12 @@ pub fn print(tuios: &Samples, tmux: &Samples, k: &Knobs) {
             format!(
                 "p99 below tmux: {}; p50 at or below: {}",
                 verdict(
-                    pct(&tuios.visible, 0.99)
-                        .zip(pct(&tmux.visible, 0.99))
-                        .map(|(a, b)| a < b)
+                    over(pct(&tuios.visible, 0.99), pct(&tmux.visible, 0.99)),
+                    |r| r < 1.0
                 ),
                 verdict(
-                    pct(&tuios.visible, 0.5)
-                        .zip(pct(&tmux.visible, 0.5))
-                        .map(|(a, b)| a <= b)
+                    over(pct(&tuios.visible, 0.5), pct(&tmux.visible, 0.5)),
+                    |r| r <= 1.0
                 ),
             ),
         ),
@@ -485,11 +477,7 @@ pub fn print(tuios: &Samples, tmux: &Samples, k: &Knobs) {
             &tmux.hidden,
             format!(
                 "p99 within 1.5x of idle p99: {}",
-                verdict(
-                    pct(&tuios.hidden, 0.99)
-                        .zip(idle99)
-                        .map(|(a, b)| a <= 1.5 * b)
-                )
+                verdict(over(pct(&tuios.hidden, 0.99), idle99), |r| r <= 1.5)
             ),
         ),
     ];
@@ -519,7 +507,7 @@ pub fn print(tuios: &Samples, tmux: &Samples, k: &Knobs) {
     };
     let goal = format!(
         "typing within 10% of alone: {} ({})",
-        verdict(tt.zip(ta).map(|(t, a)| t >= 0.9 * a)),
+        verdict(over(tt, ta), |r| r >= 0.9),
         ratio(tt, ta)
     );
     println!(

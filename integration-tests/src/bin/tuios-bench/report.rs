@@ -48,14 +48,14 @@ fn stat(v: &Samples, f: impl Fn(&[f64]) -> f64) -> Stat {
         .map(|r| r.as_ref().map(|s| f(s)).map_err(Clone::clone))
 }
 
-fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+pub(crate) fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
         _ => "n/a".into(),
     }
 }
 
-fn verdict(v: Option<f64>, pass: impl Fn(f64) -> bool) -> String {
+pub(crate) fn verdict(v: Option<f64>, pass: impl Fn(f64) -> bool) -> String {
     match v {
         None => "unmeasured".into(),
         Some(x) if pass(x) => "yes".into(),
