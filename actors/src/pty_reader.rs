@@ -106,6 +106,8 @@ impl Actor for PtyReader {
                     }
                     // Cancel-safe: read_burst only awaits before its first read.
                     res = pty::read_burst(&rx, &mut buf), if !ended && buf.len() < pty::BURST => {
+                        // A whole pass: the PTY may still be readable (a flood).
+                        let more = matches!(res, Ok(n) if n >= pty::PASS);
                         match res {
                             Ok(0) => ended = true,
                             Ok(_) => {}
@@ -124,8 +126,11 @@ impl Actor for PtyReader {
                         // Let the thread's other readers in before the next pass: without a
                         // yield this task stays ready as long as the PTY has data, and the
                         // runtime polls for other descriptors only when no task is ready. The
-                        // yield resumes after that poll.
-                        tokio::task::yield_now().await;
+                        // yield resumes after that poll. A pass the kernel ended (an echo, a
+                        // prompt) needs none: the next read waits for readiness anyway.
+                        if more {
+                            tokio::task::yield_now().await;
+                        }
                     }
                     // One wake-up after the output stops, none while idle (no buffer to drop).
                     () = tokio::time::sleep(RELEASE_AFTER),
