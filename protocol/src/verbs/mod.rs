@@ -3,14 +3,15 @@
 //! metadata `list-verbs` publishes: description, parameters with their required flags, defaults
 //! and accepted values, the keys the reply carries, and examples).
 //!
-//! The [`verbs!`] list below generates from those declarations the registry table, the
+//! The [`for_each_verb!`] list below generates from those declarations the registry table, the
 //! exhaustive [`Request`] enum the daemon dispatches on, request decoding (after the registry's
 //! central validation), and the JSON Schema of every request and reply. A module that lacks one
 //! of the three items does not compile, and a verb the daemon does not handle is a
 //! non-exhaustive `match`.
 //!
-//! Adding a verb: write `protocol/src/verbs/<verb>.rs` and list it below; the daemon's match in
-//! `actors/src/verbs/mod.rs` then names the handler to write.
+//! Adding a verb: write `protocol/src/verbs/<verb>.rs` and list it in [`for_each_verb!`]; the
+//! daemon (`actors/src/verbs/<verb>.rs`) and the CLI (`client/src/verbs/<verb>.rs`) then each
+//! need a module of that name, which their tables (expanded from the same list) name.
 //!
 //! Params serialize every field, `None` as `null`, which the daemon reads as left out; a reply's
 //! optional keys are left out instead, as the wire shapes have them.
@@ -152,47 +153,58 @@ macro_rules! verbs {
     };
 }
 
-verbs! {
-    CapturePane => capture_pane,
-    CloseWindow => close_window,
-    ExplainAgentDetect => explain_agent_detect,
-    ExplainAgentScreen => explain_agent_screen,
-    FocusWindow => focus_window,
-    GetAgentState => get_agent_state,
-    GetOption => get_option,
-    Hello => hello,
-    KillSession => kill_session,
-    ListOptions => list_options,
-    ListSessions => list_sessions,
-    ListThemes => list_themes,
-    ListVerbs => list_verbs,
-    ListWindows => list_windows,
-    ListWorkspaces => list_workspaces,
-    MoveWindow => move_window,
-    NewSession => new_session,
-    NewWindow => new_window,
-    Resize => resize,
-    Resurrect => resurrect,
-    Run => run,
-    RunCommand => run_command,
-    SelectWorkspace => select_workspace,
-    SendKeys => send_keys,
-    SendText => send_text,
-    SessionInfo => session_info,
-    SetAgentState => set_agent_state,
-    SetLayout => set_layout,
-    SetOption => set_option,
-    SetSessionAccent => set_session_accent,
-    SetSessionName => set_session_name,
-    SetWindow => set_window,
-    SetWorkspaceName => set_workspace_name,
-    SetWorkspaceOrder => set_workspace_order,
-    SplitWindow => split_window,
-    Subscribe => subscribe,
-    Unsubscribe => unsubscribe,
-    Upgrade => upgrade,
-    WaitFor => wait_for,
+/// The one list of verbs: `Variant => module`, sorted by wire name. Every crate that has a
+/// module per verb expands its own table from it: `protocol::for_each_verb!(my_macro)` calls
+/// `my_macro! { CapturePane => capture_pane, ... }` (the daemon's dispatch, the CLI's commands).
+/// Adding a verb is one line here and one module per crate.
+#[macro_export]
+macro_rules! for_each_verb {
+    ($callback:ident) => {
+        $callback! {
+            CapturePane => capture_pane,
+            CloseWindow => close_window,
+            ExplainAgentDetect => explain_agent_detect,
+            ExplainAgentScreen => explain_agent_screen,
+            FocusWindow => focus_window,
+            GetAgentState => get_agent_state,
+            GetOption => get_option,
+            Hello => hello,
+            KillSession => kill_session,
+            ListOptions => list_options,
+            ListSessions => list_sessions,
+            ListThemes => list_themes,
+            ListVerbs => list_verbs,
+            ListWindows => list_windows,
+            ListWorkspaces => list_workspaces,
+            MoveWindow => move_window,
+            NewSession => new_session,
+            NewWindow => new_window,
+            Resize => resize,
+            Resurrect => resurrect,
+            Run => run,
+            RunCommand => run_command,
+            SelectWorkspace => select_workspace,
+            SendKeys => send_keys,
+            SendText => send_text,
+            SessionInfo => session_info,
+            SetAgentState => set_agent_state,
+            SetLayout => set_layout,
+            SetOption => set_option,
+            SetSessionAccent => set_session_accent,
+            SetSessionName => set_session_name,
+            SetWindow => set_window,
+            SetWorkspaceName => set_workspace_name,
+            SetWorkspaceOrder => set_workspace_order,
+            SplitWindow => split_window,
+            Subscribe => subscribe,
+            Unsubscribe => unsubscribe,
+            Upgrade => upgrade,
+            WaitFor => wait_for,
+        }
+    };
 }
+
+for_each_verb!(verbs);
 
 /// A schema titled after its verb (the Rust type names, Params and Reply, say nothing).
 fn titled(mut schema: Value, title: String) -> Value {
