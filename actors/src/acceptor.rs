@@ -16,7 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::binary_connection::BinaryConnection;
 use crate::json_connection::{Drain, JsonConnection};
-use crate::verbs::VerbEnv;
+use crate::verb_env::VerbEnv;
 
 /// How long a new connection may stay silent before its first byte; generous, since a script
 /// may connect first and compute its request later.

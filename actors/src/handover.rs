@@ -326,7 +326,7 @@ pub fn accept_again(listener: std::os::unix::net::UnixListener) -> Result<(), St
         .map_err(|e| format!("cannot use the listening socket again: {e}"))?;
     let listener = tokio::net::UnixListener::from_std(listener)
         .map_err(|e| format!("cannot use the listening socket again: {e}"))?;
-    let env = crate::verbs::VerbEnv {
+    let env = crate::verb_env::VerbEnv {
         manager: control.manager,
         services: control.services,
     };

@@ -27,7 +27,8 @@ use crate::event_hub::SubscriptionKind;
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session_manager;
 use crate::subscriber::{self, SubscriberGuard};
-use crate::verbs::{self, reply_value, VerbEnv};
+use crate::verb_env::VerbEnv;
+use crate::verbs::{self, reply_value};
 
 /// Requests read from a connection and not yet answered.
 pub const MAX_PENDING: usize = 32;

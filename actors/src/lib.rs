@@ -27,8 +27,8 @@ pub mod session_manager;
 pub mod spawn;
 pub mod subscriber;
 pub mod supervisor;
+pub mod verb_env;
 pub mod verbs;
-pub mod waiter;
 pub mod window;
 
 /// What the actor system needs to know about the daemon that hosts it.
@@ -152,7 +152,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
     let shutting_down = services.shutting_down.clone();
     let manager = session_manager::SessionManager::new(services.clone()).start();
     let hub = services.hub.clone();
-    let env = verbs::VerbEnv {
+    let env = verb_env::VerbEnv {
         manager: manager.clone(),
         services,
     };

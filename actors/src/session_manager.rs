@@ -15,26 +15,6 @@ use protocol::events::Event;
 #[path = "resurrect.rs"]
 pub mod resurrect;
 
-/// What every verb handler can reach. It lives here, beside the session table, so the verb
-/// modules (verbs, waiter, agent) all depend on it and not on one another.
-#[derive(Clone)]
-pub struct VerbEnv {
-    pub manager: Addr<SessionManager>,
-    pub services: Services,
-}
-
-impl VerbEnv {
-    /// The named session, or the most recently active one when no name is given.
-    pub async fn session(&self, name: Option<String>) -> Result<SessionRef, VerbError> {
-        mailbox(self.manager.send(ResolveSession(name)).await)?
-    }
-}
-
-/// An actor's answer, or `internal` when the actor is gone (the daemon is shutting down).
-pub fn mailbox<T>(r: Result<T, MailboxError>) -> Result<T, VerbError> {
-    r.map_err(|e| errors::internal(format!("the daemon could not complete the request: {e}")))
-}
-
 struct SessionRecord {
     name: String,
     addr: Addr<Session>,

@@ -26,63 +26,16 @@ pub struct Cli {
 pub enum Command {
     /// Run the daemon in the foreground.
     Daemon(DaemonArgs),
-    /// Create a session, starting the daemon in the background if none is running.
-    #[command(visible_alias = "n", visible_alias = "new-session")]
-    New(NewArgs),
     /// Attach this terminal to a session: the full-screen client.
     #[command(visible_alias = "a")]
     Attach(AttachArgs),
-    #[command(name = "ls", visible_alias = "list-sessions")]
-    Ls(LsArgs),
-    KillSession(KillSessionArgs),
-    Resurrect(ResurrectArgs),
-    /// Replace the running daemon with the tuios binary now on disk, keeping every session and
-    /// running program (live upgrade).
-    Upgrade,
+    /// Every verb-backed command: one module each under `verbs/`.
+    #[command(flatten)]
+    Verb(crate::verbs::VerbCommand),
     /// Stop the daemon and every session it holds.
     KillServer,
-    ListVerbs(ListVerbsArgs),
     /// Send one raw verb request and print the daemon's response line.
     Call(CallArgs),
-    SendKeys(SendKeysArgs),
-    SendText(SendTextArgs),
-    CapturePane(CapturePaneArgs),
-    ListWindows(SessionOnlyArgs),
-    NewWindow(NewWindowArgs),
-    #[command(visible_alias = "kill-window")]
-    CloseWindow(WindowOnlyArgs),
-    SetWindow(SetWindowArgs),
-    FocusWindow(FocusWindowArgs),
-    MoveWindow(MoveWindowArgs),
-    SplitWindow(SplitWindowArgs),
-    SetLayout(SetLayoutArgs),
-    ListWorkspaces(SessionOnlyArgs),
-    SelectWorkspace(SelectWorkspaceArgs),
-    SetWorkspaceName(SetWorkspaceNameArgs),
-    SetWorkspaceOrder(SetWorkspaceOrderArgs),
-    SessionInfo(SessionOnlyArgs),
-    SetSessionName(SetSessionNameArgs),
-    SetSessionAccent(SetSessionAccentArgs),
-    Resize(ResizeArgs),
-    WaitFor(WaitForArgs),
-    Subscribe(SubscribeArgs),
-    // Not `RunCommand`: a variant may not repeat the enum's name (clippy).
-    #[command(name = "run-command")]
-    Run(RunCommandArgs),
-    /// `run`: type a command into a window's shell and wait for its output and status.
-    #[command(name = "run")]
-    RunAndWait(RunArgs),
-    ListOptions(ListOptionsArgs),
-    #[command(visible_alias = "get-config")]
-    GetOption(GetOptionArgs),
-    #[command(visible_alias = "set-config")]
-    SetOption(SetOptionArgs),
-    ListThemes(ListThemesArgs),
-    SetAgentState(SetAgentStateArgs),
-    GetAgentState(WindowOnlyArgs),
-    ExplainAgentDetect(WindowOnlyArgs),
-    ExplainAgentScreen(ExplainAgentScreenArgs),
-    Hello(HelloArgs),
     PasteCheck(crate::paste_check::PasteCheckArgs),
     /// Print the JSON Schema of each verb's params and reply, generated from the protocol types
     /// this binary was built with (no daemon needed).
@@ -150,47 +103,7 @@ pub enum ConfigAction {
 impl Command {
     /// The protocol verb a subcommand is a thin front for, if any. Drives help text and tests.
     pub fn verb_of(subcommand: &str) -> Option<&'static str> {
-        Some(match subcommand {
-            "ls" => "list-sessions",
-            "new" => "new-session",
-            "kill-session" => "kill-session",
-            "resurrect" => "resurrect",
-            "upgrade" => "upgrade",
-            "list-verbs" => "list-verbs",
-            "send-keys" => "send-keys",
-            "send-text" => "send-text",
-            "capture-pane" => "capture-pane",
-            "list-windows" => "list-windows",
-            "new-window" => "new-window",
-            "session-info" => "session-info",
-            "resize" => "resize",
-            "wait-for" => "wait-for",
-            "subscribe" => "subscribe",
-            "close-window" => "close-window",
-            "set-window" => "set-window",
-            "focus-window" => "focus-window",
-            "move-window" => "move-window",
-            "split-window" => "split-window",
-            "set-layout" => "set-layout",
-            "list-workspaces" => "list-workspaces",
-            "select-workspace" => "select-workspace",
-            "set-workspace-name" => "set-workspace-name",
-            "set-workspace-order" => "set-workspace-order",
-            "set-session-name" => "set-session-name",
-            "set-session-accent" => "set-session-accent",
-            "run-command" => "run-command",
-            "run" => "run",
-            "list-options" => "list-options",
-            "get-option" => "get-option",
-            "set-option" => "set-option",
-            "list-themes" => "list-themes",
-            "set-agent-state" => "set-agent-state",
-            "get-agent-state" => "get-agent-state",
-            "explain-agent-detect" => "explain-agent-detect",
-            "explain-agent-screen" => "explain-agent-screen",
-            "hello" => "hello",
-            _ => return None,
-        })
+        crate::verbs::VerbCommand::verb_of(subcommand)
     }
 }
 

@@ -16,6 +16,7 @@ mod ssh;
 mod tape;
 mod tui;
 mod upgrade;
+mod verbs;
 mod web;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -147,7 +148,6 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 )),
             },
         },
-        Command::New(a) => new_session(&socket, &a),
         Command::Attach(a) => {
             if let Some(n) = &a.session {
                 protocol::binary::validate_session_name(n)
@@ -159,247 +159,13 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             tui::attach(&socket, a.session, a.create)
         }
         Command::KillServer => kill_server(&socket),
-        Command::Upgrade => emit(&upgrade::run(&socket)?),
-        Command::Ls(a) => {
-            let result = match call(&socket, &params::list_sessions()) {
-                // Nothing is running, but sessions saved by a daemon that stopped are worth
-                // knowing about: they come back when one starts.
-                Err(failure @ Failure::NoDaemon(_)) if !a.json => {
-                    let saved = resurrect::offline_section();
-                    if saved.is_empty() {
-                        return Err(failure);
-                    }
-                    emit(&saved)?;
-                    return Err(failure);
-                }
-                other => other?,
-            };
-            let sessions = result
-                .get("sessions")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            if a.json {
-                print_json(&Value::Array(sessions))
-            } else {
-                let sessions: Vec<Value> = sessions.iter().map(output::escape_value).collect();
-                let saved = resurrect::saved_section(&output::escape_value(&result));
-                emit(&format!("{}{saved}", output::sessions_table(&sessions)))
-            }
-        }
-        Command::KillSession(a) => {
-            call(&socket, &params::kill_session(&a.session))?;
-            emit(&format!(
-                "killed session {}\n",
-                output::escape_controls(&a.session)
-            ))
-        }
-        Command::Resurrect(a) => {
-            let (text, code) = resurrect::run(&socket, &a)?;
-            emit(&text)?;
-            Ok(code)
-        }
-        Command::ListVerbs(a) => {
-            let result = call(&socket, &params::list_verbs(a.verb.as_deref()))?;
-            if a.json {
-                print_json(&result)
-            } else {
-                emit(&output::verb_list(
-                    &output::escape_value(&result),
-                    a.verb.is_some(),
-                ))
-            }
-        }
         Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
-        Command::SendKeys(a) => {
-            let requests = params::send_keys_tmux(&a);
-            let mut client = JsonClient::connect(&socket)?;
-            let mut last = Value::Null;
-            for req in &requests {
-                last = client.call(req.verb, req.params_value().as_ref())?;
-            }
-            if a.target.json {
-                print_json(&last)
-            } else {
-                Ok(0)
-            }
-        }
-        Command::SendText(a) => {
-            verb_command(&socket, &params::send_text(&a), a.target.json, |_| {
-                String::new()
-            })
-        }
-        Command::CapturePane(a) => {
-            // The pane's content is what was asked for, styling included: printed as captured,
-            // never through the escaping of the other human output.
-            let tty = io::stdout().is_terminal();
-            let result = call(&socket, &params::capture_pane(&a))?;
-            if a.target.json {
-                print_json(&result)
-            } else {
-                let content = result.get("content").and_then(Value::as_str).unwrap_or("");
-                emit(&output::capture(content, tty))
-            }
-        }
-        Command::ListWindows(a) => verb_command(
-            &socket,
-            &params::list_windows(&a.target),
-            a.target.json,
-            output::windows_table,
-        ),
-        Command::NewWindow(a) => verb_command(
-            &socket,
-            &with_client_cwd(params::new_window(&a)),
-            a.target.json,
-            output::window_created,
-        ),
-        Command::SessionInfo(a) => verb_command(
-            &socket,
-            &params::session_info(&a.target),
-            a.target.json,
-            |r| output::verb_reply("session-info", r),
-        ),
-        Command::Resize(a) => {
-            verb_command(&socket, &params::resize(&a), a.target.json, output::resized)
-        }
         // A `timeout` answer fails with its own exit status (see Failure::exit_code).
-        Command::WaitFor(a) => verb_command(
-            &socket,
-            &params::wait_for(&a),
-            a.target.json,
-            output::wait_result,
-        ),
-        Command::Subscribe(a) => subscribe(&socket, &params::subscribe(&a), a.quiet),
-        Command::CloseWindow(a) => {
-            let target = a.target.window.clone();
-            verb_command(
-                &socket,
-                &params::close_window(&a.target),
-                a.target.json,
-                |_| output::window_closed(target.as_deref()),
-            )
-        }
-        Command::SetWindow(a) => verb_command(
-            &socket,
-            &params::set_window(&a),
-            a.target.json,
-            output::window_set,
-        ),
-        Command::FocusWindow(a) => verb_command(
-            &socket,
-            &params::focus_window(&a),
-            a.target.json,
-            output::focused,
-        ),
-        Command::MoveWindow(a) => verb_command(
-            &socket,
-            &params::move_window(&a),
-            a.target.json,
-            output::window_moved,
-        ),
-        Command::SplitWindow(a) => verb_command(
-            &socket,
-            &params::split_window(&a),
-            a.target.json,
-            output::window_split,
-        ),
-        Command::SetLayout(a) => verb_command(
-            &socket,
-            &params::set_layout(&a),
-            a.target.json,
-            output::layout_set,
-        ),
-        Command::ListWorkspaces(a) => verb_command(
-            &socket,
-            &params::list_workspaces(&a.target),
-            a.target.json,
-            output::workspaces_table,
-        ),
-        Command::SelectWorkspace(a) => verb_command(
-            &socket,
-            &params::select_workspace(&a),
-            a.target.json,
-            output::workspace_selected,
-        ),
-        Command::SetWorkspaceName(a) => verb_command(
-            &socket,
-            &params::set_workspace_name(&a),
-            a.target.json,
-            output::workspace_named,
-        ),
-        Command::SetWorkspaceOrder(a) => verb_command(
-            &socket,
-            &params::set_workspace_order(&a),
-            a.target.json,
-            output::workspace_order_set,
-        ),
-        Command::SetSessionName(a) => verb_command(
-            &socket,
-            &params::set_session_name(&a),
-            a.target.json,
-            output::session_name_set,
-        ),
-        Command::SetSessionAccent(a) => verb_command(
-            &socket,
-            &params::set_session_accent(&a),
-            a.target.json,
-            output::session_accent_set,
-        ),
-        Command::Run(a) => run_command(&socket, &a),
-        Command::RunAndWait(a) => run_and_wait(&socket, &a),
-        Command::ListOptions(a) => verb_command(
-            &socket,
-            &params::list_options(&a),
-            a.target.json,
-            output::options_table,
-        ),
-        Command::GetOption(a) => verb_command(
-            &socket,
-            &params::get_option(&a),
-            a.target.json,
-            output::option_value,
-        ),
-        Command::SetOption(a) => verb_command(
-            &socket,
-            &params::set_option(&a),
-            a.target.json,
-            output::option_set,
-        ),
-        Command::ListThemes(a) => verb_command(
-            &socket,
-            &params::list_themes(&a),
-            a.target.json,
-            output::themes,
-        ),
-        Command::SetAgentState(a) => verb_command(
-            &socket,
-            &params::set_agent_state(&a),
-            a.target.json,
-            output::agent_state_set,
-        ),
-        Command::GetAgentState(a) => verb_command(
-            &socket,
-            &params::get_agent_state(&a.target),
-            a.target.json,
-            output::agent_state,
-        ),
-        Command::ExplainAgentDetect(a) => verb_command(
-            &socket,
-            &params::explain_agent_detect(&a.target),
-            a.target.json,
-            output::agent_detect,
-        ),
-        Command::ExplainAgentScreen(a) => verb_command(
-            &socket,
-            &params::explain_agent_screen(&a),
-            a.target.json,
-            output::agent_screen,
-        ),
-        Command::Hello(a) => verb_command(&socket, &params::hello(), a.json, output::hello),
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
         Command::Tape(a) => tape_command(&socket, &a),
         Command::Ssh(a) => ssh::run(&socket, a),
         Command::Web(a) => web::run(&socket, &a),
+        Command::Verb(v) => v.run(&socket),
     }
 }
 

@@ -32,7 +32,6 @@ pub mod osc;
 pub mod proc;
 pub mod screen;
 pub mod state;
-pub mod verbs;
 
 pub use state::WindowAgent;
 

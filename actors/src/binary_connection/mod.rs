@@ -27,7 +27,8 @@ use crate::outbox::Outbox;
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session::ToClient;
 use crate::session_manager::{self, SessionManager, SessionRef};
-use crate::verbs::{self, VerbEnv};
+use crate::verb_env::VerbEnv;
+use crate::verbs;
 use crate::window::{RemoveViewer, Window};
 
 mod attach;

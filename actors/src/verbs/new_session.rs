@@ -1,11 +1,10 @@
 //! `new-session` over JSON, so a harness needs neither the binary protocol nor the CLI to start;
 //! and the checks of a window's environment and directory it shares with `new-window`.
+use protocol::verbs::new_session::{Params, Reply};
 use std::path::PathBuf;
 
 use protocol::binary::BinaryErrorCode;
 use protocol::closest::echo_name;
-use protocol::params::NewSessionParams;
-use protocol::verbs::new_session;
 use protocol::{ErrorCode, Hint, VerbError};
 
 use super::{mailbox, session_list, VerbEnv};
@@ -15,10 +14,10 @@ use crate::session_manager::{CreateSession, KillSession};
 
 const DEFAULT_SIZE: (i64, i64) = (80, 24);
 
-pub(super) async fn new_session(
+pub(super) async fn handle(
     env: &VerbEnv,
-    p: NewSessionParams,
-) -> Result<new_session::Reply, VerbError> {
+    p: Params,
+) -> Result<Reply, VerbError> {
     // Everything the caller sent is checked before the session exists, so a refusal leaves
     // nothing behind.
     let (width, height) = protocol::limits::check_size(
@@ -82,7 +81,7 @@ pub(super) async fn new_session(
         .into_iter()
         .find(|r| r.name == name)
         .ok_or_else(|| errors::internal(format!("session {name} ended as it was created")))?;
-    Ok(new_session::Reply {
+    Ok(Reply {
         session: row,
         window_id: window.window_id,
         ..Default::default()

@@ -21,12 +21,11 @@
 //! the rest of the line after a plain `eval` fails to parse). A command holding control
 //! characters (tab would trigger completion, newline a continuation prompt) is typed octal-encoded
 //! and decoded by the shell's printf, so every byte reaches eval unchanged.
+use protocol::verbs::run::{Params, Reply};
 use std::time::Duration;
 
 use protocol::closest::echo_name;
-use protocol::params::RunParams;
 use protocol::shell::{fish_quote, quote as posix_quote};
-use protocol::verbs::run::Reply as RunReply;
 use protocol::{ErrorCode, Hint, VerbError};
 use regex::Regex;
 
@@ -58,7 +57,7 @@ const POSIX_SHELLS: &[&str] = &[
     "sh", "dash", "bash", "ksh", "ksh93", "mksh", "ash", "busybox", "yash", "posh",
 ];
 
-pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<RunReply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let command = p.command;
     // The registry refuses a missing or empty command; one of spaces only is refused here.
     if command.trim().is_empty() {
@@ -180,7 +179,7 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<RunReply, VerbErr
                     "the command's end marker was seen but is no longer in the window's text",
                 )
             })?;
-            RunReply {
+            Reply {
                 output,
                 exit_code,
                 truncated: truncated.then_some(true),
@@ -194,7 +193,7 @@ pub(super) async fn run(env: &VerbEnv, p: RunParams) -> Result<RunReply, VerbErr
                 (None, Some(sig)) => 128 + sig,
                 (None, None) => 0,
             });
-            RunReply {
+            Reply {
                 output,
                 exit_code: code.into(),
                 shell_exited: Some(true),

@@ -1,20 +1,19 @@
 //! `run-command`: the named-command vocabulary (the one tapes use). The vocabulary is one table
 //! in `protocol::commands`; commands the daemon can carry out itself run here, the rest need an
 //! attached client.
+use protocol::verbs::run_command::{Params, Reply};
 use protocol::closest::echo_name;
 use protocol::commands::{self, Runner};
-use protocol::params::*;
-use protocol::verbs::run_command;
 use protocol::{Hint, VerbError};
 use serde_json::{json, Map, Value};
 
 use super::{mailbox, reply_value, session, VerbEnv};
 use crate::session::{self as sess, NewWindowSpec, NUM_WORKSPACES};
 
-pub(super) async fn run_command(
+pub(super) async fn handle(
     env: &VerbEnv,
-    p: RunCommandParams,
-) -> Result<run_command::Reply, VerbError> {
+    p: Params,
+) -> Result<Reply, VerbError> {
     let name = p.command;
     if name.is_empty() {
         // Only a client's own run-command reaches here without the registry's required check.
@@ -201,7 +200,7 @@ async fn check_option_args(command: &str, args: &[String]) -> Result<(), VerbErr
 
 /// The reply: the command, who ran it, and the command's own data without the inner result's
 /// type tag.
-fn command_result(command: &str, routed: bool, data: Value) -> run_command::Reply {
+fn command_result(command: &str, routed: bool, data: Value) -> Reply {
     let mut data = match data {
         Value::Object(fields) => fields,
         _ => Map::new(),
@@ -215,7 +214,7 @@ fn command_result(command: &str, routed: bool, data: Value) -> run_command::Repl
         }
         None => None,
     };
-    run_command::Reply {
+    Reply {
         command: command.to_string(),
         routed,
         window_id: text("window_id"),

@@ -21,6 +21,7 @@ mod tests {
     use super::*;
     use crate::cli::Command;
     use crate::params::tests::{params, parse, refused};
+    use crate::verbs::VerbCommand;
     use serde_json::json;
 
     #[test]
@@ -46,7 +47,7 @@ mod tests {
             json!({"command": "ListWindows"})
         );
         match parse(&["run-command", "--list"]) {
-            Command::Run(a) => assert_eq!(run_command(&a), None),
+            Command::Verb(VerbCommand::RunCommand(a)) => assert_eq!(run_command(&a), None),
             other => panic!("{other:?}"),
         }
         assert_eq!(

@@ -86,6 +86,7 @@ mod tests {
     use super::*;
     use crate::cli::{Cli, Command};
     use crate::params::tests::{build, params, parse};
+    use crate::verbs::VerbCommand;
     use clap::Parser;
     use serde_json::json;
     use serde_json::Value;
@@ -149,7 +150,8 @@ mod tests {
 
     #[test]
     fn send_keys_arguments_with_spaces_are_typed_as_they_are() {
-        let Command::SendKeys(a) = parse(&["send-keys", "-s", "w", "echo hi", "C-m", "ls", "a,b"])
+        let Command::Verb(VerbCommand::SendKeys(a)) =
+            parse(&["send-keys", "-s", "w", "echo hi", "C-m", "ls", "a,b"])
         else {
             panic!("send-keys")
         };
@@ -165,7 +167,7 @@ mod tests {
                 json!({"session": "w", "keys": "a,b", "literal": true}),
             ]
         );
-        let Command::SendKeys(a) = parse(&["send-keys", "ls", "Enter"]) else {
+        let Command::Verb(VerbCommand::SendKeys(a)) = parse(&["send-keys", "ls", "Enter"]) else {
             panic!("send-keys")
         };
         assert_eq!(send_keys_tmux(&a), vec![send_keys(&a)]);

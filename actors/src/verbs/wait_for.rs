@@ -4,13 +4,12 @@
 //! stops when its connection's request is dropped (the client went away): the request holds a
 //! cancel handle whose drop the waiter listens for, and stopping drops its watches, which their
 //! owners forget at the next check.
-use protocol::verbs::wait_for;
+use protocol::verbs::wait_for::{Params, Reply};
 use std::time::Duration;
 
 use actix::prelude::*;
 use protocol::closest::{closest_match, echo_name};
 use protocol::events::WAIT_CONDITIONS;
-use protocol::params::WaitForParams;
 use protocol::registry;
 use protocol::{ErrorCode, Hint, VerbError};
 use regex::Regex;
@@ -20,17 +19,25 @@ use tokio::time::{timeout_at, Instant};
 use crate::errors;
 use crate::event_hub::{EventHub, WaiterLive};
 use crate::session::ResolvedWindow;
-use crate::session_manager::{self, mailbox, SessionRef, VerbEnv};
+use crate::session_manager::{self, SessionRef};
+use crate::verb_env::{mailbox, VerbEnv};
 use crate::window;
+
+use super::session;
+use crate::event_hub::SubscriptionKind;
+use crate::session::AgentStates;
+use protocol::agent::{parse_until, until_text};
+use protocol::events::EventFilter;
+use tokio::time::sleep_until;
 
 const DEFAULT_TIMEOUT_MS: i64 = 30_000;
 const DEFAULT_IDLE_MS: i64 = 500;
 
-type Answer = Result<wait_for::Reply, VerbError>;
+type Answer = Result<Reply, VerbError>;
 
 pub struct Waiter {
     env: VerbEnv,
-    params: Option<WaitForParams>,
+    params: Option<Params>,
     reply: Option<oneshot::Sender<Answer>>,
     cancel: Option<oneshot::Receiver<()>>,
 }
@@ -66,7 +73,7 @@ impl Actor for Waiter {
 
 /// Carry out `wait-for`: start a Waiter and wait for its answer. Dropping the returned future
 /// (the client went away) stops the waiter.
-pub async fn wait_for(env: &VerbEnv, p: WaitForParams) -> Answer {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Answer {
     let (reply, answer) = oneshot::channel();
     let (_cancel, cancel) = oneshot::channel::<()>();
     Waiter {
@@ -113,7 +120,7 @@ fn timeout_error(message: String, hint: Hint) -> VerbError {
     VerbError::new(ErrorCode::Timeout, message).with_hint(hint)
 }
 
-async fn run(env: &VerbEnv, p: WaitForParams) -> Answer {
+async fn run(env: &VerbEnv, p: Params) -> Answer {
     // The registry refuses a missing condition; an unknown one is refused here.
     let condition = p.condition.clone();
     if !WAIT_CONDITIONS.contains(&condition.as_str()) {
@@ -133,13 +140,13 @@ async fn run(env: &VerbEnv, p: WaitForParams) -> Answer {
         "window-exit" => window_exit(env, p, deadline).await,
         "agent-state" => {
             let _live = LiveWait::new(env, p.session.as_deref().unwrap_or_default());
-            crate::agent::verbs::wait_agent_state(env, p, deadline).await
+            wait_agent_state(env, p, deadline).await
         }
         _ => window_idle(env, p, deadline).await,
     }
 }
 
-async fn session_exists(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answer {
+async fn session_exists(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
     let name = p.session.unwrap_or_default();
     if name.is_empty() {
         return Err(VerbError::invalid_params(
@@ -158,7 +165,7 @@ async fn session_exists(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> A
             .await,
     )?;
     match timeout_at(deadline, rx).await {
-        Ok(Ok(())) => Ok(wait_for::Reply {
+        Ok(Ok(())) => Ok(Reply {
             condition: "session-exists".into(),
             matched: true,
             session: Some(name),
@@ -176,7 +183,7 @@ async fn session_exists(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> A
 
 async fn target(
     env: &VerbEnv,
-    p: &WaitForParams,
+    p: &Params,
 ) -> Result<(SessionRef, ResolvedWindow), VerbError> {
     mailbox(
         env.manager
@@ -188,7 +195,7 @@ async fn target(
     )?
 }
 
-async fn window_output(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answer {
+async fn window_output(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
     let pattern = p.pattern.clone().unwrap_or_default();
     if pattern.is_empty() {
         return Err(VerbError::invalid_params(
@@ -221,7 +228,7 @@ async fn window_output(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> An
         .await
         .map_err(|_| errors::window_gone(&w.id))?;
     match timeout_at(deadline, rx).await {
-        Ok(Ok(found)) => Ok(wait_for::Reply {
+        Ok(Ok(found)) => Ok(Reply {
             condition: "window-output".into(),
             matched: true,
             window: Some(p.window.clone().unwrap_or_default()),
@@ -245,11 +252,11 @@ async fn window_output(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> An
     }
 }
 
-async fn window_exit(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answer {
+async fn window_exit(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
     let (s, w) = target(env, &p).await?;
     let _live = LiveWait::new(env, &s.name);
     let window_arg = p.window.clone().unwrap_or_default();
-    let result = |exit: Option<crate::pty::ExitInfo>| wait_for::Reply {
+    let result = |exit: Option<crate::pty::ExitInfo>| Reply {
         condition: "window-exit".into(),
         matched: true,
         window: Some(window_arg.clone()),
@@ -276,7 +283,7 @@ async fn window_exit(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answ
     }
 }
 
-async fn window_idle(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answer {
+async fn window_idle(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
     let idle_ms = p.idle.filter(|i| *i > 0).unwrap_or(DEFAULT_IDLE_MS);
     let (s, w) = target(env, &p).await?;
     let _live = LiveWait::new(env, &s.name);
@@ -290,7 +297,7 @@ async fn window_idle(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answ
         .map_err(|_| errors::window_gone(&w.id))?;
     match timeout_at(deadline, rx).await {
         // A window that closed prints nothing more: it is idle.
-        Ok(_) => Ok(wait_for::Reply {
+        Ok(_) => Ok(Reply {
             condition: "window-idle".into(),
             matched: true,
             window: Some(p.window.clone().unwrap_or_default()),
@@ -304,5 +311,82 @@ async fn window_idle(env: &VerbEnv, p: WaitForParams, deadline: Instant) -> Answ
                 "The window never stayed quiet for the idle period. Raise timeout, or lower idle if it prints in bursts.",
             ),
         )),
+    }
+}
+
+/// `wait-for` with `condition: agent-state`: until some window of the session (or the one
+/// named) is in one of the `until` states.
+pub async fn wait_agent_state(
+    env: &VerbEnv,
+    p: Params,
+    deadline: Instant,
+) -> Result<Reply, VerbError> {
+    let until = parse_until(p.until.as_deref())?;
+    let s = session(env, p.session.clone()).await?;
+    let pinned = match p.window.as_deref().filter(|w| !w.is_empty()) {
+        Some(w) => Some(
+            mailbox(
+                s.addr
+                    .send(crate::session::ResolveWindow(Some(w.to_string())))
+                    .await,
+            )??
+            .id,
+        ),
+        None => None,
+    };
+    let mut queue = crate::subscriber::open(
+        &env.services.hub,
+        SubscriptionKind::Waiter,
+        EventFilter {
+            session: Some(s.name.clone()),
+            window: pinned.clone(),
+            types: vec!["agent-state".into(), "window-closed".into()],
+        },
+        crate::subscriber::DEFAULT_QUEUE,
+    )
+    .await
+    .map_err(|e| errors::internal(format!("could not watch for events: {e}")))?;
+    let wanted = until_text(&until);
+    loop {
+        let states = mailbox(s.addr.send(AgentStates).await)?;
+        if let Some(w) = &pinned {
+            if !states.iter().any(|(id, _)| id == w) {
+                return Err(errors::window_not_found(
+                    w,
+                    &[],
+                    &format!("the watched window closed before reaching {wanted}"),
+                ));
+            }
+        }
+        let hit = states
+            .iter()
+            .find(|(id, st)| pinned.as_deref().is_none_or(|w| w == id) && until.contains(st));
+        if let Some((id, st)) = hit {
+            return Ok(Reply {
+                condition: "agent-state".into(),
+                matched: true,
+                window: Some(id.clone()),
+                window_id: Some(id.clone()),
+                state: Some(st.as_str().to_string()),
+                ..Default::default()
+            });
+        }
+        tokio::select! {
+            ev = queue.next() => {
+                if ev.is_none() {
+                    return Err(errors::internal("the daemon is shutting down"));
+                }
+                // Whatever else is queued is covered by the one check.
+                while queue.try_next().is_some() {}
+            }
+            _ = sleep_until(deadline) => {
+                return Err(VerbError::new(
+                    ErrorCode::Timeout,
+                    format!("timed out waiting for agent state {wanted}"),
+                ).with_hint(Hint::new().param("until").verb("get-agent-state").detail(
+                    "No window reached the state in time. Read the current state with get-agent-state, or raise timeout (milliseconds).",
+                )));
+            }
+        }
     }
 }

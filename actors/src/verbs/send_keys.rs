@@ -1,15 +1,14 @@
-//! Verbs that write to, read from or resize a window's terminal.
-use protocol::params::*;
-use protocol::verbs::{capture_pane, common::OkReply, resize};
+//! `send-keys`: send keys (names like `ctrl+c`, `enter`, or text) to a window, or through an
+//! attached client when they hold its leader key.
+use protocol::verbs::send_keys::Params;
+use protocol::verbs::common::OkReply;
 use protocol::VerbError;
-
-use super::{live_window, mailbox, ok, session, window, VerbEnv};
+use super::{live_window, mailbox, ok, session, VerbEnv};
 use crate::errors;
-use crate::pty_input::{self, Direct};
-
+use crate::pty_input::{self};
 use crate::window as win;
 
-pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<OkReply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, VerbError> {
     let keys = params.keys;
     let s = session(env, params.session).await?;
     if !params.literal.unwrap_or(false) && !params.raw.unwrap_or(false) {
@@ -68,90 +67,6 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<O
     .map_err(|_| errors::window_gone(&w.id))??;
     Ok(ok())
 }
-
-pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<OkReply, VerbError> {
-    let text = params.text;
-    refuse_frames("text", text.as_bytes())?;
-    let s = session(env, params.session).await?;
-    let w = live_window(&s, params.window).await?;
-    // Straight to the PTY when nothing is pending before it (no hop to the window's thread).
-    let (bytes, ticket) = match pty_input::write(&w.id, text.into_bytes()) {
-        Direct::Written => return Ok(ok()),
-        Direct::Queued(written) => {
-            return match written.await {
-                Ok(Ok(())) => Ok(ok()),
-                _ => Err(errors::pty_not_found(&w.id)),
-            }
-        }
-        Direct::Refused(bytes, ticket) => (bytes, ticket),
-    };
-    mailbox(w.addr.send(win::WriteInput(bytes, ticket)).await)
-        .map_err(|_| errors::window_gone(&w.id))??;
-    Ok(ok())
-}
-
-pub(super) async fn capture_pane(
-    env: &VerbEnv,
-    params: CapturePaneParams,
-) -> Result<capture_pane::Reply, VerbError> {
-    // The source is checked before the session, as the protocol orders it.
-    let mode = params.mode()?;
-    let s = session(env, params.session).await?;
-    let w = window(&s, params.window).await?;
-    let (scrollback, styled) = (mode.scrollback, mode.styled);
-    let content = mailbox(w.addr.send(win::Capture { scrollback, styled }).await)
-        .map_err(|_| errors::window_gone(&w.id))?;
-    let content = slice_capture(
-        &content,
-        params.lines.unwrap_or(0),
-        params.start.unwrap_or(0),
-        params.end.unwrap_or(0),
-    );
-    Ok(capture_pane::Reply {
-        content,
-        // The source actually read, whichever spelling asked for it.
-        source: mode.source().to_owned(),
-        styled,
-        window_id: w.id,
-        ..Default::default()
-    })
-}
-
-pub(super) async fn resize(
-    env: &VerbEnv,
-    params: ResizeParams,
-) -> Result<resize::Reply, VerbError> {
-    let (width, height) = (params.width, params.height);
-    if width <= 0 || height <= 0 {
-        return Err(VerbError::invalid_params(
-            "width",
-            "width and height must both be positive",
-        ));
-    }
-    if width > u16::MAX as i64 || height > u16::MAX as i64 {
-        return Err(VerbError::invalid_params(
-            "width",
-            format!("width and height must be at most {}", u16::MAX),
-        ));
-    }
-    let s = session(env, params.session).await?;
-    let w = live_window(&s, params.window).await?;
-    let (cols, rows) = (width as u16, height as u16);
-    mailbox(w.addr.send(win::Resize { cols, rows }).await)
-        .map_err(|_| errors::window_gone(&w.id))??;
-    s.addr.do_send(crate::session::WindowResized {
-        window_id: w.id.clone(),
-        cols,
-        rows,
-    });
-    Ok(resize::Reply {
-        width,
-        height,
-        window_id: w.id,
-        ..Default::default()
-    })
-}
-
 /// With clients attached, whether `keys` hold a leader key (a client's leader, however it is
 /// spelt: `ctrl+b`, `C-b`; or `PREFIX`/`$PREFIX`), or follow one left `pending` in a client by
 /// the previous send-keys: then they go through that client, so the leader acts as the user's
@@ -217,7 +132,7 @@ fn leader_route(
 
 /// Lumen: the terminal never writes a frame to a program's input, so input that holds a frame
 /// introducer (in any spelling, however it was assembled) is refused before anything is written.
-fn refuse_frames(param: &str, bytes: &[u8]) -> Result<(), VerbError> {
+pub(super) fn refuse_frames(param: &str, bytes: &[u8]) -> Result<(), VerbError> {
     if protocol::lumen::contains_frame_introducer(bytes) {
         return Err(VerbError::invalid_params(
             param,

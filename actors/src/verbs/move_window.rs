@@ -1,0 +1,23 @@
+//! `move-window`: move a window to another workspace, and optionally switch to that workspace with
+//! it.
+use protocol::verbs::move_window::{Params, Reply};
+use protocol::VerbError;
+use super::{mailbox, session, VerbEnv};
+use crate::session::{self as sess};
+
+pub(super) async fn handle(
+    env: &VerbEnv,
+    p: Params,
+) -> Result<Reply, VerbError> {
+    let n = p.workspace;
+    let s = session(env, p.session).await?;
+    mailbox(
+        s.addr
+            .send(sess::MoveWindow {
+                target: p.window,
+                workspace: n,
+                follow: p.follow.unwrap_or(false),
+            })
+            .await,
+    )?
+}

@@ -1,0 +1,47 @@
+//! `set-layout`: change the tiling layout of the current workspace: turn tiling on or off, turn the
+//! focused split the other way, or make the splits even.
+use protocol::verbs::set_layout::{Params, Reply};
+use protocol::attach::RoutedRequest;
+use protocol::VerbError;
+use serde_json::Value;
+use super::{session, VerbEnv};
+
+pub(super) async fn handle(
+    env: &VerbEnv,
+    p: Params,
+) -> Result<Reply, VerbError> {
+    if p.tiling.is_none() && !p.equalize.unwrap_or(false) && !p.rotate.unwrap_or(false) {
+        return Err(VerbError::invalid_params(
+            "tiling",
+            "nothing to set: pass tiling, equalize or rotate",
+        ));
+    }
+    let s = session(env, p.session).await?;
+    let data = super::route(
+        &s,
+        RoutedRequest::Layout {
+            tiling: p.tiling,
+            equalize: p.equalize.unwrap_or(false),
+            rotate: p.rotate.unwrap_or(false),
+        },
+        "changing the layout",
+    )
+    .await?;
+    // The client's answer is free-form; what it leaves out (or sends in another shape) reads
+    // as unknown.
+    let text = |k: &str| {
+        data.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("unknown")
+            .to_string()
+    };
+    Ok(Reply {
+        tiling_mode: text("tiling_mode"),
+        layout_mode: text("layout_mode"),
+        master_ratio: data
+            .get("master_ratio")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.5),
+        ..Default::default()
+    })
+}

@@ -1,0 +1,17 @@
+//! `set-session-name`: set the name clients display for a session.
+use protocol::verbs::set_session_name::{Params, Reply};
+use protocol::VerbError;
+use super::{mailbox, session, VerbEnv};
+use crate::session as sess;
+
+pub(super) async fn handle(
+    env: &VerbEnv,
+    p: Params,
+) -> Result<Reply, VerbError> {
+    let s = session(env, p.session).await?;
+    mailbox(
+        s.addr
+            .send(sess::SetSessionName(p.name.unwrap_or_default()))
+            .await,
+    )
+}

@@ -1,0 +1,27 @@
+//! `set-window`: rename a window, minimize or restore it, or both.
+use protocol::verbs::set_window::{Params, Reply};
+use protocol::VerbError;
+use super::{mailbox, session, VerbEnv};
+use crate::session::{self as sess};
+
+pub(super) async fn handle(
+    env: &VerbEnv,
+    p: Params,
+) -> Result<Reply, VerbError> {
+    if p.name.is_none() && p.minimized.is_none() {
+        return Err(VerbError::invalid_params(
+            "name",
+            "nothing to set: pass name, minimized, or both",
+        ));
+    }
+    let s = session(env, p.session).await?;
+    mailbox(
+        s.addr
+            .send(sess::SetWindow {
+                target: p.window,
+                name: p.name,
+                minimized: p.minimized,
+            })
+            .await,
+    )?
+}

@@ -1,0 +1,21 @@
+//! `set-workspace-name`: name a workspace of a session, or clear its name.
+use protocol::verbs::set_workspace_name::{Params, Reply};
+use protocol::VerbError;
+use super::{mailbox, session, VerbEnv};
+use crate::session as sess;
+
+pub(super) async fn handle(
+    env: &VerbEnv,
+    p: Params,
+) -> Result<Reply, VerbError> {
+    let n = p.workspace;
+    let s = session(env, p.session).await?;
+    mailbox(
+        s.addr
+            .send(sess::SetWorkspaceName {
+                workspace: n,
+                name: p.name.unwrap_or_default(),
+            })
+            .await,
+    )?
+}

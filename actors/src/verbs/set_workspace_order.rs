@@ -1,0 +1,14 @@
+//! `set-workspace-order`: choose the order clients show a session's workspaces in.
+use protocol::verbs::set_workspace_order::{Params, Reply};
+use protocol::VerbError;
+use super::{mailbox, session, VerbEnv};
+use crate::session as sess;
+
+pub(super) async fn handle(
+    env: &VerbEnv,
+    p: Params,
+) -> Result<Reply, VerbError> {
+    let order = p.order;
+    let s = session(env, p.session).await?;
+    mailbox(s.addr.send(sess::SetWorkspaceOrder(order)).await)?
+}

@@ -1,0 +1,9 @@
+//! `upgrade`: ask the daemon's main loop to replace the daemon with the binary on disk.
+use protocol::verbs::upgrade::{Params, Reply};
+use protocol::VerbError;
+
+use super::VerbEnv;
+
+pub(super) async fn handle(_env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
+    crate::handover::request(p).await
+}

@@ -1,0 +1,19 @@
+//! `tuios get-option`: the `get-option` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("get-option");
+pub const ALIASES: &[&str] = &["get-config"];
+pub use crate::cli::GetOptionArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    verb_command(
+        socket,
+        &params::get_option(&a),
+        a.target.json,
+        output::option_value,
+    )
+}

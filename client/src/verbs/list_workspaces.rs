@@ -1,0 +1,19 @@
+//! `tuios list-workspaces`: the `list-workspaces` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("list-workspaces");
+pub const ALIASES: &[&str] = &[];
+pub use crate::cli::SessionOnlyArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    verb_command(
+        socket,
+        &params::list_workspaces(&a.target),
+        a.target.json,
+        output::workspaces_table,
+    )
+}

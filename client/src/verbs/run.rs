@@ -1,0 +1,14 @@
+//! `tuios run`: the `run` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("run");
+pub const ALIASES: &[&str] = &[];
+pub use crate::cli::RunArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    run_and_wait(socket, &a)
+}

@@ -1,0 +1,18 @@
+//! `tuios send-text`: the `send-text` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("send-text");
+pub const ALIASES: &[&str] = &[];
+pub use crate::cli::SendTextArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    {
+        verb_command(socket, &params::send_text(&a), a.target.json, |_| {
+            String::new()
+        })
+    }
+}

@@ -1,0 +1,19 @@
+//! `tuios set-layout`: the `set-layout` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("set-layout");
+pub const ALIASES: &[&str] = &[];
+pub use crate::cli::SetLayoutArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    verb_command(
+        socket,
+        &params::set_layout(&a),
+        a.target.json,
+        output::layout_set,
+    )
+}

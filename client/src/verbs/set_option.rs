@@ -1,0 +1,19 @@
+//! `tuios set-option`: the `set-option` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("set-option");
+pub const ALIASES: &[&str] = &["set-config"];
+pub use crate::cli::SetOptionArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    verb_command(
+        socket,
+        &params::set_option(&a),
+        a.target.json,
+        output::option_set,
+    )
+}

@@ -1,0 +1,19 @@
+//! `tuios set-window`: the `set-window` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("set-window");
+pub const ALIASES: &[&str] = &[];
+pub use crate::cli::SetWindowArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    verb_command(
+        socket,
+        &params::set_window(&a),
+        a.target.json,
+        output::window_set,
+    )
+}

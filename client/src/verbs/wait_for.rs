@@ -1,0 +1,19 @@
+//! `tuios wait-for`: the `wait-for` verb from the command line.
+use std::path::Path;
+
+use crate::failure::Failure;
+#[allow(unused_imports)]
+use crate::*;
+
+pub const NAME: Option<&str> = Some("wait-for");
+pub const ALIASES: &[&str] = &[];
+pub use crate::cli::WaitForArgs as Args;
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    verb_command(
+        socket,
+        &params::wait_for(&a),
+        a.target.json,
+        output::wait_result,
+    )
+}
