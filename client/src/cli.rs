@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+pub use crate::verbs::target::{SessionTarget, WindowTarget};
+
 #[derive(Debug, Parser)]
 #[command(
     name = "tuios",
@@ -198,28 +200,6 @@ pub struct CallArgs {
     /// Params object as JSON; omit for none, or `-` to read it from stdin.
     #[arg(value_name = "PARAMS-JSON")]
     pub params: Option<String>,
-}
-
-/// Flags shared by commands that target a session.
-#[derive(Debug, Args)]
-pub struct SessionTarget {
-    #[arg(short = 's', long, value_name = "NAME")]
-    pub session: Option<String>,
-    /// Print the result object as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Flags shared by commands that target a window in a session.
-#[derive(Debug, Args)]
-pub struct WindowTarget {
-    #[arg(short = 's', long, value_name = "NAME")]
-    pub session: Option<String>,
-    #[arg(short = 'w', long, value_name = "WINDOW")]
-    pub window: Option<String>,
-    /// Print the result object as JSON.
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -487,14 +467,6 @@ pub struct SetWorkspaceOrderArgs {
     /// Several arguments, or one comma-separated list: `3 1 2` or `3,1,2`.
     #[arg(required = true, value_delimiter = ',', value_name = "N")]
     pub order: Vec<i64>,
-}
-
-#[derive(Debug, Args)]
-pub struct SetSessionNameArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "NAME")]
-    pub name: Option<String>,
 }
 
 #[derive(Debug, Args)]

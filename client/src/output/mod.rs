@@ -21,7 +21,7 @@ pub use daemon::{hello, verb_list};
 pub use format::{escape_controls, escape_value, format_local_time, shell_quote, table};
 pub use options::{option_set, option_value, options_table, themes};
 pub use reply::{key_values, verb_reply};
-pub use sessions::{session_accent_set, session_created, session_name_set, sessions_table};
+pub use sessions::{session_accent_set, session_created, sessions_table};
 pub use waits::{subscribed, wait_result};
 pub use windows::{
     capture, focused, layout_set, resized, window_closed, window_created, window_moved, window_set,

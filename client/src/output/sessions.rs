@@ -25,14 +25,6 @@ pub fn sessions_table(sessions: &[Value]) -> String {
     table(&["NAME", "WINDOWS", "SIZE", "CREATED", "ATTACHED"], &rows)
 }
 
-pub fn session_name_set(result: &Value) -> String {
-    let session = shell_quote(s(result, "session"));
-    match s(result, "display_name") {
-        "" => format!("session {session}: display name cleared\n"),
-        name => format!("session {session} displays as {name:?}\n"),
-    }
-}
-
 pub fn session_accent_set(result: &Value) -> String {
     let session = shell_quote(s(result, "session"));
     match s(result, "accent") {

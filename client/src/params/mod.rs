@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::cli::{SessionTarget, WindowTarget};
+use crate::verbs::target::{SessionTarget, WindowTarget};
 
 mod agent;
 mod commands;
@@ -18,11 +18,11 @@ mod workspaces;
 pub use agent::{explain_agent_detect, explain_agent_screen, get_agent_state, set_agent_state};
 pub use commands::run_command;
 pub use daemon::{hello, list_verbs};
-pub use input::{capture_pane, run, send_keys_tmux, send_text};
+pub use input::{capture_pane, run, send_keys, send_keys_tmux, send_text};
 pub use options::{get_option, list_options, list_themes, set_option};
 pub use sessions::{
     kill_session, list_sessions, new_session, resurrect, session_info, session_info_default,
-    set_session_accent, set_session_name,
+    set_session_accent,
 };
 pub use waits::{subscribe, wait_for};
 pub use windows::{
@@ -40,7 +40,7 @@ pub struct Request {
 }
 
 impl Request {
-    fn new(verb: &'static str) -> Self {
+    pub(crate) fn new(verb: &'static str) -> Self {
         Request {
             verb,
             params: Map::new(),
@@ -85,10 +85,8 @@ fn window_target(req: &mut Request, t: &WindowTarget) {
 
 #[cfg(test)]
 mod tests {
-    use super::input::send_keys;
     use super::*;
     use crate::cli::{Cli, Command};
-    use crate::verbs::VerbCommand;
     use clap::FromArgMatches;
 
     pub(super) fn parse(args: &[&str]) -> Command {
@@ -105,46 +103,14 @@ mod tests {
 
     pub(super) fn build(args: &[&str]) -> Request {
         match parse(args) {
-            Command::Verb(VerbCommand::ListSessions(_)) => list_sessions(),
-            Command::Verb(VerbCommand::KillSession(a)) => kill_session(&a.session),
-            Command::Verb(VerbCommand::Resurrect(a)) => resurrect(a.session.as_deref()),
-            Command::Verb(VerbCommand::Upgrade(_)) => Request::new("upgrade"),
-            Command::Verb(VerbCommand::ListVerbs(a)) => list_verbs(a.verb.as_deref()),
-            Command::Verb(VerbCommand::SendKeys(a)) => send_keys(&a),
-            Command::Verb(VerbCommand::SendText(a)) => send_text(&a),
-            Command::Verb(VerbCommand::CapturePane(a)) => capture_pane(&a),
-            Command::Verb(VerbCommand::ListWindows(a)) => list_windows(&a.target),
-            Command::Verb(VerbCommand::NewWindow(a)) => new_window(&a),
-            Command::Verb(VerbCommand::SessionInfo(a)) => session_info(&a.target),
-            Command::Verb(VerbCommand::Resize(a)) => resize(&a),
-            Command::Verb(VerbCommand::WaitFor(a)) => wait_for(&a),
-            Command::Verb(VerbCommand::Subscribe(a)) => subscribe(&a),
-            Command::Verb(VerbCommand::CloseWindow(a)) => close_window(&a.target),
-            Command::Verb(VerbCommand::SetWindow(a)) => set_window(&a),
-            Command::Verb(VerbCommand::FocusWindow(a)) => focus_window(&a),
-            Command::Verb(VerbCommand::MoveWindow(a)) => move_window(&a),
-            Command::Verb(VerbCommand::SplitWindow(a)) => split_window(&a),
-            Command::Verb(VerbCommand::SetLayout(a)) => set_layout(&a),
-            Command::Verb(VerbCommand::ListWorkspaces(a)) => list_workspaces(&a.target),
-            Command::Verb(VerbCommand::SelectWorkspace(a)) => select_workspace(&a),
-            Command::Verb(VerbCommand::SetWorkspaceName(a)) => set_workspace_name(&a),
-            Command::Verb(VerbCommand::SetWorkspaceOrder(a)) => set_workspace_order(&a),
-            Command::Verb(VerbCommand::SetSessionName(a)) => set_session_name(&a),
-            Command::Verb(VerbCommand::SetSessionAccent(a)) => set_session_accent(&a),
-            Command::Verb(VerbCommand::RunCommand(a)) => {
-                run_command(&a).expect("a command, not --list")
+            Command::Verb(v) => {
+                let (verb, params) = v.request();
+                let params = match params {
+                    Some(Value::Object(map)) => map,
+                    _ => Map::new(),
+                };
+                Request { verb, params }
             }
-            Command::Verb(VerbCommand::ListOptions(a)) => list_options(&a),
-            Command::Verb(VerbCommand::GetOption(a)) => get_option(&a),
-            Command::Verb(VerbCommand::SetOption(a)) => set_option(&a),
-            Command::Verb(VerbCommand::ListThemes(a)) => list_themes(&a),
-            Command::Verb(VerbCommand::SetAgentState(a)) => set_agent_state(&a),
-            Command::Verb(VerbCommand::GetAgentState(a)) => get_agent_state(&a.target),
-            Command::Verb(VerbCommand::ExplainAgentDetect(a)) => explain_agent_detect(&a.target),
-            Command::Verb(VerbCommand::ExplainAgentScreen(a)) => explain_agent_screen(&a),
-            Command::Verb(VerbCommand::Hello(_)) => hello(),
-            Command::Verb(VerbCommand::NewSession(a)) => new_session(&a),
-            Command::Verb(VerbCommand::Run(a)) => run(&a),
             other => panic!("not a verb command: {other:?}"),
         }
     }

@@ -1,6 +1,6 @@
 //! Session verbs: listing, creating, killing and labelling sessions.
 
-use crate::cli::{NewArgs, SessionTarget, SetSessionAccentArgs, SetSessionNameArgs};
+use crate::cli::{NewArgs, SessionTarget, SetSessionAccentArgs};
 
 use super::{session_target, Request};
 
@@ -43,13 +43,6 @@ pub fn new_session(a: &NewArgs) -> Request {
     if !a.command.is_empty() {
         req.set("command", a.command.clone());
     }
-    req
-}
-
-pub fn set_session_name(a: &SetSessionNameArgs) -> Request {
-    let mut req = Request::new("set-session-name");
-    session_target(&mut req, &a.target);
-    req.set_opt("name", a.name.clone());
     req
 }
 

@@ -14,7 +14,7 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
         // The pane's content is what was asked for, styling included: printed as captured,
         // never through the escaping of the other human output.
         let tty = io::stdout().is_terminal();
-        let result = call(socket, &params::capture_pane(&a))?;
+        let result = call(socket, &super::legacy_request(protocol::verbs::capture_pane::SPEC.name, &params(&a)))?;
         if a.target.json {
             print_json(&result)
         } else {
@@ -22,4 +22,9 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
             emit(&output::capture(content, tty))
         }
     }
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::capture_pane::Params {
+    super::from_legacy(crate::params::capture_pane(a))
 }

@@ -14,9 +14,14 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
         let target = a.target.window.clone();
         verb_command(
             socket,
-            &params::close_window(&a.target),
+            &super::legacy_request(protocol::verbs::close_window::SPEC.name, &params(&a)),
             a.target.json,
             |_| output::window_closed(target.as_deref()),
         )
     }
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::close_window::Params {
+    super::from_legacy(crate::params::close_window(&a.target))
 }

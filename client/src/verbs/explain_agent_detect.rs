@@ -12,8 +12,13 @@ pub use crate::cli::WindowOnlyArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::explain_agent_detect(&a.target),
+        &super::legacy_request(protocol::verbs::explain_agent_detect::SPEC.name, &params(&a)),
         a.target.json,
         output::agent_detect,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::explain_agent_detect::Params {
+    super::from_legacy(crate::params::explain_agent_detect(&a.target))
 }

@@ -12,8 +12,13 @@ pub use crate::cli::ExplainAgentScreenArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::explain_agent_screen(&a),
+        &super::legacy_request(protocol::verbs::explain_agent_screen::SPEC.name, &params(&a)),
         a.target.json,
         output::agent_screen,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::explain_agent_screen::Params {
+    super::from_legacy(crate::params::explain_agent_screen(a))
 }

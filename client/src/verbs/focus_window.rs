@@ -12,8 +12,13 @@ pub use crate::cli::FocusWindowArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::focus_window(&a),
+        &super::legacy_request(protocol::verbs::focus_window::SPEC.name, &params(&a)),
         a.target.json,
         output::focused,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::focus_window::Params {
+    super::from_legacy(crate::params::focus_window(a))
 }

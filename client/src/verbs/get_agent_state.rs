@@ -12,8 +12,13 @@ pub use crate::cli::WindowOnlyArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::get_agent_state(&a.target),
+        &super::legacy_request(protocol::verbs::get_agent_state::SPEC.name, &params(&a)),
         a.target.json,
         output::agent_state,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::get_agent_state::Params {
+    super::from_legacy(crate::params::get_agent_state(&a.target))
 }

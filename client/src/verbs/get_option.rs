@@ -12,8 +12,13 @@ pub use crate::cli::GetOptionArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::get_option(&a),
+        &super::legacy_request(protocol::verbs::get_option::SPEC.name, &params(&a)),
         a.target.json,
         output::option_value,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::get_option::Params {
+    super::from_legacy(crate::params::get_option(a))
 }

@@ -10,5 +10,10 @@ pub const ALIASES: &[&str] = &[];
 pub use crate::cli::HelloArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    verb_command(socket, &params::hello(), a.json, output::hello)
+    verb_command(socket, &super::legacy_request(protocol::verbs::hello::SPEC.name, &params(&a)), a.json, output::hello)
+}
+
+/// The typed params this command sends.
+pub fn params(_a: &Args) -> protocol::verbs::hello::Params {
+    super::from_legacy(crate::params::hello())
 }

@@ -11,10 +11,15 @@ pub use crate::cli::KillSessionArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        call(socket, &params::kill_session(&a.session))?;
+        call(socket, &super::legacy_request(protocol::verbs::kill_session::SPEC.name, &params(&a)))?;
         emit(&format!(
             "killed session {}\n",
             output::escape_controls(&a.session)
         ))
     }
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::kill_session::Params {
+    super::from_legacy(crate::params::kill_session(&a.session))
 }

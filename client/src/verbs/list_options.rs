@@ -12,8 +12,13 @@ pub use crate::cli::ListOptionsArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::list_options(&a),
+        &super::legacy_request(protocol::verbs::list_options::SPEC.name, &params(&a)),
         a.target.json,
         output::options_table,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::list_options::Params {
+    super::from_legacy(crate::params::list_options(a))
 }

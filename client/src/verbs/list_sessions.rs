@@ -11,7 +11,7 @@ pub use crate::cli::LsArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        let result = match call(socket, &params::list_sessions()) {
+        let result = match call(socket, &super::legacy_request(protocol::verbs::list_sessions::SPEC.name, &params(&a))) {
             // Nothing is running, but sessions saved by a daemon that stopped are worth
             // knowing about: they come back when one starts.
             Err(failure @ Failure::NoDaemon(_)) if !a.json => {
@@ -37,4 +37,9 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
             emit(&format!("{}{saved}", output::sessions_table(&sessions)))
         }
     }
+}
+
+/// The typed params this command sends.
+pub fn params(_a: &Args) -> protocol::verbs::list_sessions::Params {
+    super::from_legacy(crate::params::list_sessions())
 }

@@ -11,7 +11,7 @@ pub use crate::cli::ListVerbsArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        let result = call(socket, &params::list_verbs(a.verb.as_deref()))?;
+        let result = call(socket, &super::legacy_request(protocol::verbs::list_verbs::SPEC.name, &params(&a)))?;
         if a.json {
             print_json(&result)
         } else {
@@ -21,4 +21,9 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
             ))
         }
     }
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::list_verbs::Params {
+    super::from_legacy(crate::params::list_verbs(a.verb.as_deref()))
 }

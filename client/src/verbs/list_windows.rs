@@ -12,8 +12,13 @@ pub use crate::cli::SessionOnlyArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::list_windows(&a.target),
+        &super::legacy_request(protocol::verbs::list_windows::SPEC.name, &params(&a)),
         a.target.json,
         output::windows_table,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::list_windows::Params {
+    super::from_legacy(crate::params::list_windows(&a.target))
 }

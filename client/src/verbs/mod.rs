@@ -3,8 +3,16 @@
 //! (`Args`) and `run`, which sends the request and prints the reply. The command enum, its clap
 //! wiring and its dispatch are generated from the list.
 
+pub mod target;
+
 use clap::error::ErrorKind;
 use clap::{ArgMatches, Args as _, FromArgMatches};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::failure::Failure;
+use crate::json_client::JsonClient;
 
 /// The commands, one per verb, and their dispatch.
 macro_rules! verb_commands {
@@ -21,6 +29,17 @@ macro_rules! verb_commands {
             pub fn run(self, socket: &std::path::Path) -> Result<i32, crate::failure::Failure> {
                 match self {
                     $(VerbCommand::$variant(a) => $module::run(socket, a),)*
+                }
+            }
+
+            #[cfg(test)]
+            /// The verb this command sends and its params object, as [`params_value`] writes it.
+            pub fn request(&self) -> (&'static str, Option<Value>) {
+                match self {
+                    $(VerbCommand::$variant(a) => (
+                        protocol::verbs::$module::SPEC.name,
+                        params_value(&$module::params(a)),
+                    ),)*
                 }
             }
 
@@ -88,3 +107,66 @@ macro_rules! verb_commands {
 }
 
 protocol::for_each_verb!(verb_commands);
+
+/// A verb's typed params as the request's params object. Params serialize every field, `None`
+/// as null; those are left out, so a request carries only what the user gave (and `None` when
+/// that is nothing: the envelope then has no params).
+pub fn params_value(params: &impl Serialize) -> Option<Value> {
+    let Ok(Value::Object(mut map)) = serde_json::to_value(params) else {
+        return None;
+    };
+    map.retain(|_, v| !v.is_null());
+    (!map.is_empty()).then_some(Value::Object(map))
+}
+
+/// Send one verb request; the result as the daemon sent it.
+pub fn send(
+    socket: &std::path::Path,
+    verb: &str,
+    params: &impl Serialize,
+) -> Result<Value, Failure> {
+    JsonClient::connect(socket)?.call(verb, params_value(params).as_ref())
+}
+
+/// The typed reply in `result`, every string escaped for the terminal first (human output
+/// never writes a daemon's control characters raw).
+pub fn typed_reply<R: DeserializeOwned>(verb: &str, result: &Value) -> Result<R, Failure> {
+    serde_json::from_value(crate::output::escape_value(result)).map_err(|e| {
+        Failure::msg(format!(
+            "the daemon's {verb} reply is not what this client reads: {e}"
+        ))
+    })
+}
+
+/// Run one verb: print the result as JSON with `json`, else `print`'s rendering of the typed
+/// reply.
+pub fn verb<R: DeserializeOwned>(
+    socket: &std::path::Path,
+    verb: &'static str,
+    params: &impl Serialize,
+    json: bool,
+    print: impl FnOnce(&R) -> String,
+) -> Result<i32, Failure> {
+    let result = send(socket, verb, params)?;
+    if json {
+        crate::print_json(&result)
+    } else {
+        crate::emit(&print(&typed_reply(verb, &result)?))
+    }
+}
+
+/// Until a command prints its typed reply itself: its typed params as the request the
+/// string-based output path sends.
+pub fn legacy_request(verb: &'static str, params: &impl Serialize) -> crate::params::Request {
+    let params = match params_value(params) {
+        Some(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    crate::params::Request { verb, params }
+}
+
+/// Until a command builds its typed params itself: the params its string-built request holds.
+pub fn from_legacy<P: DeserializeOwned>(req: crate::params::Request) -> P {
+    serde_json::from_value(Value::Object(req.params))
+        .unwrap_or_else(|e| panic!("{} params do not decode: {e}", req.verb))
+}

@@ -12,8 +12,13 @@ pub use crate::cli::MoveWindowArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::move_window(&a),
+        &super::legacy_request(protocol::verbs::move_window::SPEC.name, &params(&a)),
         a.target.json,
         output::window_moved,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::move_window::Params {
+    super::from_legacy(crate::params::move_window(a))
 }

@@ -12,8 +12,13 @@ pub use crate::cli::NewWindowArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &with_client_cwd(params::new_window(&a)),
+        &with_client_cwd(super::legacy_request(protocol::verbs::new_window::SPEC.name, &params(&a))),
         a.target.json,
         output::window_created,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::new_window::Params {
+    super::from_legacy(crate::params::new_window(a))
 }

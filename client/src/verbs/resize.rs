@@ -11,6 +11,11 @@ pub use crate::cli::ResizeArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        verb_command(socket, &params::resize(&a), a.target.json, output::resized)
+        verb_command(socket, &super::legacy_request(protocol::verbs::resize::SPEC.name, &params(&a)), a.target.json, output::resized)
     }
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::resize::Params {
+    super::from_legacy(crate::params::resize(a))
 }

@@ -12,8 +12,13 @@ pub use crate::cli::SelectWorkspaceArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::select_workspace(&a),
+        &super::legacy_request(protocol::verbs::select_workspace::SPEC.name, &params(&a)),
         a.target.json,
         output::workspace_selected,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::select_workspace::Params {
+    super::from_legacy(crate::params::select_workspace(a))
 }

@@ -11,8 +11,13 @@ pub use crate::cli::SendTextArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        verb_command(socket, &params::send_text(&a), a.target.json, |_| {
+        verb_command(socket, &super::legacy_request(protocol::verbs::send_text::SPEC.name, &params(&a)), a.target.json, |_| {
             String::new()
         })
     }
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::send_text::Params {
+    super::from_legacy(crate::params::send_text(a))
 }

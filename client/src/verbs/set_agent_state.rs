@@ -12,8 +12,13 @@ pub use crate::cli::SetAgentStateArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::set_agent_state(&a),
+        &super::legacy_request(protocol::verbs::set_agent_state::SPEC.name, &params(&a)),
         a.target.json,
         output::agent_state_set,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::set_agent_state::Params {
+    super::from_legacy(crate::params::set_agent_state(a))
 }

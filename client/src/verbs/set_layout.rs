@@ -12,8 +12,13 @@ pub use crate::cli::SetLayoutArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::set_layout(&a),
+        &super::legacy_request(protocol::verbs::set_layout::SPEC.name, &params(&a)),
         a.target.json,
         output::layout_set,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::set_layout::Params {
+    super::from_legacy(crate::params::set_layout(a))
 }

@@ -12,8 +12,13 @@ pub use crate::cli::SetSessionAccentArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::set_session_accent(&a),
+        &super::legacy_request(protocol::verbs::set_session_accent::SPEC.name, &params(&a)),
         a.target.json,
         output::session_accent_set,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::set_session_accent::Params {
+    super::from_legacy(crate::params::set_session_accent(a))
 }

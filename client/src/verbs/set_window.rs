@@ -12,8 +12,13 @@ pub use crate::cli::SetWindowArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::set_window(&a),
+        &super::legacy_request(protocol::verbs::set_window::SPEC.name, &params(&a)),
         a.target.json,
         output::window_set,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::set_window::Params {
+    super::from_legacy(crate::params::set_window(a))
 }

@@ -12,8 +12,13 @@ pub use crate::cli::SetWorkspaceOrderArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::set_workspace_order(&a),
+        &super::legacy_request(protocol::verbs::set_workspace_order::SPEC.name, &params(&a)),
         a.target.json,
         output::workspace_order_set,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::set_workspace_order::Params {
+    super::from_legacy(crate::params::set_workspace_order(a))
 }

@@ -12,8 +12,13 @@ pub use crate::cli::SplitWindowArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::split_window(&a),
+        &super::legacy_request(protocol::verbs::split_window::SPEC.name, &params(&a)),
         a.target.json,
         output::window_split,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::split_window::Params {
+    super::from_legacy(crate::params::split_window(a))
 }

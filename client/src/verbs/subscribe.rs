@@ -10,5 +10,10 @@ pub const ALIASES: &[&str] = &[];
 pub use crate::cli::SubscribeArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    subscribe(socket, &params::subscribe(&a), a.quiet)
+    subscribe(socket, &super::legacy_request(protocol::verbs::subscribe::SPEC.name, &params(&a)), a.quiet)
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::subscribe::Params {
+    super::from_legacy(crate::params::subscribe(a))
 }

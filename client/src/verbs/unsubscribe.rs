@@ -17,3 +17,10 @@ pub fn run(_socket: &Path, _a: Args) -> Result<i32, Failure> {
         "unsubscribe ends a subscription on the connection that made it; `tuios subscribe` ends its own when interrupted",
     ))
 }
+
+/// The typed params (none: the verb takes no params). Read only by the tests' table of what
+/// each command sends, since no command line builds this one.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn params(_a: &Args) -> protocol::verbs::unsubscribe::Params {
+    Default::default()
+}

@@ -12,8 +12,13 @@ pub use crate::cli::WaitForArgs as Args;
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     verb_command(
         socket,
-        &params::wait_for(&a),
+        &super::legacy_request(protocol::verbs::wait_for::SPEC.name, &params(&a)),
         a.target.json,
         output::wait_result,
     )
+}
+
+/// The typed params this command sends.
+pub fn params(a: &Args) -> protocol::verbs::wait_for::Params {
+    super::from_legacy(crate::params::wait_for(a))
 }

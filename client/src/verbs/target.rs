@@ -1,0 +1,24 @@
+//! The flags every verb command that targets a session or a window shares.
+use clap::Args;
+
+/// Flags shared by commands that target a session.
+#[derive(Debug, Args)]
+pub struct SessionTarget {
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    /// Print the result object as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags shared by commands that target a window in a session.
+#[derive(Debug, Args)]
+pub struct WindowTarget {
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    #[arg(short = 'w', long, value_name = "WINDOW")]
+    pub window: Option<String>,
+    /// Print the result object as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
