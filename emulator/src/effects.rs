@@ -1,14 +1,11 @@
 //! Side effects of fed output (replies, title, bell, mode switches) and the modes a client
 //! needs: alacritty's events are collected while feeding and turned into `Effects` after.
 
-use std::mem;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use alacritty_terminal::event::{Event, EventListener};
-use alacritty_terminal::term::{Term, TermMode};
+use alacritty_terminal::term::TermMode;
 use alacritty_terminal::vte::ansi::Rgb;
-
-use crate::State;
 
 /// Side effects of the output fed since the last `take_effects`.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -87,7 +84,7 @@ impl Modes {
 pub(crate) struct Listener(Arc<Mutex<Vec<Event>>>);
 
 impl Listener {
-    fn queue(&self) -> MutexGuard<'_, Vec<Event>> {
+    pub(crate) fn queue(&self) -> MutexGuard<'_, Vec<Event>> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -109,41 +106,9 @@ impl EventListener for Listener {
     }
 }
 
-pub(crate) fn flush_events(term: &Term<Listener>, state: &mut State) {
-    let events = {
-        let mut queue = state.listener.queue();
-        if queue.is_empty() {
-            return;
-        }
-        mem::take(&mut *queue)
-    };
-    let effects = &mut state.effects;
-    for event in events {
-        match event {
-            Event::PtyWrite(text) => effects.pty_replies.extend_from_slice(text.as_bytes()),
-            Event::Title(title) => {
-                state.title = Some(title).filter(|t| !t.is_empty());
-                effects.title_changed = true;
-            }
-            Event::ResetTitle => {
-                state.title = None;
-                effects.title_changed = true;
-            }
-            Event::Bell => effects.bells = effects.bells.saturating_add(1),
-            Event::ColorRequest(index, format) => {
-                let rgb = term.colors()[index].unwrap_or_else(|| default_color(index));
-                effects
-                    .pty_replies
-                    .extend_from_slice(format(rgb).as_bytes());
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Colours reported to programs that query them (OSC 4/10/11/12) and never set them:
 /// the xterm palette on a dark background.
-fn default_color(index: usize) -> Rgb {
+pub(crate) fn default_color(index: usize) -> Rgb {
     const BASE: [(u8, u8, u8); 16] = [
         (0, 0, 0),
         (205, 0, 0),

@@ -5,7 +5,7 @@
 //! plus style runs (packed with zstd once sealed), so a window with 10,000 lines of scrollback
 //! costs well under 1 MB instead of alacritty's 24 bytes per cell.
 //!
-//! The parser drives a thin wrapper around alacritty's `Term` (`Sink`). Before every action
+//! The parser drives a thin wrapper around alacritty's `Term` (`TermSink`). Before every action
 //! that can push rows into the history (line feed, wrapping input, `CSI n S`, `CSI n M`,
 //! `CSI 2 J`) the wrapper makes sure the history has room for all of them, draining it first
 //! if not, so no row is ever lost however many lines a few bytes scroll.
@@ -22,30 +22,28 @@ mod resize;
 mod rows;
 mod sink;
 mod snapshot;
+mod state;
 mod store;
 
 use std::mem;
 use std::time::Duration;
 
-use alacritty_terminal::grid::{Cursor, Dimensions};
+use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
 use alacritty_terminal::term::cell::Cell;
 use alacritty_terminal::term::{Config, Osc52, Term, TermMode};
 use alacritty_terminal::vte::ansi::{Processor, Timeout};
 
-use crate::effects::{flush_events, Listener};
+use crate::effects::Listener;
 use crate::history::{history_cap, rebuild_active_grid};
 use crate::osc::OscGuard;
-use crate::sink::Sink;
+use crate::sink::TermSink;
+use crate::state::{flush_events, FeedState, Region};
 use crate::store::Store;
 
 pub use crate::effects::{Effects, Mode, Modes};
 pub use crate::osc::MAX_OSC_BYTES;
-
-/// Longest window title kept, in bytes (OSC 0/2). Longer titles are cut at a character
-/// boundary: a title travels in every session-state frame and `list-windows` line, so a
-/// program must not be able to make those frames huge.
-pub const MAX_TITLE_BYTES: usize = 4096;
+pub use crate::state::MAX_TITLE_BYTES;
 
 /// Synchronized updates (mode 2026) stay off: alacritty would buffer output until a timer
 /// that only a GUI event loop drives. The daemon coalesces frames anyway.
@@ -77,50 +75,6 @@ impl Dimensions for Size {
     }
 }
 
-/// The scrolling region (DECSTBM) as screen rows `top..bottom`. alacritty keeps its own
-/// copy private; this one follows the same rules and is reset in the same places.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Region {
-    top: usize,
-    bottom: usize,
-}
-
-impl Region {
-    fn full(rows: usize) -> Region {
-        Region {
-            top: 0,
-            bottom: rows,
-        }
-    }
-}
-
-struct State {
-    listener: Listener,
-    effects: Effects,
-    title: Option<String>,
-    region: Region,
-    /// While the alternate screen is active: the primary screen's saved cursor (DECSC), to put
-    /// back on leaving. alacritty's screen swap overwrites it, which is right for `?1049` only.
-    primary_saved: Option<Cursor<Cell>>,
-    /// Screen rows changed by our own handlers, which bypass alacritty's damage tracking (it
-    /// only sees its own cursor moves); `touched_all` when that is not worth listing.
-    touched: Vec<usize>,
-    touched_all: bool,
-}
-
-impl State {
-    fn touch(&mut self, line: usize) {
-        if self.touched.len() >= TOUCHED_MAX {
-            self.touched_all = true;
-        } else {
-            self.touched.push(line);
-        }
-    }
-}
-
-/// Rows listed one by one before a feed counts as touching the whole screen.
-const TOUCHED_MAX: usize = 64;
-
 /// A terminal emulator with a compact scrollback. `Send`, not `Sync`.
 pub struct Emulator {
     term: Term<Listener>,
@@ -128,7 +82,7 @@ pub struct Emulator {
     store: Store,
     /// Rows alacritty's history may hold between drains.
     history: usize,
-    state: State,
+    state: FeedState,
     osc: OscGuard,
     /// Per screen row, the change count when it last changed (see `row_generation`).
     row_gen: Vec<u64>,
@@ -154,7 +108,7 @@ impl Emulator {
             parser: Processor::new(),
             store: Store::new(scrollback_lines),
             history,
-            state: State {
+            state: FeedState {
                 listener,
                 effects: Effects::default(),
                 title: None,
@@ -216,7 +170,7 @@ impl Emulator {
 
     /// Feeds PTY output. Effects accumulate until `take_effects`.
     pub fn feed(&mut self, bytes: &[u8]) {
-        let mut sink = Sink {
+        let mut sink = TermSink {
             term: &mut self.term,
             store: &mut self.store,
             history: self.history,

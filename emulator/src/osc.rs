@@ -18,7 +18,7 @@
 pub const MAX_OSC_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+enum OscState {
     /// Outside any OSC string.
     #[default]
     Ground,
@@ -30,7 +30,7 @@ enum Mode {
 
 #[derive(Debug, Default)]
 pub(crate) struct OscGuard {
-    mode: Mode,
+    mode: OscState,
     held: Vec<u8>,
     /// Whether the bytes fed so far leave the parser in its escape state (an `ESC`, maybe
     /// followed by bytes that keep it there): a `]` first in the next chunk starts an OSC.
@@ -65,7 +65,7 @@ impl OscGuard {
     /// an OSC string is passed on only once its terminator has arrived.
     #[inline]
     pub fn feed(&mut self, bytes: &[u8], mut feed: impl FnMut(&[u8])) {
-        if self.mode == Mode::Ground && memchr::memchr(b']', bytes).is_none() {
+        if self.mode == OscState::Ground && memchr::memchr(b']', bytes).is_none() {
             // The usual case: no OSC can start here.
             feed(bytes);
             self.esc = ends_in_escape(bytes, self.esc);
@@ -79,7 +79,7 @@ impl OscGuard {
         let mut rest = bytes;
         while !rest.is_empty() {
             match self.mode {
-                Mode::Ground => match osc_start(rest, self.esc) {
+                OscState::Ground => match osc_start(rest, self.esc) {
                     None => {
                         feed(rest);
                         self.esc = ends_in_escape(rest, self.esc);
@@ -89,25 +89,25 @@ impl OscGuard {
                         feed(&rest[..i]);
                         self.held.clear();
                         self.held.push(b']');
-                        self.mode = Mode::Holding;
+                        self.mode = OscState::Holding;
                         self.esc = false;
                         rest = &rest[i + 1..];
                     }
                 },
-                Mode::Holding | Mode::Dropping => {
+                OscState::Holding | OscState::Dropping => {
                     // The bytes that end an OSC string in vte.
                     let end = rest
                         .iter()
                         .position(|&b| matches!(b, 0x07 | 0x18 | 0x1a | 0x1b));
                     let body = &rest[..end.unwrap_or(rest.len())];
-                    if self.mode == Mode::Holding {
+                    if self.mode == OscState::Holding {
                         if self.held.len() - 1 + body.len() > MAX_OSC_BYTES {
                             tracing::debug!(
                                 limit = MAX_OSC_BYTES,
                                 "dropping an OSC string longer than the limit"
                             );
                             self.held = Vec::new();
-                            self.mode = Mode::Dropping;
+                            self.mode = OscState::Dropping;
                             // ST: ends the escape sequence the parser is in, doing nothing.
                             feed(b"\\");
                         } else {
@@ -117,7 +117,7 @@ impl OscGuard {
                     let Some(end) = end else {
                         return;
                     };
-                    if self.mode == Mode::Holding {
+                    if self.mode == OscState::Holding {
                         feed(&self.held);
                         // The terminator goes through the ground path: the parser ends
                         // the string on it, then handles it.
@@ -133,7 +133,7 @@ impl OscGuard {
                         self.held = Vec::new();
                     }
                     self.held.clear();
-                    self.mode = Mode::Ground;
+                    self.mode = OscState::Ground;
                     self.esc = false;
                 }
             }

@@ -9,11 +9,12 @@ use alacritty_terminal::term::cell::Cell;
 use alacritty_terminal::term::{Term, TermMode};
 use alacritty_terminal::vte::ansi::{Color, Handler, KeyboardModes, KeyboardModesApplyBehavior};
 
-use crate::effects::{flush_events, Listener};
+use crate::effects::Listener;
 use crate::history::{
     drain_history, exact_grid, history_cap, rebuild_active_grid, swap_rows, RESIZE_HISTORY,
 };
-use crate::{Emulator, Region, Size};
+use crate::state::{flush_events, Region};
+use crate::{Emulator, Size};
 
 impl Emulator {
     /// Resizes the screen. No line is lost either way: the primary screen reflows to the new

@@ -1,4 +1,4 @@
-//! The parser's handler (`Sink`): forwards to alacritty's `Term`, keeps its history drained,
+//! The parser's handler (`TermSink`): forwards to alacritty's `Term`, keeps its history drained,
 //! and fixes where alacritty departs from xterm.
 
 use alacritty_terminal::grid::{Dimensions, Grid, GridCell};
@@ -11,11 +11,11 @@ use alacritty_terminal::vte::ansi::{
     PrivateMode, Rgb, ScpCharPath, ScpUpdateMode, StandardCharset, TabulationClearMode,
 };
 
-use crate::effects::{flush_events, Listener, Modes};
+use crate::effects::{Listener, Modes};
 use crate::history::{drain_history, swap_rows};
 use crate::render;
+use crate::state::{flush_events, FeedState, Region, MAX_TITLE_BYTES};
 use crate::store::Store;
-use crate::{Region, State, MAX_TITLE_BYTES};
 
 /// Scrolls screen rows `top..bottom` up by `n` without touching the history (DL). New rows
 /// get the pen's background.
@@ -39,11 +39,11 @@ fn screen_is_blank(grid: &Grid<Cell>) -> bool {
 
 /// The parser's handler: alacritty's `Term`, plus the bookkeeping that keeps its history
 /// drained and applies the daemon's policies. Every method forwards to `Term`.
-pub(crate) struct Sink<'a> {
+pub(crate) struct TermSink<'a> {
     pub(crate) term: &'a mut Term<Listener>,
     pub(crate) store: &'a mut Store,
     pub(crate) history: usize,
-    pub(crate) state: &'a mut State,
+    pub(crate) state: &'a mut FeedState,
     /// How many more actions that scroll at most one row each (characters, line feeds,
     /// tabs) are known to fit in the history: the per-character check is then a counter
     /// instead of a look into the grid. Zero forces a real check; anything that scrolls
@@ -51,7 +51,7 @@ pub(crate) struct Sink<'a> {
     pub(crate) credit: usize,
 }
 
-impl Sink<'_> {
+impl TermSink<'_> {
     /// Makes sure `rows` more rows fit in the history without it dropping any.
     #[inline(always)]
     fn make_room(&mut self, rows: usize) {
@@ -176,7 +176,7 @@ macro_rules! forward {
     };
 }
 
-impl Handler for Sink<'_> {
+impl Handler for TermSink<'_> {
     #[inline]
     fn input(&mut self, c: char) {
         // A wrapping character scrolls at most one row.
