@@ -17,8 +17,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub const BINARY_VERSION: u32 = 1;
 /// Oldest binary protocol version this build accepts from a peer.
 pub const MIN_BINARY_VERSION: u32 = 1;
-/// Largest frame length (kind byte + payload).
-pub const MAX_FRAME_LEN: usize = 16 * 1024 * 1024;
+/// Largest frame length (kind byte + payload): the bound [`crate::limits`] sets.
+pub const MAX_FRAME_LEN: usize = crate::limits::MAX_FRAME_BYTES;
 /// Bytes of the length prefix.
 pub const FRAME_HEADER_LEN: usize = 4;
 /// Longest session name accepted, in bytes. Names become file names of saved state, and file
@@ -260,23 +260,7 @@ impl<'de> Deserialize<'de> for BinaryErrorCode {
 
 /// Message kinds. Client messages are numbered from 1, daemon messages from 64, so a kind byte
 /// alone says which direction it belongs to.
-pub mod kind {
-    pub const HELLO: u8 = 1;
-    pub const NEW_SESSION: u8 = 2;
-    pub const LIST_SESSIONS: u8 = 3;
-    pub const KILL_SESSION: u8 = 4;
-    pub const KILL_SERVER: u8 = 5;
-    /// An attached client's operation (`attach::ClientOp`).
-    pub const CLIENT_OP: u8 = 6;
-
-    pub const WELCOME: u8 = 64;
-    pub const SESSION_LIST: u8 = 65;
-    pub const SESSION_CREATED: u8 = 66;
-    pub const OK: u8 = 67;
-    pub const ERROR: u8 = 68;
-    /// An operation for an attached client (`attach::DaemonOp`).
-    pub const DAEMON_OP: u8 = 69;
-}
+pub mod kind;
 
 /// Messages a client sends.
 #[derive(Debug, Clone, PartialEq)]

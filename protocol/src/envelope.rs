@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{ErrorCode, Hint, VerbError};
-use crate::registry;
+use crate::registry::table::verb_names;
 
 /// One parsed request line.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +100,7 @@ pub fn parse_request(line: &str) -> Result<Request, (Option<Value>, VerbError)> 
                 Hint::new()
                     .verb("list-verbs")
                     .param("verb")
-                    .available(registry::verb_names())
+                    .available(verb_names())
                     .detail(r#"Send one object per line, shaped like {"id":1,"verb":"list-verbs","params":{}}."#),
             );
         return Err((id, err));
@@ -422,7 +422,7 @@ mod tests {
             assert_eq!(err.code, ErrorCode::InvalidRequest);
             assert_eq!(err.hint.param.as_deref(), Some("verb"));
             assert_eq!(err.hint.verb.as_deref(), Some("list-verbs"));
-            assert_eq!(err.hint.available, registry::verb_names());
+            assert_eq!(err.hint.available, verb_names());
             assert!(err.hint.detail.is_some());
         }
     }

@@ -55,8 +55,9 @@ pub const MAX_SCROLLBACK_PAGE_ROWS: u32 = 2000;
 /// Longest JSON request line, in bytes (the same as [`crate::MAX_LINE_BYTES`]): room for a
 /// multi-megabyte `send-text`.
 pub const MAX_REQUEST_LINE_BYTES: usize = crate::MAX_LINE_BYTES;
-/// Largest binary frame of any type (the same as [`crate::binary::MAX_FRAME_LEN`]).
-pub const MAX_FRAME_BYTES: usize = crate::binary::MAX_FRAME_LEN;
+/// Largest binary frame of any type ([`crate::binary::MAX_FRAME_LEN`] is this): the same bound as
+/// a JSON request line, [`crate::MAX_LINE_BYTES`].
+pub const MAX_FRAME_BYTES: usize = crate::MAX_LINE_BYTES;
 /// Largest frame of the session-level client messages (`Hello`, `NewSession`, `ListSessions`,
 /// `KillSession`, `KillServer`) and of any type this build does not know. Their payloads are a
 /// few short strings and integers; 64 KiB is ample and keeps a peer that has not said Hello
@@ -64,7 +65,7 @@ pub const MAX_FRAME_BYTES: usize = crate::binary::MAX_FRAME_LEN;
 pub const MAX_CONTROL_FRAME_BYTES: usize = 64 * 1024;
 /// Largest frame of an attached client's operation (`ClientOp`): it may carry a paste, which
 /// may be as large as a `send-text`.
-pub const MAX_CLIENT_OP_FRAME_BYTES: usize = crate::binary::MAX_FRAME_LEN;
+pub const MAX_CLIENT_OP_FRAME_BYTES: usize = MAX_FRAME_BYTES;
 /// How much room the frame decoder reserves ahead of the bytes that have arrived. A declared
 /// length is only a promise; the buffer grows as the body actually comes in.
 pub const FRAME_RESERVE_STEP: usize = 64 * 1024;
@@ -204,39 +205,6 @@ pub fn clip_title(title: &str) -> &str {
     truncate_utf8(title, MAX_TITLE_BYTES)
 }
 
-/// The limits on JSON verb params, checked by [`crate::registry::validate`] after the types.
-/// `params` has already been checked to hold values of the declared types.
-pub(crate) fn check_verb_params(
-    verb: &str,
-    params: &serde_json::Map<String, serde_json::Value>,
-) -> Result<(), VerbError> {
-    let int = |name: &str| params.get(name).and_then(crate::registry::int_value);
-    let string = |name: &str| params.get(name).and_then(|v| v.as_str());
-    match verb {
-        "resize" => {
-            if let Some(w) = int("width") {
-                check_cols("width", w)?;
-            }
-            if let Some(h) = int("height") {
-                check_rows("height", h)?;
-            }
-        }
-        "new-window" | "split-window" | "set-window" | "set-workspace-name"
-        | "set-session-name" => {
-            if let Some(name) = string("name") {
-                check_name("name", name)?;
-            }
-        }
-        "set-agent-state" => {
-            if let Some(message) = string("message") {
-                check_len("message", message, MAX_MESSAGE_BYTES, "MAX_MESSAGE_BYTES")?;
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
 /// Cuts over-long OSC, DCS, APC, PM and SOS strings out of a program's output before it reaches
 /// the emulator, so no string can grow past [`MAX_ESCAPE_STRING_BYTES`]. Everything else passes
 /// through unchanged, and the state carries across calls, so output may be split anywhere.
@@ -343,7 +311,6 @@ impl EscapeStringCap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn sizes() {
@@ -384,29 +351,6 @@ mod tests {
         assert!(check_scrollback_lines("value", -1).is_err());
         assert!(check_scrollback_page("count", 500).is_ok());
         assert!(check_scrollback_page("count", u32::MAX).is_err());
-    }
-
-    #[test]
-    fn verb_params() {
-        let obj = |v: serde_json::Value| v.as_object().unwrap().clone();
-        assert!(check_verb_params("resize", &obj(json!({"width": 80, "height": 24}))).is_ok());
-        let err =
-            check_verb_params("resize", &obj(json!({"width": 65535, "height": 24}))).unwrap_err();
-        assert_eq!(err.hint.param.as_deref(), Some("width"));
-        let err =
-            check_verb_params("resize", &obj(json!({"width": 80, "height": 5000.0}))).unwrap_err();
-        assert_eq!(err.hint.param.as_deref(), Some("height"));
-        let long = "x".repeat(MAX_NAME_BYTES + 1);
-        for verb in [
-            "new-window",
-            "split-window",
-            "set-window",
-            "set-workspace-name",
-        ] {
-            let err = check_verb_params(verb, &obj(json!({ "name": long }))).unwrap_err();
-            assert_eq!(err.hint.param.as_deref(), Some("name"), "{verb}");
-        }
-        assert!(check_verb_params("send-text", &obj(json!({ "text": long }))).is_ok());
     }
 
     #[test]

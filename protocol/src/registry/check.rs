@@ -1,12 +1,15 @@
 //! Checking requests against the registry: the verb, the shape and types of its params, the
-//! required ones, and (for the handlers) a value against a parameter's accepted set.
+//! required ones, the limits they declare, and (for the handlers) a value against a parameter's
+//! accepted set.
 
 use serde_json::Value;
 
-use super::{accepted_of, as_int, find_verb, verb_names, ParamSpec, VerbSpec};
+use super::spec::{as_int, Limit, ParamSpec, VerbSpec};
+use super::table::{accepted_of, find_verb, verb_names};
 use crate::closest::{closest_match, echo_name};
 use crate::envelope::Request;
 use crate::error::{ErrorCode, Hint, VerbError};
+use crate::limits;
 
 /// Checks `value` against the published accepted set of `verb`'s `param` (a no-op for an open
 /// parameter). The error is `invalid_params` naming the parameter, its accepted values and the
@@ -68,8 +71,9 @@ fn describe_kind(v: &Value) -> &'static str {
 /// Validates a request against the registry, in this order: the verb exists; `params` is an object
 /// (or absent/null); every key is a declared parameter (exact, case-sensitive); every non-null
 /// declared value has its declared type; every required parameter is given (absent, null, an
-/// empty string, 0 and an empty list count as missing, as in the reference implementation).
-/// Accepted values are left to the handlers, which check them in their documented order.
+/// empty string, 0 and an empty list count as missing, as in the reference implementation);
+/// every given value keeps the limit its parameter declares, in declaration order. Accepted
+/// values are left to the handlers, which check them in their documented order.
 pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
     let spec = find_verb(&req.verb).ok_or_else(|| unknown_verb(&req.verb))?;
     let params = match &req.params {
@@ -139,8 +143,27 @@ pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
             return Err(missing(spec, p));
         }
     }
-    crate::limits::check_verb_params(spec.name, params)?;
+    for p in spec.params {
+        if let (Some(limit), Some(value)) = (p.limit, params.get(p.name)) {
+            check_limit(p.name, limit, value)?;
+        }
+    }
     Ok(spec)
+}
+
+/// Holds a value of the declared type to its parameter's limit; the refusal is worded by
+/// [`crate::limits`], as for the binary protocol. Null (left out) passes.
+fn check_limit(param: &str, limit: Limit, value: &Value) -> Result<(), VerbError> {
+    match limit {
+        Limit::Cols => as_int(value).map_or(Ok(()), |n| limits::check_cols(param, n).map(drop)),
+        Limit::Rows => as_int(value).map_or(Ok(()), |n| limits::check_rows(param, n).map(drop)),
+        Limit::Name => value
+            .as_str()
+            .map_or(Ok(()), |s| limits::check_name(param, s)),
+        Limit::Bytes(max, name) => value
+            .as_str()
+            .map_or(Ok(()), |s| limits::check_len(param, s, max, name)),
+    }
 }
 
 /// A value the reference implementation cannot tell from an omitted one.

@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{as_int, ParamType, VerbSpec};
+use super::spec::{as_int, ParamType, VerbSpec};
 use crate::error::{ErrorCode, Hint, VerbError};
 
 /// The params with each declared default filled in where the caller left the parameter out (or

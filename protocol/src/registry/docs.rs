@@ -3,11 +3,13 @@
 
 use serde_json::{Map, Value};
 
-use super::{find_verb, verb_names, verbs, ParamSpec, VerbSpec};
+use super::spec::{ParamSpec, VerbSpec};
+use super::table::{find_verb, verb_names, verbs};
 use crate::closest::{closest_match, echo_name};
 use crate::error::{ErrorCode, Hint, VerbError};
 use crate::{MIN_PROTOCOL_VERSION, PROTOCOL_VERSION};
 
+/// `p.limit` is not written: `list-verbs` stays as clients know it, and a refusal names the limit.
 fn param_doc(p: &ParamSpec) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), p.name.into());

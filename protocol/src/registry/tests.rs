@@ -299,6 +299,87 @@ fn types_are_checked() {
 }
 
 #[test]
+fn declared_limits_are_checked_after_the_types() {
+    use crate::limits::{MAX_MESSAGE_BYTES, MAX_NAME_BYTES};
+    // The params that carry a limit, and which: the table a verb-name match once held.
+    let mut limited: Vec<(&str, &str, Limit)> = Vec::new();
+    for v in verbs() {
+        for p in v.params {
+            if let Some(l) = p.limit {
+                limited.push((v.name, p.name, l));
+            }
+        }
+        assert!(v.returns.iter().all(|p| p.limit.is_none()), "{}", v.name);
+    }
+    let message = Limit::Bytes(MAX_MESSAGE_BYTES, "MAX_MESSAGE_BYTES");
+    assert_eq!(
+        limited,
+        [
+            ("new-window", "name", Limit::Name),
+            ("resize", "width", Limit::Cols),
+            ("resize", "height", Limit::Rows),
+            ("set-agent-state", "message", message),
+            ("set-session-name", "name", Limit::Name),
+            ("set-window", "name", Limit::Name),
+            ("set-workspace-name", "name", Limit::Name),
+            ("split-window", "name", Limit::Name),
+        ]
+    );
+
+    assert!(validate(&req("resize", json!({"width": 80, "height": 24}))).is_ok());
+    let err = validate(&req("resize", json!({"width": 65535, "height": 24}))).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidParams);
+    assert_eq!(err.message, "width 65535 is outside 1..=1000 columns");
+    assert_eq!(err.hint.param.as_deref(), Some("width"));
+    assert_eq!(err.hint.verb, None);
+    assert_eq!(
+        err.hint.detail.as_deref(),
+        Some("Terminal sizes are limited to 1..=1000 columns and 1..=1000 rows (MAX_COLS, MAX_ROWS), which bounds what one window can cost the daemon.")
+    );
+    // Whole floats count as integers, as for the types; width is checked before height.
+    let err = validate(&req("resize", json!({"width": 80, "height": 5000.0}))).unwrap_err();
+    assert_eq!(err.message, "height 5000 is outside 1..=1000 rows");
+    let err = validate(&req("resize", json!({"width": -1, "height": 5000}))).unwrap_err();
+    assert_eq!(err.hint.param.as_deref(), Some("width"));
+
+    let long = "x".repeat(MAX_NAME_BYTES + 1);
+    for (verb, mut params) in [
+        ("new-window", json!({})),
+        ("split-window", json!({"direction": "vertical"})),
+        ("set-window", json!({})),
+        ("set-workspace-name", json!({"workspace": 2})),
+        ("set-session-name", json!({})),
+    ] {
+        params["name"] = json!("n".repeat(MAX_NAME_BYTES));
+        assert!(validate(&req(verb, params.clone())).is_ok(), "{verb}");
+        params["name"] = json!(long);
+        let err = validate(&req(verb, params)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParams, "{verb}");
+        assert_eq!(err.hint.param.as_deref(), Some("name"), "{verb}");
+        assert_eq!(
+            err.message,
+            "name is 4097 bytes long; the limit is 4096 bytes (MAX_NAME_BYTES)"
+        );
+        assert_eq!(err.hint.detail.as_deref(), Some("Shorten the value."));
+    }
+    let err = validate(&req(
+        "set-agent-state",
+        json!({"state": "idle", "message": "m".repeat(MAX_MESSAGE_BYTES + 1)}),
+    ))
+    .unwrap_err();
+    assert_eq!(err.hint.param.as_deref(), Some("message"));
+    assert_eq!(
+        err.message,
+        "message is 4097 bytes long; the limit is 4096 bytes (MAX_MESSAGE_BYTES)"
+    );
+    // A type error still comes first, and params without a limit take any length.
+    let err = validate(&req("resize", json!({"width": 5000, "height": "x"}))).unwrap_err();
+    assert_eq!(err.hint.param.as_deref(), Some("height"));
+    assert!(validate(&req("send-text", json!({ "text": long }))).is_ok());
+    assert!(validate(&req("new-window", json!({ "name": null }))).is_ok());
+}
+
+#[test]
 fn decode_handles_null_and_whole_floats() {
     #[derive(serde::Deserialize, Debug, Default)]
     struct P {

@@ -34,14 +34,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         WINDOW,
-        ParamSpec {
-            name: "source",
-            ty: Str,
-            required: false,
-            description: "What to read: \"visible\" is the screen as it stands, \"recent\" is the scrollback followed by the screen.",
-            accepted: CAPTURE_SOURCES,
-            default: Some("visible"),
-        },
+        with_default("source", Str, "What to read: \"visible\" is the screen as it stands, \"recent\" is the scrollback followed by the screen.", "visible").accepting(CAPTURE_SOURCES),
         with_default("styled", Bool, "Keep colours and text attributes as ANSI escape sequences.", "false"),
         with_default("scrollback", Bool, "Older spelling of source \"recent\".", "false"),
         with_default("ansi", Bool, "Older spelling of styled.", "false"),

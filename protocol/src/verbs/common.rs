@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::registry::{param, ParamSpec, ParamType};
+use crate::registry::spec::{param, ParamSpec, ParamType};
 
 /// The `session` parameter of most verbs.
 pub const SESSION: ParamSpec = param(

@@ -30,22 +30,8 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         param("window", Str, "Window to focus: its id, a unique id prefix, its index or its exact name. Focusing it also switches to its workspace."),
-        ParamSpec {
-            name: "relative",
-            ty: Str,
-            required: false,
-            description: "Step to the next or previous window of the current workspace, wrapping around. Minimized windows count.",
-            accepted: FOCUS_RELATIVE,
-            default: None,
-        },
-        ParamSpec {
-            name: "direction",
-            ty: Str,
-            required: false,
-            description: "Focus the pane on that side of the focused one. Needs an attached client, which knows the layout.",
-            accepted: FOCUS_DIRECTIONS,
-            default: None,
-        },
+        param("relative", Str, "Step to the next or previous window of the current workspace, wrapping around. Minimized windows count.").accepting(FOCUS_RELATIVE),
+        param("direction", Str, "Focus the pane on that side of the focused one. Needs an attached client, which knows the layout.").accepting(FOCUS_DIRECTIONS),
     ],
     returns: &[
         param("focused_window_id", Str, "Id of the window that has the focus now."),

@@ -1,7 +1,8 @@
 //! Every verb, declared once: one module per verb holds its `Params` (what a request carries),
 //! its `Reply` (every key the daemon sends back, extensions included) and its `SPEC` (the
 //! metadata `list-verbs` publishes: description, parameters with their required flags, defaults
-//! and accepted values, the keys the reply carries, and examples).
+//! and accepted values, the keys the reply carries, and examples; plus each parameter's limit,
+//! which validation applies and `list-verbs` does not publish).
 //!
 //! The [`for_each_verb!`] list below generates from those declarations the registry table, the
 //! exhaustive [`Request`] enum the daemon dispatches on, request decoding (after the registry's
@@ -19,7 +20,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::registry::{self, VerbSpec};
+use crate::registry::spec::VerbSpec;
 use crate::VerbError;
 
 /// A reply's `type` tag: a unit type that serializes as its one string and accepts only that
@@ -66,15 +67,16 @@ macro_rules! reply_tag {
 }
 
 pub mod common;
+mod parse;
 
 /// What each verb module imports.
 mod prelude {
     pub use super::common::*;
-    pub use crate::registry::ParamType::{
+    pub use crate::registry::spec::ParamType::{
         Bool, Float, Int, IntList, Object, ObjectList, String as Str, StringList,
     };
-    pub(crate) use crate::registry::{param, required, with_default};
-    pub use crate::registry::{ParamSpec, VerbSpec};
+    pub(crate) use crate::registry::spec::{param, required, with_default};
+    pub use crate::registry::spec::{Limit, VerbSpec};
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::{Map, Value};
@@ -110,14 +112,13 @@ macro_rules! verbs {
         pub(crate) static VERBS: &[VerbSpec] = &[$($module::SPEC,)*];
 
         impl Request {
-            /// Validates a request line's verb and params against the registry (names, types,
-            /// required params, limits), fills in declared defaults, and decodes the params.
-            pub fn parse(req: &crate::envelope::Request) -> Result<Request, VerbError> {
-                let spec = registry::validate(req)?;
-                let params = registry::with_defaults(spec, &req.params);
+            /// Decodes params that passed the registry's validation (defaults filled in) into
+            /// the variant of the verb `spec` names; [`Request::parse`] (in `parse.rs`) is the
+            /// way in from a request line.
+            fn decode(spec: &VerbSpec, params: &Value) -> Result<Request, VerbError> {
                 $(
                     if spec.name == $module::SPEC.name {
-                        return Ok(Request::$variant(registry::decode(&params)?));
+                        return Ok(Request::$variant(crate::registry::decode::decode(params)?));
                     }
                 )*
                 unreachable!("registry::validate returned a verb the table does not hold")
@@ -273,40 +274,6 @@ mod tests {
                 v.params.iter().map(|p| p.name.to_owned()).collect();
             assert_eq!(typed, published, "{}: params type vs params", v.name);
         }
-    }
-
-    #[test]
-    fn request_parse_applies_defaults_and_requires() {
-        let parse = |line: &str| Request::parse(&crate::envelope::parse_request(line).unwrap());
-        match parse(r#"{"id":1,"verb":"wait-for","params":{"condition":"window-idle"}}"#).unwrap() {
-            Request::WaitFor(p) => {
-                assert_eq!(p.condition, "window-idle");
-                assert_eq!(p.timeout, Some(30000));
-                assert_eq!(p.idle, Some(500));
-                assert_eq!(p.source.as_deref(), Some("recent"));
-                assert_eq!(p.fresh, Some(false));
-                assert_eq!(p.until, None);
-            }
-            other => panic!("{other:?}"),
-        }
-        for line in [
-            r#"{"id":1,"verb":"send-keys","params":{}}"#,
-            r#"{"id":1,"verb":"send-keys","params":{"keys":null}}"#,
-            r#"{"id":1,"verb":"send-keys","params":{"keys":""}}"#,
-            r#"{"id":1,"verb":"select-workspace","params":{"workspace":0}}"#,
-            r#"{"id":1,"verb":"set-workspace-order","params":{"order":[]}}"#,
-        ] {
-            let err = parse(line).unwrap_err();
-            assert_eq!(err.code, crate::ErrorCode::InvalidParams, "{line}");
-            assert!(
-                err.message.contains("is required"),
-                "{line}: {}",
-                err.message
-            );
-            assert!(err.hint.param.is_some(), "{line}");
-        }
-        let r = parse(r#"{"id":1,"verb":"list-sessions"}"#).unwrap();
-        assert_eq!(r.verb(), "list-sessions");
     }
 
     #[test]

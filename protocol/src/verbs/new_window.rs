@@ -36,7 +36,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     description: "Open a window in a session. It runs the session's shell, or the program given in command (executed directly, without a shell). A command window closes when its program exits, unless remain is true.",
     params: &[
         SESSION,
-        param("name", Str, "Name for the window. Leave it out to let the program running in it set the title."),
+        param("name", Str, "Name for the window. Leave it out to let the program running in it set the title.").limited(Limit::Name),
         param("workspace", Int, "Workspace to open the window on, counting from 1. Leave it out for the current workspace."),
         param("cwd", Str, "Directory to start in. It must exist. Leave it out to use the daemon's directory (the CLI sends its own, as tmux does)."),
         with_default(

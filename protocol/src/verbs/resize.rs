@@ -30,8 +30,8 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         WINDOW,
-        required("width", Int, "New width in columns. Must be positive."),
-        required("height", Int, "New height in rows. Must be positive."),
+        required("width", Int, "New width in columns. Must be positive.").limited(Limit::Cols),
+        required("height", Int, "New height in rows. Must be positive.").limited(Limit::Rows),
     ],
     returns: &[
         param("width", Int, "Width in columns now in effect."),

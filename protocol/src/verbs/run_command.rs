@@ -35,14 +35,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     description: "Run one named tuios command with string arguments. Window, focus and workspace commands run in the daemon when no client is attached; the others (keys, layout, appearance) need an attached client. Unknown names, wrong argument counts and bad argument values (a direction, a count, a key combination, an option value) are refused with invalid_params before anything runs or is routed.",
     params: &[
         SESSION,
-        ParamSpec {
-            name: "command",
-            ty: Str,
-            required: true,
-            description: "Name of the command, matched exactly, capitals included.",
-            accepted: crate::commands::COMMAND_NAMES,
-            default: None,
-        },
+        required("command", Str, "Name of the command, matched exactly, capitals included.").accepting(crate::commands::COMMAND_NAMES),
         param("args", StringList, "The command's arguments, each a string, e.g. [\"2\"] for SwitchWorkspace."),
     ],
     returns: &[

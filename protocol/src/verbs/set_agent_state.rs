@@ -1,6 +1,7 @@
 //! `set-agent-state`: its params, its reply, and what `list-verbs` publishes about it (`SPEC`).
 
 use super::prelude::*;
+use crate::limits::MAX_MESSAGE_BYTES;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -35,23 +36,10 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         WINDOW,
-        ParamSpec {
-            name: "state",
-            ty: Str,
-            required: true,
-            description: "The agent's state; none clears it.",
-            accepted: crate::agent::AGENT_STATES,
-            default: None,
-        },
-        param("message", Str, "A short note shown with the state, e.g. what the agent waits for."),
-        ParamSpec {
-            name: "source",
-            ty: Str,
-            required: false,
-            description: "Who observed the state. Leave it out when the agent reports for itself.",
-            accepted: crate::agent::SETTABLE_SOURCES,
-            default: Some("report"),
-        },
+        required("state", Str, "The agent's state; none clears it.").accepting(crate::agent::AGENT_STATES),
+        param("message", Str, "A short note shown with the state, e.g. what the agent waits for.")
+            .limited(Limit::Bytes(MAX_MESSAGE_BYTES, "MAX_MESSAGE_BYTES")),
+        with_default("source", Str, "Who observed the state. Leave it out when the agent reports for itself.", "report").accepting(crate::agent::SETTABLE_SOURCES),
         param("harness", Str, "Id of the agent's harness manifest, e.g. \"claude-code\"; its screen rules then apply to the window."),
     ],
     returns: &[

@@ -25,7 +25,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     description: "Set the name clients display for a session. The session keeps the name it is addressed by; an empty name clears the display name.",
     params: &[
         SESSION,
-        param("name", Str, "Name to display. Surrounding spaces are dropped; empty or left out clears it."),
+        param("name", Str, "Name to display. Surrounding spaces are dropped; empty or left out clears it.").limited(Limit::Name),
     ],
     returns: &[
         param("session", Str, "The session's name, by which it is addressed."),

@@ -29,7 +29,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         WINDOW,
-        param("name", Str, "New name for the window. Surrounding spaces are dropped; an empty name clears it, so the program's title shows again."),
+        param("name", Str, "New name for the window. Surrounding spaces are dropped; an empty name clears it, so the program's title shows again.").limited(Limit::Name),
         param("minimized", Bool, "true to minimize the window, false to restore it."),
     ],
     returns: &[

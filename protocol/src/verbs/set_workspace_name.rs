@@ -29,7 +29,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         required("workspace", Int, "The workspace, counting from 1."),
-        param("name", Str, "Name for it. Surrounding spaces are dropped; empty or left out clears it."),
+        param("name", Str, "Name for it. Surrounding spaces are dropped; empty or left out clears it.").limited(Limit::Name),
     ],
     returns: &[
         param("workspace", Int, "The workspace that was named."),

@@ -33,15 +33,8 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         SESSION,
         param("window", Str, "Pane to split: its id, a unique id prefix, its index or its exact name. It is focused first. Leave it out for the focused window."),
-        ParamSpec {
-            name: "direction",
-            ty: Str,
-            required: true,
-            description: "The axis to cut along.",
-            accepted: SPLIT_DIRECTIONS,
-            default: None,
-        },
-        param("name", Str, "Name for the new window."),
+        required("direction", Str, "The axis to cut along.").accepting(SPLIT_DIRECTIONS),
+        param("name", Str, "Name for the new window.").limited(Limit::Name),
     ],
     returns: &[
         param("direction", Str, "The axis that was cut."),

@@ -33,14 +33,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     params: &[
         param("session", Str, "Only events of this session (exact name). Leave it out for every session."),
         param("window", Str, "Only events of this window: its id, or any window target when session is given."),
-        ParamSpec {
-            name: "types",
-            ty: StringList,
-            required: false,
-            description: "Only these event types. Leave it out for all of them.",
-            accepted: crate::events::EVENT_TYPES,
-            default: None,
-        },
+        param("types", StringList, "Only these event types. Leave it out for all of them.").accepting(crate::events::EVENT_TYPES),
         with_default("queue", Int, "Events buffered for this stream before a reader that falls behind gets a gap event instead.", "256"),
     ],
     returns: &[

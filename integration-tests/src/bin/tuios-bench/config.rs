@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{ctx, neighbour, R};
+use super::{ctx, R};
 
 pub(crate) struct Config {
     pub(crate) bin: PathBuf,
@@ -23,7 +23,15 @@ pub(crate) struct Config {
     pub(crate) scale_windows: usize,
     pub(crate) starts: usize,
     pub(crate) cli_runs: usize,
-    pub(crate) neighbour: neighbour::Knobs,
+    pub(crate) neighbour: NeighbourKnobs,
+}
+
+/// Sizes of the neighbour phase (j) (TUIOS_BENCH_NEIGHBOUR_*). Declared here rather than in
+/// neighbour.rs so the configuration depends on no phase: the phases import it, not the reverse.
+pub(crate) struct NeighbourKnobs {
+    pub(crate) keys: usize,
+    pub(crate) rounds: usize,
+    pub(crate) mib: usize,
 }
 
 /// Which parts of the benchmark run (TUIOS_BENCH_PHASES).
@@ -125,7 +133,7 @@ impl Config {
             scale_windows: env_num("TUIOS_BENCH_SCALE_WINDOWS", 1000)?,
             starts: env_num("TUIOS_BENCH_STARTS", 10)?,
             cli_runs: env_num("TUIOS_BENCH_CLI_RUNS", 50)?,
-            neighbour: neighbour::Knobs {
+            neighbour: NeighbourKnobs {
                 keys: env_num("TUIOS_BENCH_NEIGHBOUR_KEYS", 100)?,
                 rounds: env_num("TUIOS_BENCH_NEIGHBOUR_ROUNDS", 5)?,
                 mib: env_num("TUIOS_BENCH_NEIGHBOUR_MIB", 16)?,

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::config::NeighbourKnobs;
 use super::report::{ratio, verdict};
 use super::{ctx, median, open_pty, percentile, sh_quote, stop_child, Pty, Tmux, Tuios, R};
 
@@ -26,12 +27,6 @@ const COLS: u16 = 160;
 const ROWS: u16 = 45;
 /// Greek small letters, final sigma left out: 24 distinct echoes, then ^U clears the line.
 const LETTERS: &str = "αβγδεζηθικλμνξοπρστυφχψω";
-
-pub struct Knobs {
-    pub keys: usize,
-    pub rounds: usize,
-    pub mib: usize,
-}
 
 /// One system's samples, milliseconds per key and seconds per flood round.
 #[derive(Default)]
@@ -193,7 +188,7 @@ fn rounds(file: &Path) -> Vec<f64> {
 /// beside it and how to take it out of sight.
 fn measure(
     screen: &mut Screen,
-    k: &Knobs,
+    k: &NeighbourKnobs,
     record: &Path,
     start_flood: &mut dyn FnMut() -> R<()>,
     hide_flood: &mut dyn FnMut() -> R<()>,
@@ -254,7 +249,7 @@ fn fail_all(out: &mut Samples, e: String) {
     }
 }
 
-pub fn tuios(bin: &Path, dir: &Path, k: &Knobs) -> Samples {
+pub fn tuios(bin: &Path, dir: &Path, k: &NeighbourKnobs) -> Samples {
     let mut out = Samples::default();
     let r = (|| -> R<()> {
         let t = Tuios::start(bin, dir, "j")?;
@@ -336,7 +331,7 @@ pub fn tuios(bin: &Path, dir: &Path, k: &Knobs) -> Samples {
     out
 }
 
-pub fn tmux(dir: &Path, k: &Knobs) -> Samples {
+pub fn tmux(dir: &Path, k: &NeighbourKnobs) -> Samples {
     let mut out = Samples::default();
     let r = (|| -> R<()> {
         // Dropping it kills the server the client below starts.
@@ -414,7 +409,7 @@ pub fn tmux(dir: &Path, k: &Knobs) -> Samples {
 }
 
 /// The phase's table: p50 and p99 per situation, tuios against tmux, with the goals.
-pub fn print(tuios: &Samples, tmux: &Samples, k: &Knobs) {
+pub fn print(tuios: &Samples, tmux: &Samples, k: &NeighbourKnobs) {
     let pct = |s: &Option<R<Vec<f64>>>, p: f64| match s {
         Some(Ok(v)) if !v.is_empty() => Some(percentile(v, p)),
         _ => None,
