@@ -253,7 +253,7 @@ async fn serve(
             continue;
         }
         tracing::debug!(%peer, "ssh connection");
-        let handler = server::Conn::new(shared.clone(), peer.to_string());
+        let handler = server::SshConn::new(shared.clone(), peer.to_string());
         let config = config.clone();
         tokio::spawn(async move {
             match russh::server::run_stream(config, stream, handler).await {

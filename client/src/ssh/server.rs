@@ -72,7 +72,7 @@ struct PtyRequest {
 }
 
 /// One SSH connection.
-pub struct Conn {
+pub struct SshConn {
     shared: Arc<Shared>,
     id: u64,
     peer: String,
@@ -81,11 +81,11 @@ pub struct Conn {
     channels: HashMap<ChannelId, Chan>,
 }
 
-impl Conn {
-    pub fn new(shared: Arc<Shared>, peer: String) -> Conn {
+impl SshConn {
+    pub fn new(shared: Arc<Shared>, peer: String) -> SshConn {
         let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
         shared.open_conns.fetch_add(1, Ordering::Relaxed);
-        Conn {
+        SshConn {
             shared,
             id,
             peer,
@@ -197,7 +197,7 @@ impl Conn {
     }
 }
 
-impl Drop for Conn {
+impl Drop for SshConn {
     fn drop(&mut self) {
         // Disconnected: every attach client of this connection detaches.
         for chan in self.channels.values() {
@@ -242,7 +242,7 @@ fn clean_term(term: &str) -> String {
     }
 }
 
-impl russh::server::Handler for Conn {
+impl russh::server::Handler for SshConn {
     type Error = russh::Error;
 
     async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {

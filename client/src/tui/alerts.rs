@@ -198,7 +198,7 @@ impl Alerts {
             }
             out.push(Fired {
                 window: id.clone(),
-                title: super::app::title_of(w),
+                title: super::text::title_of(w),
                 state: p.state,
                 previous: p.previous,
                 dock: cfg.dock,

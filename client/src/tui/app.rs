@@ -1,13 +1,13 @@
 //! The attached client's state and behaviour, apart from the terminal: what the daemon said,
 //! the layout, modes and overlays, and what to send back. Every handler queues its outgoing
-//! operations in [`App::out`]; the run loop sends them. No I/O here, so it is testable.
+//! operations (taken with [`App::take_ops`]); the run loop sends them. No I/O here, so it is
+//! testable. Drawing reads the state only through the view model [`App::view`] builds.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use protocol::attach::{
-    ClientOp, DaemonOp, NoticeLevel, RoutedRequest, Row, ScreenUpdate, SessionView, WindowBox,
-    WindowView,
+    ClientOp, DaemonOp, NoticeLevel, RoutedRequest, SessionView, WindowBox, WindowView,
 };
 use protocol::binary::DaemonMessage;
 use serde_json::{json, Value};
@@ -20,9 +20,15 @@ use super::layout::{
     content_rect, hit, neighbour, split_handle_at, Axis, Direction, Frame, Layout, Member, Part,
     Placement, Rect, SplitHandle,
 };
-use super::render::View;
+use super::model::{
+    Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
+    Target, WindowScreen,
+};
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
+use super::sysstat::Figures;
 use super::templates::{self, Template};
+use super::text::{link_at, split_words, title_of};
+use super::view::{tray_rows, View};
 
 /// How long a routed split waits for its window before answering without the id.
 const SPLIT_WAIT: Duration = Duration::from_secs(8);
@@ -35,155 +41,12 @@ const DOUBLE_CLICK: Duration = Duration::from_millis(400);
 /// How long the first attach's hint about the leader key stays up.
 const FIRST_RUN_HINT: Duration = Duration::from_secs(10);
 
-/// The last screen the daemon sent for a window.
-#[derive(Debug, Clone, Default)]
-pub struct Screen {
-    pub cols: u16,
-    pub rows: u16,
-    pub cursor: (u16, u16),
-    pub cursor_visible: bool,
-    pub lines: Vec<Row>,
-}
-
-impl Screen {
-    fn apply(&mut self, u: ScreenUpdate) {
-        self.cols = u.cols;
-        self.rows = u.rows;
-        self.cursor = (u.cursor_x, u.cursor_y);
-        self.cursor_visible = u.cursor_visible;
-        let rows = usize::from(u.rows);
-        if u.full {
-            self.lines.clear();
-        }
-        self.lines.resize_with(rows, Row::default);
-        for (i, row) in u.lines {
-            if let Some(slot) = self.lines.get_mut(usize::from(i)) {
-                *slot = row;
-            }
-        }
-    }
-}
-
-/// Rows of a window's content that changed since the last frame.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DamagedRows {
-    All,
-    Rows(BTreeSet<u16>),
-}
-
-#[derive(Debug, Clone)]
-pub struct Notice {
-    pub level: NoticeLevel,
-    pub text: String,
-    pub until: Instant,
-}
-
-/// The OSC 8 link of the cell at `col` of `row`, if any. Wide characters take two columns.
-pub fn link_at(row: &Row, col: u16) -> Option<&str> {
-    let mut x = 0usize;
-    let col = usize::from(col);
-    for run in &row.runs {
-        for c in run.text.chars() {
-            let w = super::render::char_width(c);
-            if w == 0 {
-                continue;
-            }
-            if col < x + w {
-                return run.link.as_deref();
-            }
-            x += w;
-        }
-    }
-    None
-}
-
-/// The confirmation before a link is opened or copied.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkDialog {
-    /// The URL exactly as the window gave it; what open and copy use.
-    pub url: String,
-    /// The URL with every control, bidi, zero-width and format character escaped: what is shown.
-    pub shown: String,
-    pub scroll: usize,
-}
-
 /// Why the client stops.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Exit {
     Detached,
     Ended { session: String, reason: String },
     Lost(String),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PromptKind {
-    Rename(String),
-    Command,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Prompt {
-    pub kind: PromptKind,
-    pub buffer: String,
-}
-
-impl Prompt {
-    pub fn label(&self) -> &'static str {
-        match self.kind {
-            PromptKind::Rename(_) => "rename window",
-            PromptKind::Command => "command",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PasteDialog {
-    pub window: String,
-    pub preview: String,
-    pub one_line: String,
-    pub has_controls: bool,
-    pub data: Vec<u8>,
-    pub scroll: usize,
-}
-
-/// A chrome dialog; keys go to it, never to a window. Confirmations (paste, yes/no) are drawn
-/// in the tray, outside the windows; help covers them; the prompt takes the dock's row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Overlay {
-    None,
-    Help,
-    Prompt(Prompt),
-    Paste(PasteDialog),
-    /// A link a click asked to open: open, copy or cancel.
-    Link(LinkDialog),
-    /// A yes/no question; `yes` runs on `y`.
-    Confirm {
-        text: String,
-        yes: Confirmed,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Confirmed {
-    Close(String),
-}
-
-/// Click targets in chrome, found by the last draw.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    Workspace(i64),
-    Window(String),
-    PasteChoice(&'static str),
-    /// An answer to the link confirmation: "open", "copy" or "" (cancel).
-    LinkChoice(&'static str),
-    /// An answer to the yes/no question.
-    Confirm(bool),
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Hits {
-    /// Rectangles of clickable chrome, last drawn on top.
-    pub targets: Vec<(Rect, Target)>,
 }
 
 #[derive(Debug, Clone)]
@@ -226,26 +89,28 @@ struct PendingSplit {
     deadline: Instant,
 }
 
+/// The client's state. Its fields are private: the run loop works through the methods below,
+/// and drawing reads the view model [`App::view`] builds.
 pub struct App {
-    pub view: SessionView,
-    pub attached: bool,
-    pub screens: HashMap<String, Screen>,
-    pub layout: Layout,
+    /// The session as the daemon last described it.
+    session: SessionView,
+    attached: bool,
+    screens: HashMap<String, WindowScreen>,
+    layout: Layout,
     layout_seen: Option<String>,
-    pub frames: Vec<Frame>,
+    frames: Vec<Frame>,
     /// The outer terminal's size.
-    pub term: (u16, u16),
-    pub router: Router,
-    pub keys: KeyConfig,
-    pub settings: Settings,
+    term: (u16, u16),
+    router: Router,
+    settings: Settings,
     themes: ThemeCache,
     overrides: BTreeMap<String, String>,
-    pub overlay: Overlay,
-    pub notices: Vec<Notice>,
+    overlay: Overlay,
+    notices: Vec<Notice>,
     /// Rows of the tray at the last layout (see [`App::tray_rect`]).
     tray_rows: u16,
-    pub flash: Option<(String, Instant)>,
-    pub copy: Option<CopyMode>,
+    flash: Option<(String, Instant)>,
+    copy: Option<CopyMode>,
     pending: Option<PendingSplit>,
     pending_template: Option<PendingTemplate>,
     preselect: Option<Direction>,
@@ -265,25 +130,28 @@ pub struct App {
     /// `appearance.click_to_type = double`.
     last_content_click: Option<(String, Instant)>,
     /// The last keys pressed, shown in the dock when `debug.show_key_events` is on.
-    pub keycast: VecDeque<String>,
+    keycast: VecDeque<String>,
+    /// CPU and memory figures for the dock, as the run loop last sampled them.
+    figures: Figures,
     /// Operations to send, in order.
-    pub out: Vec<ClientOp>,
+    out: Vec<ClientOp>,
     /// Text to put on the outer terminal's clipboard (OSC 52).
-    pub clipboard: Vec<String>,
+    clipboard: Vec<String>,
     /// The user's link policy (scheme allowlist, opener); only the policy file sets it.
-    pub links: LinkPolicy,
+    links: LinkPolicy,
     /// Confirmed links for the run loop to hand to the opener.
-    pub open_links: Vec<String>,
-    pub hits: Hits,
+    open_links: Vec<String>,
+    /// Click targets of the last whole frame.
+    hits: Hits,
     /// Something besides window content changed: the next frame is drawn whole.
-    pub dirty: bool,
+    dirty: bool,
     /// Window content rows changed (and nothing else, unless `dirty`): the next frame may
     /// redraw just these rows.
-    pub damage: HashMap<String, DamagedRows>,
+    damage: HashMap<String, DamagedRows>,
     /// The window input was last sent to, until a frame showing a change of it was drawn: that
     /// change is most likely the echo, which is drawn at once, whatever the frame rate.
-    pub typed: Option<String>,
-    pub exit: Option<Exit>,
+    typed: Option<String>,
+    exit: Option<Exit>,
 }
 
 impl App {
@@ -291,15 +159,14 @@ impl App {
         let mut themes = ThemeCache::default();
         let settings = Settings::resolve(&BTreeMap::new(), &BTreeMap::new(), &mut themes);
         let mut app = App {
-            view: SessionView::default(),
+            session: SessionView::default(),
             attached: false,
             screens: HashMap::new(),
             layout: Layout::default(),
             layout_seen: None,
             frames: Vec::new(),
             term,
-            router: Router::new(keys.leader, keys.focus_return.clone()),
-            keys,
+            router: Router::new(keys.leader, keys.focus_return),
             settings,
             themes,
             overrides: BTreeMap::new(),
@@ -321,6 +188,7 @@ impl App {
             mouse_capture: None,
             last_content_click: None,
             keycast: VecDeque::new(),
+            figures: Figures::default(),
             out: Vec::new(),
             clipboard: Vec::new(),
             links: LinkPolicy::default(),
@@ -331,7 +199,7 @@ impl App {
             typed: None,
             exit: None,
         };
-        for w in app.keys.warnings.clone() {
+        for w in keys.warnings {
             app.notice(NoticeLevel::Warning, w);
         }
         app
@@ -348,23 +216,23 @@ impl App {
     // ----- geometry -------------------------------------------------------------------------
 
     /// The part of the terminal the session uses: the smaller of the terminal and the session.
-    pub fn area(&self) -> Rect {
+    fn area(&self) -> Rect {
         let (tw, th) = self.term;
-        let w = if self.view.width == 0 {
+        let w = if self.session.width == 0 {
             tw
         } else {
-            tw.min(self.view.width)
+            tw.min(self.session.width)
         };
-        let h = if self.view.height == 0 {
+        let h = if self.session.height == 0 {
             th
         } else {
-            th.min(self.view.height)
+            th.min(self.session.height)
         };
         Rect::new(0, 0, w, h)
     }
 
     /// The dock's row, when shown.
-    pub fn dock_row(&self) -> Option<u16> {
+    fn dock_row(&self) -> Option<u16> {
         let a = self.area();
         if a.h < 2 {
             return None;
@@ -377,7 +245,7 @@ impl App {
     }
 
     /// The area without the dock: the windows and the tray share it.
-    pub fn below_dock(&self) -> Rect {
+    fn below_dock(&self) -> Rect {
         let a = self.area();
         match self.dock_row() {
             Some(_) if self.settings.dock == Edge::Top => Rect::new(a.x, a.y + 1, a.w, a.h - 1),
@@ -388,7 +256,7 @@ impl App {
 
     /// The tray: chrome rows next to the dock for confirmations and notices, taken from the
     /// windows so that no program output is ever drawn where trust UI is.
-    pub fn tray_rect(&self) -> Option<Rect> {
+    fn tray_rect(&self) -> Option<Rect> {
         let b = self.below_dock();
         let h = self.tray_rows.min(b.h);
         if h == 0 {
@@ -404,7 +272,7 @@ impl App {
     }
 
     /// Where the windows are drawn: the area without the dock and the tray.
-    pub fn windows_area(&self) -> Rect {
+    fn windows_area(&self) -> Rect {
         let b = self.below_dock();
         match self.tray_rect() {
             None => b,
@@ -416,7 +284,7 @@ impl App {
     /// Lays the windows out again when the tray needs another number of rows (a dialog opened
     /// or closed, a notice came or went).
     fn sync_tray(&mut self) {
-        let rows = super::render::tray_rows(&self.draw_view());
+        let rows = tray_rows(&self.view());
         if rows == self.tray_rows {
             return;
         }
@@ -429,7 +297,7 @@ impl App {
         }
     }
 
-    pub fn bordered(&self) -> bool {
+    fn bordered(&self) -> bool {
         self.settings.border.bordered()
     }
 
@@ -446,10 +314,11 @@ impl App {
             .is_some_and(|w| self.damage.contains_key(w))
     }
 
-    /// The read-only view a frame is drawn from.
-    pub fn draw_view(&self) -> View<'_> {
+    /// The view model a frame is drawn from: what is shown, read-only, with the geometry
+    /// worked out once.
+    pub fn view(&self) -> View<'_> {
         View {
-            view: &self.view,
+            session: &self.session,
             attached: self.attached,
             screens: &self.screens,
             layout: &self.layout,
@@ -457,12 +326,15 @@ impl App {
             settings: &self.settings,
             overlay: &self.overlay,
             notices: &self.notices,
-            flash: &self.flash,
-            copy: &self.copy,
+            flash: self.flash.as_ref().map(|(text, _)| text.as_str()),
+            copy: self.copy.as_ref(),
             keycast: &self.keycast,
-            router: &self.router,
             mode: self.mode(),
             leader: self.leader(),
+            leader_armed: self.router.leader_armed,
+            move_pending: self.router.move_pending,
+            focus_return: self.router.focus_return.first().copied(),
+            figures: self.figures,
             area: self.area(),
             below_dock: self.below_dock(),
             dock_row: self.dock_row(),
@@ -472,38 +344,38 @@ impl App {
         }
     }
 
-    pub fn window(&self, id: &str) -> Option<&WindowView> {
-        self.view.windows.iter().find(|w| w.id == id)
+    fn window(&self, id: &str) -> Option<&WindowView> {
+        self.session.windows.iter().find(|w| w.id == id)
     }
 
-    pub fn focused(&self) -> Option<&WindowView> {
-        let f = self.view.focused.as_deref()?;
+    fn focused(&self) -> Option<&WindowView> {
+        let f = self.session.focused.as_deref()?;
         self.window(f)
-            .filter(|w| w.workspace == self.view.current_workspace && !w.minimized)
+            .filter(|w| w.workspace == self.session.current_workspace && !w.minimized)
     }
 
     fn focused_id(&self) -> Option<String> {
         self.focused().map(|w| w.id.clone())
     }
 
-    pub fn mode(&self) -> Mode {
+    fn mode(&self) -> Mode {
         self.router.mode
     }
 
-    pub fn leader(&self) -> Chord {
+    fn leader(&self) -> Chord {
         self.router.leader
     }
 
     /// Recomputes the layout and frames, and tells the daemon what changed: the layout, the
     /// windows shown, their sizes.
     fn relayout(&mut self) {
-        self.tray_rows = super::render::tray_rows(&self.draw_view());
+        self.tray_rows = tray_rows(&self.view());
         // New windows are placed in the area without the tray, as every client sees it, so
         // clients agree on the tree whatever their trays show.
         let full = self.below_dock();
         let area = self.windows_area();
         let members: Vec<Member> = self
-            .view
+            .session
             .windows
             .iter()
             .filter(|w| !w.minimized)
@@ -513,7 +385,7 @@ impl App {
             })
             .collect();
         let placement = self.pending.as_ref().and_then(|p| p.placement.clone());
-        let focused = self.view.focused.clone();
+        let focused = self.session.focused.clone();
         let changed = self
             .layout
             .reconcile(&members, focused.as_deref(), placement.as_ref(), full);
@@ -524,7 +396,7 @@ impl App {
         if changed && (placement.is_some() || self.layout_seen.is_none()) {
             self.push_layout();
         }
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         self.frames = self.layout.frames(ws, area, focused.as_deref());
         let cap = self.settings.zoom_max_width;
         if cap > 0
@@ -613,47 +485,6 @@ impl App {
 const BUTTON_BITS: u8 =
     MouseButtons::LEFT.bits() | MouseButtons::MIDDLE.bits() | MouseButtons::RIGHT.bits();
 
-/// A window's name as shown: its name, else its title, else its id.
-pub fn title_of(w: &WindowView) -> String {
-    let s = if !w.display_name.is_empty() {
-        &w.display_name
-    } else if !w.title.is_empty() {
-        &w.title
-    } else {
-        &w.id
-    };
-    s.chars().filter(|c| !c.is_control()).collect()
-}
-
-/// Words of a command line; double or single quotes group words.
-pub fn split_words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut any = false;
-    for c in line.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                any = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
 mod actions;
 mod commands;
 mod daemon;
@@ -673,6 +504,109 @@ impl App {
         self.sent_sizes.clear();
         self.sent_geometry = None;
         self.sent_leader = false;
-        self.view.version = 0;
+        self.session.version = 0;
+    }
+}
+
+/// What the next frame has to draw (see [`App::begin_frame`]).
+pub struct FrameDue {
+    /// Something besides window content changed: the frame is drawn whole.
+    pub whole: bool,
+    /// Rows of window content changed since the last frame.
+    pub damage: HashMap<String, DamagedRows>,
+}
+
+// ----- what the run loop uses -------------------------------------------------------------
+//
+// The loop owns the terminal and the connection; it reads and takes from the state only
+// through these, so what the state holds can change without the loop knowing.
+
+impl App {
+    /// The session's name (empty until attached).
+    pub fn session_name(&self) -> &str {
+        &self.session.name
+    }
+
+    /// The session as the daemon last described it.
+    pub fn session(&self) -> &SessionView {
+        &self.session
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The operations queued since the last call, in order, for the run loop to send.
+    pub fn take_ops(&mut self) -> Vec<ClientOp> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Texts to put on the outer terminal's clipboard.
+    pub fn take_clipboard(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.clipboard)
+    }
+
+    /// Links the user confirmed, for the run loop to hand to the opener.
+    pub fn take_links_to_open(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.open_links)
+    }
+
+    /// The program that opens links, with its own arguments.
+    pub fn link_opener(&self) -> &[String] {
+        &self.links.opener
+    }
+
+    /// Whether something already said why the client stops.
+    pub fn exiting(&self) -> bool {
+        self.exit.is_some()
+    }
+
+    /// Why the client stops, once something said so; taken.
+    pub fn take_exit(&mut self) -> Option<Exit> {
+        self.exit.take()
+    }
+
+    /// The daemon is gone for good. Unless the client already stops for another reason (a
+    /// detach, the session's end), that is why it stops.
+    pub fn lose(&mut self, why: String) {
+        if self.exit.is_none() {
+            self.exit = Some(Exit::Lost(why));
+        }
+    }
+
+    /// The next frame is drawn whole (the screen was disturbed, or something drawn from
+    /// outside the state changed, such as the clock).
+    pub fn redraw(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Figures the run loop sampled; a change is drawn.
+    pub fn set_figures(&mut self, figures: Figures) {
+        if figures != self.figures {
+            self.figures = figures;
+            self.dirty = true;
+        }
+    }
+
+    /// Starts a frame: what it has to draw, the damage taken. A frame that shows a change of
+    /// the window typed into shows its echo, which then needs no more hurry.
+    pub fn begin_frame(&mut self) -> FrameDue {
+        let damage = std::mem::take(&mut self.damage);
+        if self.dirty || self.typed.as_ref().is_some_and(|t| damage.contains_key(t)) {
+            self.typed = None;
+        }
+        FrameDue {
+            whole: self.dirty,
+            damage,
+        }
+    }
+
+    /// The frame is on screen. `hits` are a whole frame's click targets; a frame patched in
+    /// place leaves the last ones (the chrome did not move).
+    pub fn end_frame(&mut self, hits: Option<Hits>) {
+        if let Some(hits) = hits {
+            self.hits = hits;
+        }
+        self.dirty = false;
     }
 }

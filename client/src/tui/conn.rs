@@ -17,7 +17,7 @@ use protocol::binary::{
     split_frame, BinaryErrorCode, ClientMessage, DaemonMessage, BINARY_VERSION,
 };
 
-use super::term::Waker;
+use super::term::{Term, Waker};
 use crate::failure::Failure;
 use crate::json_client::connect_socket;
 
@@ -119,7 +119,7 @@ impl FrameReader {
 /// Where the daemon's messages come from.
 enum Inbound {
     /// Handshake and attach: read on the caller's thread, with a timeout (taken out by
-    /// [`Conn::start`]).
+    /// [`DaemonConn::start`]).
     Setup(Option<FrameReader>),
     /// From the reader thread.
     Thread(Receiver<Incoming>),
@@ -131,12 +131,12 @@ enum Inbound {
     },
 }
 
-pub struct Conn {
+pub struct DaemonConn {
     writer: UnixStream,
     inbound: Inbound,
 }
 
-impl Drop for Conn {
+impl Drop for DaemonConn {
     /// The reader thread (if any) holds a clone of the socket: shutting the socket itself down
     /// lets the daemon see this client leave now (a stream attach ends while the process lives
     /// on) and ends the reader thread.
@@ -145,16 +145,16 @@ impl Drop for Conn {
     }
 }
 
-impl Conn {
+impl DaemonConn {
     /// Connects and exchanges Hello/Welcome. No daemon is [`Failure::NoDaemon`] (exit 3).
-    pub fn connect(socket: &Path) -> Result<Conn, Failure> {
+    pub fn connect(socket: &Path) -> Result<DaemonConn, Failure> {
         let stream = connect_socket(socket)?;
         let _ = stream.set_read_timeout(Some(SETUP_TIMEOUT));
         let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
         let reader = stream
             .try_clone()
             .map_err(|e| Failure::msg(format!("cannot use the daemon connection: {e}")))?;
-        let mut conn = Conn {
+        let mut conn = DaemonConn {
             writer: stream,
             inbound: Inbound::Setup(Some(FrameReader::new(reader))),
         };
@@ -227,10 +227,18 @@ impl Conn {
         }
     }
 
+    /// Starts taking the daemon's messages the way `term` allows: a terminal that can wait on
+    /// the socket has the run loop read it (no thread hop per message); otherwise a reader
+    /// thread wakes the terminal's wait.
+    pub fn start_for<T: Term>(&mut self, term: &T) {
+        self.start((!term.polls_daemon()).then(|| term.waker()));
+    }
+
     /// Starts taking the daemon's messages after the attach. With a waker, a reader thread
     /// reads them into a channel and wakes the terminal's wait after each; without one, the run
-    /// loop waits on [`Conn::poll_fd`] itself and takes them with [`Conn::next_incoming`].
-    pub fn start(&mut self, waker: Option<Waker>) {
+    /// loop waits on [`DaemonConn::poll_fd`] itself and takes them with
+    /// [`DaemonConn::next_incoming`].
+    fn start(&mut self, waker: Option<Waker>) {
         let reader = match &mut self.inbound {
             Inbound::Setup(r) => r.take(),
             _ => None,
@@ -279,15 +287,16 @@ impl Conn {
         }
     }
 
-    /// The wait saw the socket readable: the next [`Conn::next_incoming`] calls read it.
+    /// The wait saw the socket readable: the next [`DaemonConn::next_incoming`] calls read it.
     pub fn mark_readable(&mut self) {
         if let Inbound::Inline { reads_left, .. } = &mut self.inbound {
             *reads_left = READ_BUDGET;
         }
     }
 
-    /// Whether [`Conn::next_incoming`] has reading left to do (just started, or reconnected, and
-    /// not looked yet): the loop must look before it waits, as the wait only sees the socket.
+    /// Whether [`DaemonConn::next_incoming`] has reading left to do (just started, or
+    /// reconnected, and not looked yet): the loop must look before it waits, as the wait only
+    /// sees the socket.
     pub fn has_unread(&self) -> bool {
         matches!(self.inbound, Inbound::Inline { reads_left, .. } if reads_left > 0)
     }
@@ -415,11 +424,11 @@ mod tests {
 
     /// A connection reading inline from one end of a real socket pair, with `already` in its
     /// buffer as if read with the attach answer; the other end plays the daemon.
-    fn inline_conn(already: &[u8]) -> (Conn, UnixStream) {
+    fn inline_conn(already: &[u8]) -> (DaemonConn, UnixStream) {
         let (ours, daemon) = UnixStream::pair().expect("socket pair");
         let mut reader = FrameReader::new(ours.try_clone().expect("clone"));
         reader.buf.extend_from_slice(already);
-        let conn = Conn {
+        let conn = DaemonConn {
             writer: ours,
             inbound: Inbound::Inline {
                 reader,

@@ -6,7 +6,7 @@ use protocol::attach::{ClientOp, Row};
 use termwiz::input::{KeyCode, KeyEvent, Modifiers};
 
 use super::input::normalize_mods;
-use super::render::char_width;
+use super::text::char_width;
 
 /// Rows asked for per scrollback request.
 const CHUNK: u32 = 500;

@@ -8,12 +8,21 @@
 //!
 //! Files: `conn` (socket; the daemon's messages read on the run loop's thread, or by a reader
 //! thread for stream terminals), `app` (state and behaviour; `app/` by concern: daemon
-//! messages, typing and overlays, actions, mouse, routed requests, commands), `layout`
-//! (geometry; `layout/hits` for hit testing), `render` (drawing from a read-only
-//! [`render::View`]; `render/` paint, dock, tray), `input` (key and mouse encoding), `keys`
+//! messages, typing and overlays, actions, mouse, routed requests, commands), `model` (the
+//! state's parts drawing reads: window screens, notices, dialogs, click targets), `view` (the
+//! view model [`app::App::view`] builds, and the tray's plan), `layout` (geometry;
+//! `layout/hits` for hit testing), `render` (drawing from the view model; `render/` paint,
+//! dock, tray), `text` (widths, wrapping, names), `input` (key and mouse encoding), `keys`
 //! (bindings and modes), `copy` (copy mode), `settings` (options and themes), `replies` (the
 //! outer terminal's reports and replies, kept away from windows), `term` (the terminal
-//! abstraction), `stream` (the byte-stream terminal).
+//! abstraction), `stream` (the byte-stream terminal), `sysstat` (CPU and memory figures).
+//!
+//! Dependencies point one way, so no file reaches back to a file that uses it (`layout` and its
+//! `hits` re-export aside): `text`, `layout`, `input`, `term`, `sysstat` and `replies` are
+//! leaves; `model`, `keys`, `copy`, `alerts`, `settings` and `templates` build on them; `view`
+//! reads those; `app` (the state) builds a view and `render` draws one, neither using the
+//! other; `conn`, `stream` and `reconnect` serve this file's run loop, which ties it all to the
+//! terminal and the daemon.
 
 mod alerts;
 mod app;
@@ -22,6 +31,7 @@ mod copy;
 mod input;
 mod keys;
 mod layout;
+mod model;
 mod reconnect;
 mod render;
 mod replies;
@@ -30,6 +40,8 @@ mod stream;
 mod sysstat;
 mod templates;
 mod term;
+mod text;
+mod view;
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -40,13 +52,14 @@ use termwiz::input::InputEvent;
 use termwiz::surface::{Change, CursorVisibility, Position, Surface};
 
 use crate::failure::Failure;
-use app::{App, Exit};
-use conn::{Conn, Incoming};
+use app::{App, Exit, FrameDue};
+use conn::{DaemonConn, Incoming};
 use keys::KeyConfig;
 use replies::ReplyFilter;
-// The API `tuios web` and `tuios ssh` use (see stream.rs).
-pub use stream::{attach_stream, AttachEnd, SendError, StreamInput, StreamTerminal};
-use term::{LocalTerminal, Polled, Screen, Term, TermError};
+// The API `tuios web` and `tuios ssh` use (see stream.rs and `attach_stream` below).
+pub use stream::{AttachEnd, SendError, StreamInput, StreamTerminal};
+use sysstat::Sampler;
+use term::{clamp16, BufferedTerm, LocalTerminal, Polled, Term, TermError};
 
 /// Input events handled per wake-up before the screen gets a chance to redraw.
 const INPUT_BURST: usize = 512;
@@ -60,7 +73,7 @@ const DISABLE_FOCUS_REPORTS: &str = "\x1b[?1004l";
 /// Attaches to `session` (None: the most recently active one) in this process's terminal and
 /// runs until detached. Returns the exit status.
 pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i32, Failure> {
-    let conn = Conn::connect(socket)?;
+    let conn = DaemonConn::connect(socket)?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(Failure::with_hints(
             "tuios attach needs a terminal: stdin and stdout must both be one",
@@ -80,11 +93,41 @@ pub fn attach(socket: &Path, session: Option<String>, create: bool) -> Result<i3
     Ok(end.exit_code())
 }
 
+/// Runs the attach client on `term` until it detaches or the session ends, on the calling
+/// thread (it blocks; run one per thread, as many as wanted). `session` None is the most
+/// recently active session; `create` makes it when missing, as `tuios attach -c`. At the end
+/// the stream is back on the main screen with the reports turned off, and the line
+/// `tuios attach` would print (e.g. `[detached from session work]`) is written to it.
+///
+/// Errors are the attach's failures before it starts (no daemon: [`Failure::NoDaemon`]; the
+/// session does not exist) and a broken connection to the daemon; the far end going away is
+/// not an error but [`AttachEnd::Detached`].
+pub fn attach_stream(
+    socket: &Path,
+    session: Option<String>,
+    create: bool,
+    mut term: StreamTerminal,
+) -> Result<AttachEnd, Failure> {
+    let conn = DaemonConn::connect(socket)?;
+    let ended = attach_on(socket, conn, session, create, &mut term);
+    term.restore();
+    let end = match ended {
+        Ok(end) => end,
+        // The far end going away mid-frame is a detach, not a failure.
+        Err(_) if term.is_broken() => AttachEnd::Detached {
+            session: String::new(),
+        },
+        Err(e) => return Err(e),
+    };
+    term.write_line(&end.message());
+    Ok(end)
+}
+
 /// The attach on any terminal: attach over `conn`, set the terminal up, run the loop. The
 /// caller restores the terminal afterwards (dropping a local one does).
 fn attach_on<T: Term>(
     socket: &Path,
-    mut conn: Conn,
+    mut conn: DaemonConn,
     session: Option<String>,
     create: bool,
     term: T,
@@ -115,12 +158,12 @@ fn attach_on<T: Term>(
     term.write_raw(DISABLE_FOCUS_REPORTS.as_bytes());
     term.enter_alternate_screen()
         .map_err(|e| Failure::msg(format!("cannot switch to the alternate screen: {e}")))?;
-    start_conn(&mut conn, &term);
-    let mut screen =
-        Screen::new(term).map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
+    conn.start_for(&term);
+    let mut screen = BufferedTerm::new(term)
+        .map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
 
     let exit = run_loop(socket, &mut app, &mut conn, &mut screen)?;
-    let session = app.view.name.clone();
+    let session = app.session_name().to_string();
     Ok(match exit {
         Exit::Detached => AttachEnd::Detached { session },
         Exit::Ended { session, reason } => AttachEnd::Ended { session, reason },
@@ -149,27 +192,16 @@ fn first_attach() -> bool {
         .is_ok()
 }
 
-/// Starts taking the daemon's messages the way `term` allows: a terminal that can wait on the
-/// socket has the run loop read it (no thread hop per message); otherwise a reader thread
-/// wakes the terminal's wait.
-fn start_conn<T: Term>(conn: &mut Conn, term: &T) {
-    conn.start((!term.polls_daemon()).then(|| term.waker()));
-}
-
-fn clamp16(n: usize) -> u16 {
-    n.min(usize::from(u16::MAX)) as u16
-}
-
 fn run_loop<T: Term>(
     socket: &Path,
     app: &mut App,
-    conn: &mut Conn,
-    bt: &mut Screen<T>,
+    conn: &mut DaemonConn,
+    bt: &mut BufferedTerm<T>,
 ) -> Result<Exit, Failure> {
     let mut budget = FRAME_BURST;
     let mut budget_at = Instant::now();
     let mut last_clock = String::new();
-    let mut stats_seen = 0;
+    let mut sampler = Sampler::default();
     let mut last_frame: Option<Surface> = None;
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
@@ -178,19 +210,17 @@ fn run_loop<T: Term>(
             match incoming {
                 Incoming::Message(m) => app.on_daemon(*m),
                 Incoming::Closed(why) => {
-                    if app.exit.is_none() {
+                    if !app.exiting() {
                         // The daemon may be restarting (live upgrade): attach again.
                         match reconnect::again(socket, app, bt) {
                             Some(c) => *conn = c,
-                            None => app.exit = Some(Exit::Lost(why)),
+                            None => app.lose(why),
                         }
                     }
                     break;
                 }
                 Incoming::ReaderGone => {
-                    if app.exit.is_none() {
-                        app.exit = Some(Exit::Lost("the connection reader stopped".into()));
-                    }
+                    app.lose("the connection reader stopped".into());
                     break;
                 }
             }
@@ -202,13 +232,13 @@ fn run_loop<T: Term>(
         if let Some(exit) = send_out(socket, app, conn, bt) {
             return Ok(exit);
         }
-        if let Some(exit) = app.exit.take() {
+        if let Some(exit) = app.take_exit() {
             return Ok(exit);
         }
-        for text in std::mem::take(&mut app.clipboard) {
+        for text in app.take_clipboard() {
             set_clipboard(bt.terminal(), &text);
         }
-        for url in std::mem::take(&mut app.open_links) {
+        for url in app.take_links_to_open() {
             if bt.terminal().is_remote() {
                 // The opener would start on this machine, not in front of the user: hand them
                 // the link instead.
@@ -217,39 +247,37 @@ fn run_loop<T: Term>(
                     protocol::attach::NoticeLevel::Info,
                     "this terminal is remote: the link was copied to its clipboard",
                 );
-            } else if let Err(e) = open_link(&app.links.opener, &url) {
+            } else if let Err(e) = open_link(app.link_opener(), &url) {
                 app.notice(protocol::attach::NoticeLevel::Error, e);
             }
         }
 
-        alerts.observe(&app.view.windows, &app.settings.alerts, now);
+        let (session, settings) = (app.session(), app.settings());
+        alerts.observe(&session.windows, &settings.alerts, now);
         let fired = alerts.due(
-            &app.view.windows,
-            app.view.focused.as_deref(),
-            &app.settings.alerts,
+            &session.windows,
+            session.focused.as_deref(),
+            &settings.alerts,
             now,
             alerts::local_minute,
         );
         for f in fired {
             raise_alert(app, bt.terminal(), &f);
         }
-        if app.settings.show_cpu || app.settings.show_ram {
-            let generation = sysstat::refresh();
-            if generation != stats_seen {
-                stats_seen = generation;
-                app.dirty = true;
-            }
+        let settings = app.settings();
+        if (settings.show_cpu || settings.show_ram) && sampler.refresh(now) {
+            app.set_figures(sampler.figures());
         }
-        if app.settings.show_clock {
+        if app.settings().show_clock {
             let minute = now_minute();
             if minute != last_clock {
                 last_clock = minute;
-                app.dirty = true;
+                app.redraw();
             }
         }
         // A small budget of frames, refilled at the frame rate: an echo right after another
         // frame is drawn at once, a flood averages the frame rate.
-        let per_sec = f64::from(app.settings.max_fps.max(1));
+        let per_sec = f64::from(app.settings().max_fps.max(1));
         budget = (budget + now.duration_since(budget_at).as_secs_f64() * per_sec).min(FRAME_BURST);
         budget_at = now;
         let due = if budget >= 1.0 {
@@ -341,10 +369,10 @@ fn run_loop<T: Term>(
 fn send_out<T: Term>(
     socket: &Path,
     app: &mut App,
-    conn: &mut Conn,
-    bt: &mut Screen<T>,
+    conn: &mut DaemonConn,
+    bt: &mut BufferedTerm<T>,
 ) -> Option<Exit> {
-    for op in std::mem::take(&mut app.out) {
+    for op in app.take_ops() {
         if let Err(e) = conn.send_op(op) {
             match reconnect::again(socket, app, bt) {
                 Some(c) => *conn = c,
@@ -361,20 +389,14 @@ fn send_out<T: Term>(
 /// frame, compared cell by cell with what the terminal shows. `last` keeps the last frame.
 fn draw<T: Term>(
     app: &mut App,
-    bt: &mut Screen<T>,
+    bt: &mut BufferedTerm<T>,
     last: &mut Option<Surface>,
 ) -> Result<(), Failure> {
     let (w, h) = bt.dimensions();
-    let damage = std::mem::take(&mut app.damage);
-    if app.dirty || app.typed.as_ref().is_some_and(|t| damage.contains_key(t)) {
-        // This frame shows the typed window's change.
-        app.typed = None;
-    }
-    let frame = last
-        .as_mut()
-        .filter(|f| !app.dirty && f.dimensions() == (w, h));
-    let patched =
-        frame.and_then(|f| render::draw_damage(&app.draw_view(), f, &damage).map(|p| (p, f)));
+    let FrameDue { whole, damage } = app.begin_frame();
+    let frame = last.as_mut().filter(|f| !whole && f.dimensions() == (w, h));
+    let patched = frame.and_then(|f| render::draw_damage(&app.view(), f, &damage).map(|p| (p, f)));
+    let mut hits = None;
     let cursor = match patched {
         Some((p, frame)) => {
             for r in &p.spans {
@@ -391,8 +413,8 @@ fn draw<T: Term>(
         }
         None => {
             let mut frame = Surface::new(w, h);
-            let drawn = render::draw(&app.draw_view(), &mut frame);
-            app.hits = drawn.hits;
+            let drawn = render::draw(&app.view(), &mut frame);
+            hits = Some(drawn.hits);
             bt.draw_from_screen(&frame, 0, 0);
             // Kept for the next patch; its change log is not needed.
             let seq = frame.current_seqno();
@@ -401,7 +423,7 @@ fn draw<T: Term>(
             drawn.cursor
         }
     };
-    app.dirty = false;
+    app.end_frame(hits);
     match cursor {
         Some((x, y)) => {
             bt.add_change(Change::CursorPosition {

@@ -9,18 +9,23 @@ use std::time::{Duration, Instant};
 use protocol::attach::DaemonOp;
 
 use super::app::App;
-use super::conn::Conn;
-use super::term::{Screen, Term};
+use super::conn::DaemonConn;
+use super::term::{clamp16, BufferedTerm, Term};
 
 /// How long the client keeps trying.
 const RETRY_FOR: Duration = Duration::from_secs(5);
 /// Pause between attempts.
 const RETRY_EVERY: Duration = Duration::from_millis(100);
 
-/// Attach again to the session shown, for up to [`RETRY_FOR`]; the new connection, started as
-/// [`super::start_conn`] does, or `None` when the daemon (or the session) did not come back.
-pub fn again<T: Term>(socket: &Path, app: &mut App, bt: &mut Screen<T>) -> Option<Conn> {
-    let name = app.view.name.clone();
+/// Attach again to the session shown, for up to [`RETRY_FOR`]; the new connection, started
+/// for the terminal as the first one was, or `None` when the daemon (or the session) did not
+/// come back.
+pub fn again<T: Term>(
+    socket: &Path,
+    app: &mut App,
+    bt: &mut BufferedTerm<T>,
+) -> Option<DaemonConn> {
+    let name = app.session_name().to_string();
     if name.is_empty() {
         return None;
     }
@@ -28,20 +33,15 @@ pub fn again<T: Term>(socket: &Path, app: &mut App, bt: &mut Screen<T>) -> Optio
     loop {
         let (cols, rows) = bt.dimensions();
         show_line(bt.terminal(), rows);
-        if let Ok(mut c) = Conn::connect(socket) {
+        if let Ok(mut c) = DaemonConn::connect(socket) {
             // A refusal (the session is gone) is final: there is nothing to come back to.
             let state = c
-                .attach(
-                    Some(name.clone()),
-                    false,
-                    super::clamp16(cols),
-                    super::clamp16(rows),
-                )
+                .attach(Some(name.clone()), false, clamp16(cols), clamp16(rows))
                 .ok()?;
-            super::start_conn(&mut c, bt.terminal());
+            c.start_for(bt.terminal());
             app.forget_connection();
             app.on_op(DaemonOp::Attached { state });
-            app.dirty = true;
+            app.redraw();
             // The status line was drawn behind the screen model's back.
             let _ = bt.repaint();
             return Some(c);

@@ -1,64 +1,28 @@
 //! Drawing a frame into a termwiz `Surface`: windows (borders, titles, screen rows from the
 //! daemon's runs), the dock, notices and dialogs. Everything but window content is chrome, drawn
-//! by the client alone. The run loop diffs the result against what is on screen.
+//! by the client alone. The run loop diffs the result against what is on screen. Drawing reads
+//! only the view model ([`super::view::View`]), never the client's state itself.
 
-use config::themes::{parse_hex, Theme};
-use protocol::attach::{attr, Color, NoticeLevel, Row, Style};
-use termwiz::cell::{grapheme_column_width, CellAttributes, Intensity, Underline};
-use termwiz::color::{ColorAttribute, SrgbaTuple};
-use termwiz::surface::{Change, Position, Surface};
+use termwiz::cell::{CellAttributes, Intensity};
+use termwiz::color::ColorAttribute;
+use termwiz::surface::Surface;
 
-use std::collections::{HashMap, VecDeque};
-use std::time::Instant;
+use std::collections::HashMap;
 
-use protocol::attach::{SessionView, WindowView};
-
-use super::app::{title_of, DamagedRows, Hits, Notice, Overlay, Screen, Target};
-use super::copy::CopyMode;
-use super::keys::{Chord, Mode, Router, HELP};
-use super::layout::{content_rect, Frame, Layout, Rect};
-use super::settings::{fill_template, Edge, Settings};
+use super::keys::Mode;
+use super::layout::{content_rect, Rect};
+use super::model::{DamagedRows, Hits, Overlay, WindowScreen};
+use super::settings::{fill_template, Edge};
+use super::text::title_of;
+use super::view::View;
 
 mod dock;
 mod paint;
 mod tray;
 
-use dock::*;
-pub use paint::char_width;
-use paint::*;
-pub use tray::tray_rows;
-use tray::*;
-
-/// What a frame shows, read-only: the parts of the client's state drawing needs, and the
-/// geometry worked out once. Built by [`super::app::App::draw_view`].
-pub struct View<'a> {
-    pub view: &'a SessionView,
-    pub attached: bool,
-    pub screens: &'a HashMap<String, Screen>,
-    pub layout: &'a Layout,
-    pub frames: &'a [Frame],
-    pub settings: &'a Settings,
-    pub overlay: &'a Overlay,
-    pub notices: &'a [Notice],
-    pub flash: &'a Option<(String, Instant)>,
-    pub copy: &'a Option<CopyMode>,
-    pub keycast: &'a VecDeque<String>,
-    pub router: &'a Router,
-    pub mode: Mode,
-    pub leader: Chord,
-    pub area: Rect,
-    pub below_dock: Rect,
-    pub dock_row: Option<u16>,
-    pub tray_rect: Option<Rect>,
-    pub windows_area: Rect,
-    pub bordered: bool,
-}
-
-impl View<'_> {
-    pub fn window(&self, id: &str) -> Option<&WindowView> {
-        self.view.windows.iter().find(|w| w.id == id)
-    }
-}
+use dock::{draw_dock, draw_help};
+use paint::{bold, chrome, draw_row, rgb, Canvas, Palette};
+use tray::draw_tray;
 
 /// What a frame's drawing tells the run loop: click targets and where the cursor goes.
 pub struct Drawn {
@@ -84,9 +48,9 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
     }
     let win_area = v.windows_area;
     if v.frames.is_empty() {
-        let ws = v.view.current_workspace;
+        let ws = v.session.current_workspace;
         let minimized = v
-            .view
+            .session
             .windows
             .iter()
             .any(|w| w.workspace == ws && w.minimized);
@@ -119,7 +83,7 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
     if let Some(cur) = draw_dock(v, &mut c, &pal, &mut hits) {
         cursor = Some(cur);
     }
-    match &v.overlay {
+    match v.overlay {
         Overlay::None | Overlay::Prompt(_) => {}
         // Confirmations are in the tray; the cursor stays hidden while one waits.
         Overlay::Paste(_) | Overlay::Link(_) | Overlay::Confirm { .. } => cursor = None,
@@ -138,18 +102,6 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
     Drawn { hits, cursor }
 }
 
-fn bold(pal: &Palette) -> CellAttributes {
-    let mut a = pal.plain();
-    a.set_intensity(Intensity::Bold);
-    a
-}
-
-fn chrome(pal: &Palette, fg: ColorAttribute) -> CellAttributes {
-    let mut a = pal.plain();
-    a.set_foreground(fg);
-    a
-}
-
 /// Draws one window; returns the cursor position when the cursor belongs there.
 fn draw_window(
     v: &View,
@@ -159,11 +111,11 @@ fn draw_window(
     rect: Rect,
 ) -> Option<(u16, u16)> {
     let win = v.window(id)?;
-    let focused = v.view.focused.as_deref() == Some(id);
+    let focused = v.session.focused.as_deref() == Some(id);
     let bordered = v.bordered;
     let inner = content_rect(rect, bordered);
-    let copy = v.copy.as_ref().filter(|cm| cm.window == id);
-    let ws = v.view.current_workspace;
+    let copy = v.copy.filter(|cm| cm.window == id);
+    let ws = v.session.current_workspace;
     let zoomed = v.layout.workspace(ws).and_then(|w| w.zoomed.as_deref()) == Some(id);
 
     if bordered && rect.w >= 2 && rect.h >= 2 {
@@ -214,7 +166,7 @@ fn draw_window(
                 // {index} is the window's number in the dock; the client is not told a
                 // window's directory, so {cwd} stays empty.
                 let index = v
-                    .view
+                    .session
                     .windows
                     .iter()
                     .filter(|w| w.workspace == win.workspace)
@@ -293,7 +245,7 @@ fn draw_window(
 fn content_row(
     c: &mut Canvas,
     pal: &Palette,
-    screen: Option<&Screen>,
+    screen: Option<&WindowScreen>,
     inner: Rect,
     r: u16,
     pad: &CellAttributes,
@@ -315,7 +267,7 @@ fn content_row(
 /// cursor shows, in terminal mode with nothing over it.
 fn content_cursor(v: &View, id: &str, inner: Rect) -> Option<(u16, u16)> {
     let s = v.screens.get(id)?;
-    let show = v.view.focused.as_deref() == Some(id)
+    let show = v.session.focused.as_deref() == Some(id)
         && v.mode == Mode::Terminal
         && *v.overlay == Overlay::None
         && s.cursor_visible
@@ -378,7 +330,7 @@ pub fn draw_damage(
                 .for_each(&mut redraw),
         }
     }
-    let cursor = v.view.focused.as_deref().and_then(|id| {
+    let cursor = v.session.focused.as_deref().and_then(|id| {
         let f = v.frames.iter().find(|f| f.id == id)?;
         let inner = content_rect(f.rect, v.bordered);
         if inner.is_empty() {

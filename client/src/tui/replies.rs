@@ -25,7 +25,7 @@ const MAX_CSI: usize = 64;
 const MAX_STRING: usize = 4096;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+enum SeqState {
     Idle,
     /// A lone ESC: the terminal's write may have been split right after it.
     Esc,
@@ -44,7 +44,7 @@ enum State {
 /// See the module documentation.
 #[derive(Debug)]
 pub struct ReplyFilter {
-    state: State,
+    state: SeqState,
     held: Vec<InputEvent>,
     deadline: Option<Instant>,
 }
@@ -99,13 +99,13 @@ fn is_bel(ev: &InputEvent) -> bool {
 }
 
 /// The state the character after ESC (or the C1 control) `c` opens, if it opens a sequence.
-fn opened_by(c: char) -> Option<State> {
-    let string = |bel_ends| State::Str {
+fn opened_by(c: char) -> Option<SeqState> {
+    let string = |bel_ends| SeqState::Str {
         bel_ends,
         esc: false,
     };
     match c {
-        '[' | '\u{9b}' => Some(State::Csi {
+        '[' | '\u{9b}' => Some(SeqState::Csi {
             intermediates: false,
         }),
         ']' | '\u{9d}' => Some(string(true)),
@@ -115,20 +115,20 @@ fn opened_by(c: char) -> Option<State> {
 }
 
 /// The 8-bit introducers arrive as plain characters; the 7-bit ones as Alt+character.
-fn introducer(ev: &InputEvent) -> Option<State> {
+fn introducer(ev: &InputEvent) -> Option<SeqState> {
     if let Some(c) = alt_char(ev) {
         return opened_by(c).filter(|_| c.is_ascii());
     }
     if is_escape(ev) {
-        return Some(State::Esc);
+        return Some(SeqState::Esc);
     }
     plain_char(ev).filter(|c| !c.is_ascii()).and_then(opened_by)
 }
 
 /// What one more event does to a sequence in progress.
-enum Step {
+enum Advance {
     /// Part of it; keep holding.
-    More(State),
+    More(SeqState),
     /// It ends the sequence: drop everything held, this included.
     Done,
     /// Not part of it: the held keys were typed.
@@ -138,7 +138,7 @@ enum Step {
 impl ReplyFilter {
     pub fn new() -> ReplyFilter {
         ReplyFilter {
-            state: State::Idle,
+            state: SeqState::Idle,
             held: Vec::new(),
             deadline: None,
         }
@@ -151,7 +151,7 @@ impl ReplyFilter {
 
     /// One event from the terminal; returns the events to handle now, in order.
     pub fn push(&mut self, ev: InputEvent, now: Instant) -> Vec<InputEvent> {
-        if self.state == State::Idle {
+        if self.state == SeqState::Idle {
             return match introducer(&ev) {
                 Some(state) => {
                     self.hold(state, ev, now);
@@ -161,15 +161,15 @@ impl ReplyFilter {
             };
         }
         match self.step(&ev) {
-            Step::More(state) => {
+            Advance::More(state) => {
                 self.hold(state, ev, now);
                 Vec::new()
             }
-            Step::Done => {
+            Advance::Done => {
                 self.reset();
                 Vec::new()
             }
-            Step::Break => {
+            Advance::Break => {
                 let mut out = self.flush();
                 // The event that broke the pattern may start a sequence of its own.
                 out.extend(self.push(ev, now));
@@ -180,72 +180,72 @@ impl ReplyFilter {
 
     /// Nothing more arrived in time: whatever is held was typed, and is handed over.
     pub fn flush(&mut self) -> Vec<InputEvent> {
-        self.state = State::Idle;
+        self.state = SeqState::Idle;
         self.deadline = None;
         std::mem::take(&mut self.held)
     }
 
-    fn hold(&mut self, state: State, ev: InputEvent, now: Instant) {
+    fn hold(&mut self, state: SeqState, ev: InputEvent, now: Instant) {
         self.state = state;
         self.held.push(ev);
         self.deadline = Some(now + GRACE);
     }
 
     fn reset(&mut self) {
-        self.state = State::Idle;
+        self.state = SeqState::Idle;
         self.held.clear();
         self.deadline = None;
     }
 
-    fn step(&self, ev: &InputEvent) -> Step {
+    fn step(&self, ev: &InputEvent) -> Advance {
         let body = self.held.len();
         match self.state {
-            State::Idle => Step::Break,
-            State::Esc => match plain_char(ev).and_then(opened_by) {
-                Some(state) => Step::More(state),
-                None => Step::Break,
+            SeqState::Idle => Advance::Break,
+            SeqState::Esc => match plain_char(ev).and_then(opened_by) {
+                Some(state) => Advance::More(state),
+                None => Advance::Break,
             },
-            State::Csi { intermediates } => {
+            SeqState::Csi { intermediates } => {
                 let Some(c) = plain_char(ev) else {
-                    return Step::Break;
+                    return Advance::Break;
                 };
                 if body > MAX_CSI {
-                    return Step::Break;
+                    return Advance::Break;
                 }
                 match c {
-                    '0'..='?' if !intermediates => Step::More(State::Csi {
+                    '0'..='?' if !intermediates => Advance::More(SeqState::Csi {
                         intermediates: false,
                     }),
-                    ' '..='/' => Step::More(State::Csi {
+                    ' '..='/' => Advance::More(SeqState::Csi {
                         intermediates: true,
                     }),
-                    '@'..='~' => Step::Done,
-                    _ => Step::Break,
+                    '@'..='~' => Advance::Done,
+                    _ => Advance::Break,
                 }
             }
-            State::Str { bel_ends, esc } => {
+            SeqState::Str { bel_ends, esc } => {
                 if esc {
                     return if plain_char(ev) == Some('\\') {
-                        Step::Done
+                        Advance::Done
                     } else {
-                        Step::Break
+                        Advance::Break
                     };
                 }
                 if alt_char(ev) == Some('\\') || plain_char(ev) == Some('\u{9c}') {
-                    return Step::Done;
+                    return Advance::Done;
                 }
                 if bel_ends && is_bel(ev) {
-                    return Step::Done;
+                    return Advance::Done;
                 }
                 if is_escape(ev) {
-                    return Step::More(State::Str {
+                    return Advance::More(SeqState::Str {
                         bel_ends,
                         esc: true,
                     });
                 }
                 match plain_char(ev) {
-                    Some(c) if !c.is_control() && body <= MAX_STRING => Step::More(self.state),
-                    _ => Step::Break,
+                    Some(c) if !c.is_control() && body <= MAX_STRING => Advance::More(self.state),
+                    _ => Advance::Break,
                 }
             }
         }

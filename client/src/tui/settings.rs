@@ -318,7 +318,7 @@ impl LinkPolicy {
             }
         }
         if let Some(opener) = table.opener {
-            let words = super::app::split_words(&opener);
+            let words = super::text::split_words(&opener);
             if words.first().is_some_and(|w| !w.is_empty()) {
                 out.opener = words;
             } else {

@@ -17,7 +17,6 @@
 
 use std::collections::VecDeque;
 use std::io::{BufWriter, Write};
-use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -31,7 +30,6 @@ use termwiz::render::RenderTty;
 use termwiz::surface::Change;
 
 use super::term::{Term, TermError, Waker};
-use crate::failure::Failure;
 
 /// The terminal type assumed when the caller knows none: browsers (xterm.js) and SSH clients
 /// are xterm-like.
@@ -67,13 +65,15 @@ struct Inbox {
     senders: usize,
 }
 
+/// The inbox and the condition its waiters sleep on, shared by the terminal and its input
+/// handles.
 #[derive(Default)]
-struct Shared {
+struct SharedInbox {
     inbox: Mutex<Inbox>,
     ready: Condvar,
 }
 
-impl Shared {
+impl SharedInbox {
     fn lock(&self) -> MutexGuard<'_, Inbox> {
         // A panic while holding the lock leaves plain data behind; keep using it.
         self.inbox.lock().unwrap_or_else(|p| p.into_inner())
@@ -93,7 +93,7 @@ pub enum SendError {
 /// task, an SSH channel handler). Cheap to clone; when the last clone is dropped (or
 /// [`close`](Self::close) is called) the attach ends as a detach.
 pub struct StreamInput {
-    shared: Arc<Shared>,
+    shared: Arc<SharedInbox>,
 }
 
 impl Clone for StreamInput {
@@ -197,7 +197,7 @@ impl StreamInput {
 /// [`attach_stream`](super::attach_stream).
 pub struct StreamTerminal {
     out: BufWriter<Box<dyn Write + Send>>,
-    shared: Arc<Shared>,
+    shared: Arc<SharedInbox>,
     renderer: TerminfoRenderer,
     caps: Capabilities,
     parser: InputParser,
@@ -222,7 +222,7 @@ impl StreamTerminal {
         colorterm: Option<&str>,
     ) -> (StreamTerminal, StreamInput) {
         let caps = capabilities(term, colorterm);
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(SharedInbox::default());
         shared.lock().senders = 1;
         let terminal = StreamTerminal {
             out: BufWriter::with_capacity(64 * 1024, output),
@@ -544,36 +544,6 @@ fn shown(session: &str) -> String {
     } else {
         format!("session {session}")
     }
-}
-
-/// Runs the attach client on `term` until it detaches or the session ends, on the calling
-/// thread (it blocks; run one per thread, as many as wanted). `session` None is the most
-/// recently active session; `create` makes it when missing, as `tuios attach -c`. At the end
-/// the stream is back on the main screen with the reports turned off, and the line
-/// `tuios attach` would print (e.g. `[detached from session work]`) is written to it.
-///
-/// Errors are the attach's failures before it starts (no daemon: [`Failure::NoDaemon`]; the
-/// session does not exist) and a broken connection to the daemon; the far end going away is
-/// not an error but [`AttachEnd::Detached`].
-pub fn attach_stream(
-    socket: &Path,
-    session: Option<String>,
-    create: bool,
-    mut term: StreamTerminal,
-) -> Result<AttachEnd, Failure> {
-    let conn = super::conn::Conn::connect(socket)?;
-    let ended = super::attach_on(socket, conn, session, create, &mut term);
-    term.restore();
-    let end = match ended {
-        Ok(end) => end,
-        // The far end going away mid-frame is a detach, not a failure.
-        Err(_) if term.is_broken() => AttachEnd::Detached {
-            session: String::new(),
-        },
-        Err(e) => return Err(e),
-    };
-    term.write_line(&end.message());
-    Ok(end)
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use termwiz::escape::parser::Parser;
 use termwiz::escape::{Action, ControlCode};
 use termwiz::surface::{Change, Position, Surface};
 
-use super::{attach_stream, AttachEnd, SendError, StreamTerminal};
+use super::{AttachEnd, SendError, StreamTerminal};
+use crate::tui::attach_stream;
 
 const CHILD_VAR: &str = "TUIOS_STREAM_TEST_DIR";
 const TIMEOUT: Duration = Duration::from_secs(20);

@@ -1,69 +1,67 @@
 //! CPU and memory figures for the dock (`appearance.show_cpu`, `appearance.show_ram`), read from
 //! `/proc` on the client's machine. Sampled at most every [`SAMPLE_EVERY`], so a redraw never
 //! reads a file; where `/proc` is missing the figures are simply not shown.
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How often the figures are refreshed.
 pub const SAMPLE_EVERY: Duration = Duration::from_secs(2);
 
+/// The figures last sampled; `None` where not known (yet).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Figures {
+    pub cpu_pct: Option<u8>,
+    pub ram_pct: Option<u8>,
+}
+
+impl Figures {
+    /// The dock's text, e.g. `cpu 12% · ram 43%`; `None` when nothing is asked for or known.
+    pub fn dock_text(self, cpu: bool, ram: bool) -> Option<String> {
+        format_figures(
+            cpu.then_some(self.cpu_pct).flatten(),
+            ram.then_some(self.ram_pct).flatten(),
+        )
+    }
+}
+
+/// Reads the figures, at most every [`SAMPLE_EVERY`]. Each attach owns one (several attaches
+/// may run in one process, as `tuios web` and `tuios ssh` do; they do not share it).
 #[derive(Debug, Default)]
-struct Sampler {
-    /// Bumped when a shown figure changes: each attach (several may run in one process, as
-    /// `tuios web` and `tuios ssh` do) compares it with the one it last drew.
-    generation: u64,
+pub struct Sampler {
     at: Option<Instant>,
     /// Busy and total jiffies at the previous sample; CPU use is the change between two.
     last_cpu: Option<(u64, u64)>,
-    cpu_pct: Option<u8>,
-    ram_pct: Option<u8>,
+    figures: Figures,
 }
 
-static SAMPLER: Mutex<Sampler> = Mutex::new(Sampler {
-    generation: 0,
-    at: None,
-    last_cpu: None,
-    cpu_pct: None,
-    ram_pct: None,
-});
-
-/// Take a new sample when the last is old enough. The figures' generation: a caller redraws
-/// when it differs from the one it saw last.
-pub fn refresh() -> u64 {
-    let Ok(mut s) = SAMPLER.lock() else {
-        return 0;
-    };
-    let now = Instant::now();
-    if s.at.is_some_and(|at| now.duration_since(at) < SAMPLE_EVERY) {
-        return s.generation;
-    }
-    s.at = Some(now);
-    let before = (s.cpu_pct, s.ram_pct);
-    if let Some(cpu) = std::fs::read_to_string("/proc/stat")
-        .ok()
-        .and_then(|t| t.lines().next().and_then(parse_cpu_line))
-    {
-        if let Some(last) = s.last_cpu {
-            s.cpu_pct = cpu_percent(last, cpu);
+impl Sampler {
+    /// Takes a new sample when the last is old enough; true when a figure changed.
+    pub fn refresh(&mut self, now: Instant) -> bool {
+        if self
+            .at
+            .is_some_and(|at| now.duration_since(at) < SAMPLE_EVERY)
+        {
+            return false;
         }
-        s.last_cpu = Some(cpu);
+        self.at = Some(now);
+        let before = self.figures;
+        if let Some(cpu) = std::fs::read_to_string("/proc/stat")
+            .ok()
+            .and_then(|t| t.lines().next().and_then(parse_cpu_line))
+        {
+            if let Some(last) = self.last_cpu {
+                self.figures.cpu_pct = cpu_percent(last, cpu);
+            }
+            self.last_cpu = Some(cpu);
+        }
+        self.figures.ram_pct = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|t| ram_percent(&t));
+        self.figures != before
     }
-    s.ram_pct = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| ram_percent(&t));
-    if before != (s.cpu_pct, s.ram_pct) {
-        s.generation += 1;
-    }
-    s.generation
-}
 
-/// The dock's text, e.g. `cpu 12% · ram 43%`; `None` when nothing is asked for or known yet.
-pub fn dock_text(cpu: bool, ram: bool) -> Option<String> {
-    let s = SAMPLER.lock().ok()?;
-    format_figures(
-        cpu.then_some(s.cpu_pct).flatten(),
-        ram.then_some(s.ram_pct).flatten(),
-    )
+    pub fn figures(&self) -> Figures {
+        self.figures
+    }
 }
 
 fn format_figures(cpu: Option<u8>, ram: Option<u8>) -> Option<String> {
@@ -144,6 +142,25 @@ mod tests {
         );
         assert_eq!(format_figures(None, Some(40)).as_deref(), Some("ram 40%"));
         assert_eq!(format_figures(None, None), None);
+    }
+
+    #[test]
+    fn a_sampler_reads_again_only_after_its_interval() {
+        let mut s = Sampler::default();
+        let t = Instant::now();
+        assert!(s.refresh(t), "the first sample knows the memory figure");
+        assert!(s.figures().ram_pct.is_some());
+        assert!(!s.refresh(t + SAMPLE_EVERY / 2), "too soon: nothing read");
+        assert_eq!(
+            Figures {
+                cpu_pct: Some(5),
+                ram_pct: Some(40)
+            }
+            .dock_text(false, true)
+            .as_deref(),
+            Some("ram 40%"),
+            "only what is asked for"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! termwiz's own `Terminal` trait cannot serve here: its `waker()` returns termwiz's concrete
 //! Unix waker, which nothing outside termwiz can construct, so a stream terminal could not
-//! implement it. [`Screen`] stands in for termwiz's `BufferedTerminal` over this trait.
+//! implement it. [`BufferedTerm`] stands in for termwiz's `BufferedTerminal` over this trait.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -345,16 +345,16 @@ impl Term for LocalTerminal {
 /// A terminal with a model of what it shows: frames are drawn into the model and only the
 /// differences are sent (what termwiz's `BufferedTerminal` does, over [`Term`]). Derefs to the
 /// model's [`Surface`].
-pub struct Screen<T: Term> {
+pub struct BufferedTerm<T: Term> {
     term: T,
     surface: Surface,
     seqno: SequenceNo,
 }
 
-impl<T: Term> Screen<T> {
-    pub fn new(mut term: T) -> Result<Screen<T>, String> {
+impl<T: Term> BufferedTerm<T> {
+    pub fn new(mut term: T) -> Result<BufferedTerm<T>, String> {
         let (cols, rows) = term.size()?;
-        Ok(Screen {
+        Ok(BufferedTerm {
             term,
             surface: Surface::new(cols, rows),
             seqno: 0,
@@ -383,7 +383,7 @@ impl<T: Term> Screen<T> {
     }
 }
 
-impl<T: Term> Deref for Screen<T> {
+impl<T: Term> Deref for BufferedTerm<T> {
     type Target = Surface;
 
     fn deref(&self) -> &Surface {
@@ -391,10 +391,15 @@ impl<T: Term> Deref for Screen<T> {
     }
 }
 
-impl<T: Term> DerefMut for Screen<T> {
+impl<T: Term> DerefMut for BufferedTerm<T> {
     fn deref_mut(&mut self) -> &mut Surface {
         &mut self.surface
     }
+}
+
+/// A terminal size as the protocol carries it (cells beyond 65535 are not drawn anyway).
+pub fn clamp16(n: usize) -> u16 {
+    n.min(usize::from(u16::MAX)) as u16
 }
 
 /// A terminal borrowed for one attach (the caller restores it afterwards).

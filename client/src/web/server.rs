@@ -31,7 +31,7 @@ pub struct Config {
 }
 
 /// Shared by every worker.
-pub struct State {
+pub struct ServerState {
     token: auth::Secret,
     /// The cookie value handed out for the token: random per server process, so a cookie
     /// never holds the token itself and a restart signs every browser out.
@@ -60,7 +60,7 @@ pub fn serve(
 ) -> Result<(), Failure> {
     let cookie = auth::new_secret()
         .map_err(|e| Failure::msg(format!("cannot make a session secret: {e}")))?;
-    let state = Arc::new(State {
+    let state = Arc::new(ServerState {
         token: config.token,
         cookie,
         cookie_name: auth::cookie_name(config.port, tls.is_some()),
@@ -133,7 +133,7 @@ enum Gate {
     Signed,
 }
 
-impl State {
+impl ServerState {
     fn host<'a>(&self, req: &'a HttpRequest) -> &'a str {
         req.headers()
             .get(header::HOST)
@@ -208,7 +208,7 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-async fn index(req: HttpRequest, state: web::Data<State>) -> HttpResponse {
+async fn index(req: HttpRequest, state: web::Data<ServerState>) -> HttpResponse {
     // Parsed here, after nothing else: a malformed query is a plain sign-in page, not an error.
     let query = web::Query::<TokenQuery>::from_query(req.query_string())
         .map(web::Query::into_inner)
@@ -240,7 +240,7 @@ struct LoginForm {
 
 async fn login(
     req: HttpRequest,
-    state: web::Data<State>,
+    state: web::Data<ServerState>,
     form: Option<web::Form<LoginForm>>,
 ) -> HttpResponse {
     if matches!(state.gate(&req), Gate::BadHost) {
@@ -264,7 +264,11 @@ async fn login(
     }
 }
 
-async fn asset(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> HttpResponse {
+async fn asset(
+    req: HttpRequest,
+    state: web::Data<ServerState>,
+    name: web::Path<String>,
+) -> HttpResponse {
     let gate = state.gate(&req);
     if matches!(gate, Gate::BadHost) {
         return bad_host();
@@ -297,7 +301,7 @@ async fn not_found() -> HttpResponse {
 
 /// `GET /api/sessions`: the daemon's sessions, as list-sessions reports them (the fields the
 /// page shows).
-async fn sessions(req: HttpRequest, state: web::Data<State>) -> HttpResponse {
+async fn sessions(req: HttpRequest, state: web::Data<ServerState>) -> HttpResponse {
     match state.gate(&req) {
         Gate::BadHost => return bad_host(),
         Gate::Anonymous => return unauthorized(),
@@ -366,7 +370,11 @@ pub struct WsQuery {
 /// `GET /ws`: the attach. Refused (never upgraded) without the cookie or with a foreign
 /// Origin: a page on another site may open WebSockets to us and the browser would send our
 /// cookie along were it not SameSite=Strict; the Origin check does not rely on that.
-async fn websocket(req: HttpRequest, body: web::Payload, state: web::Data<State>) -> HttpResponse {
+async fn websocket(
+    req: HttpRequest,
+    body: web::Payload,
+    state: web::Data<ServerState>,
+) -> HttpResponse {
     match state.gate(&req) {
         Gate::BadHost => return bad_host(),
         Gate::Anonymous => {

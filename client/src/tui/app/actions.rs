@@ -3,9 +3,9 @@
 use super::*;
 
 impl App {
-    pub fn action(&mut self, a: Action) {
+    pub(super) fn action(&mut self, a: Action) {
         self.dirty = true;
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         match a {
             Action::NewWindow => {
                 let placement = self.preselect.take().and_then(|d| {
@@ -43,12 +43,12 @@ impl App {
             Action::NextWindow => self.command("NextWindow", &[]),
             Action::PrevWindow => self.command("PrevWindow", &[]),
             Action::Workspace(n) => {
-                if i64::from(n) <= self.view.num_workspaces.max(1) {
+                if i64::from(n) <= self.session.num_workspaces.max(1) {
                     self.command("SwitchWorkspace", &[&n.to_string()]);
                 }
             }
             Action::MoveToWorkspace(n) => {
-                if self.focused().is_some() && i64::from(n) <= self.view.num_workspaces.max(1) {
+                if self.focused().is_some() && i64::from(n) <= self.session.num_workspaces.max(1) {
                     self.command("MoveToWorkspace", &[&n.to_string()]);
                 }
             }
@@ -116,7 +116,7 @@ impl App {
             }
             Action::RestoreMinimized => {
                 let last = self
-                    .view
+                    .session
                     .windows
                     .iter()
                     .rev()
@@ -166,7 +166,7 @@ impl App {
         }
         self.pending = Some(PendingSplit {
             placement,
-            known: self.view.windows.iter().map(|w| w.id.clone()).collect(),
+            known: self.session.windows.iter().map(|w| w.id.clone()).collect(),
             request,
             direction,
             name: name.clone(),
@@ -200,9 +200,9 @@ impl App {
     }
 
     pub(super) fn focus(&mut self, id: &str) {
-        if self.view.focused.as_deref() != Some(id) {
+        if self.session.focused.as_deref() != Some(id) {
             // Shown at once; the daemon's state confirms it.
-            self.view.focused = Some(id.to_string());
+            self.session.focused = Some(id.to_string());
             self.command("FocusWindow", &[id]);
             self.relayout();
         }

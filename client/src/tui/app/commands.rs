@@ -5,7 +5,7 @@ use super::*;
 impl App {
     /// Runs a client-side command of the run-command vocabulary. `Ok(None)`: the answer comes
     /// later (a split waiting for its window).
-    pub fn run_command(
+    pub(super) fn run_command(
         &mut self,
         name: &str,
         args: &[String],
@@ -13,7 +13,7 @@ impl App {
     ) -> Result<Option<Value>, String> {
         protocol::commands::check(name, args).map_err(|e| e.message)?;
         let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         let count = || -> Result<usize, String> {
             match args.first() {
                 None => Ok(1),

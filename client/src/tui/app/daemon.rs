@@ -92,7 +92,7 @@ impl App {
     }
 
     pub(super) fn on_state(&mut self, state: SessionView) {
-        if self.view.version != 0 && state.version != 0 && state.version < self.view.version {
+        if self.session.version != 0 && state.version != 0 && state.version < self.session.version {
             return;
         }
         if let Some(json) = &state.layout {
@@ -103,11 +103,11 @@ impl App {
                 self.layout_seen = Some(json.clone());
             }
         }
-        let old_options = std::mem::take(&mut self.view.options);
+        let old_options = std::mem::take(&mut self.session.options);
         self.overrides
             .retain(|path, _| old_options.get(path) == state.options.get(path));
         let options_changed = old_options != state.options;
-        self.view = state;
+        self.session = state;
         if options_changed {
             self.resolve_settings();
         }
@@ -118,7 +118,7 @@ impl App {
     }
 
     pub(super) fn resolve_settings(&mut self) {
-        self.settings = Settings::resolve(&self.view.options, &self.overrides, &mut self.themes);
+        self.settings = Settings::resolve(&self.session.options, &self.overrides, &mut self.themes);
     }
 
     /// Answers a pending split once its window exists, or when waiting took too long.
@@ -127,7 +127,7 @@ impl App {
             return;
         };
         let new = self
-            .view
+            .session
             .windows
             .iter()
             .find(|w| !p.known.contains(&w.id))

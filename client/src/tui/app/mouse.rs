@@ -106,7 +106,7 @@ impl App {
             // Clicks outside a dialog do nothing; it wants an answer.
             return;
         }
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         let bordered = self.bordered();
         let title_top = self.settings.title != Edge::Bottom;
         if button == 0 && self.layout.tiling(ws) && bordered {
@@ -147,7 +147,7 @@ impl App {
                 });
             }
             Part::Content { col, row } => {
-                let was_focused = self.view.focused.as_deref() == Some(id.as_str());
+                let was_focused = self.session.focused.as_deref() == Some(id.as_str());
                 if self.copy.as_ref().is_some_and(|c| c.window != id) {
                     self.copy = None;
                 }
@@ -287,7 +287,7 @@ impl App {
     pub(super) fn click_target(&mut self, t: Target) {
         match t {
             Target::Workspace(n) => {
-                if n != self.view.current_workspace {
+                if n != self.session.current_workspace {
                     self.command("SwitchWorkspace", &[&n.to_string()]);
                 }
             }

@@ -3,7 +3,7 @@
 use super::*;
 
 impl App {
-    pub fn on_request(&mut self, request: u64, kind: RoutedRequest) {
+    pub(super) fn on_request(&mut self, request: u64, kind: RoutedRequest) {
         self.request(request, kind);
         self.sync_tray();
     }
@@ -51,12 +51,12 @@ impl App {
     }
 
     /// A window by id, unique id prefix, index on its workspace (1-based), or exact name.
-    pub fn resolve_window(&self, target: &str) -> Option<String> {
+    pub(super) fn resolve_window(&self, target: &str) -> Option<String> {
         let t = target.trim();
         if t.is_empty() {
             return self.focused_id();
         }
-        let ws = &self.view.windows;
+        let ws = &self.session.windows;
         if let Some(w) = ws.iter().find(|w| w.id == t) {
             return Some(w.id.clone());
         }
@@ -67,7 +67,7 @@ impl App {
         if let Ok(n) = t.parse::<usize>() {
             let on_ws: Vec<&WindowView> = ws
                 .iter()
-                .filter(|w| w.workspace == self.view.current_workspace)
+                .filter(|w| w.workspace == self.session.current_workspace)
                 .collect();
             if n >= 1 && n <= on_ws.len() {
                 return Some(on_ws[n - 1].id.clone());
@@ -100,7 +100,7 @@ impl App {
         let ws = self
             .window(&target)
             .map(|w| w.workspace)
-            .unwrap_or(self.view.current_workspace);
+            .unwrap_or(self.session.current_workspace);
         if !self.layout.tiling(ws) {
             return Err(
                 "tiling is off on that workspace; turn it on first (set-layout tiling=true, or run-command EnableTiling)"
@@ -123,7 +123,7 @@ impl App {
         equalize: bool,
         rotate: bool,
     ) -> Result<Option<Value>, String> {
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         if let Some(on) = tiling {
             self.set_tiling(ws, Some(on));
         }
@@ -222,7 +222,9 @@ impl App {
             self.overrides.insert(spec.path.to_string(), v.clone());
         } else {
             self.overrides.remove(spec.path);
-            self.view.options.insert(spec.path.to_string(), v.clone());
+            self.session
+                .options
+                .insert(spec.path.to_string(), v.clone());
         }
         if spec.path == "appearance.theme" {
             // Read the theme again: it may have been saved a moment ago.
@@ -236,7 +238,7 @@ impl App {
 
     /// The shown windows of a workspace, in session order.
     pub(super) fn workspace_windows(&self, ws: i64) -> Vec<String> {
-        self.view
+        self.session
             .windows
             .iter()
             .filter(|w| w.workspace == ws && !w.minimized)
@@ -247,7 +249,7 @@ impl App {
     /// `SaveLayout <name>`: the current workspace as a template file.
     pub(super) fn save_layout(&mut self, name: &str) -> Result<Value, String> {
         let name = protocol::commands::layout_name(name).map_err(|e| e.message)?;
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         let ids = self.workspace_windows(ws);
         if ids.is_empty() {
             return Err(format!(
@@ -286,14 +288,14 @@ impl App {
     ) -> Result<Option<Value>, String> {
         let name = protocol::commands::layout_name(name).map_err(|e| e.message)?;
         let template = templates::load(&templates::layouts_dir()?, name)?;
-        let ws = self.view.current_workspace;
+        let ws = self.session.current_workspace;
         let existing =
             templates::slot_order(self.layout.workspace(ws), &self.workspace_windows(ws));
         let missing = template.windows.len().saturating_sub(existing.len());
         let p = PendingTemplate {
             name: name.to_string(),
             workspace: ws,
-            known: self.view.windows.iter().map(|w| w.id.clone()).collect(),
+            known: self.session.windows.iter().map(|w| w.id.clone()).collect(),
             existing,
             opened: missing,
             template,

@@ -1,6 +1,6 @@
 use super::*;
 use crate::tui::keys::{DEFAULT_FOCUS_RETURN, DEFAULT_LEADER};
-use protocol::attach::{Run, WindowModes};
+use protocol::attach::{Row, Run, ScreenUpdate, WindowModes};
 use termwiz::surface::Surface;
 
 mod chrome;
@@ -170,7 +170,7 @@ fn the_client_reports_its_leader_once_and_window_boxes_when_they_change() {
 fn draw(app: &App) -> (Vec<String>, Hits) {
     let (w, h) = app.term;
     let mut surface = Surface::new(usize::from(w), usize::from(h));
-    let drawn = crate::tui::render::draw(&app.draw_view(), &mut surface);
+    let drawn = crate::tui::render::draw(&app.view(), &mut surface);
     let text = surface.screen_chars_to_string();
     (text.lines().map(str::to_string).collect(), drawn.hits)
 }
@@ -226,7 +226,7 @@ fn attaching_sends_layout_view_and_sizes() {
     app.on_op(DaemonOp::State {
         state: state(vec![win("a", 1)], "a", 1),
     });
-    assert_eq!(app.view.windows.len(), 2);
+    assert_eq!(app.session.windows.len(), 2);
 }
 
 #[test]

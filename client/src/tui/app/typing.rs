@@ -31,7 +31,7 @@ impl App {
         self.router.focus_return.iter().any(|c| c.matches(ev))
     }
 
-    pub fn on_key(&mut self, ev: KeyEvent) {
+    pub(super) fn on_key(&mut self, ev: KeyEvent) {
         if self.settings.show_key_events {
             let label =
                 super::super::keys::Chord::new(ev.key, normalize_mods(ev.modifiers)).label();

@@ -1,6 +1,15 @@
 //! The dock (session, workspaces, windows, mode, hints, clock; prompts take its place) and the help.
 
-use super::*;
+use config::themes::parse_hex;
+use termwiz::cell::{Intensity, Underline};
+
+use super::paint::{bold, chrome, rgb, Canvas, Palette};
+use crate::tui::keys::{Mode, HELP};
+use crate::tui::layout::Rect;
+use crate::tui::model::{Hits, Overlay, Target};
+use crate::tui::settings::fill_template;
+use crate::tui::text::{char_width, title_of};
+use crate::tui::view::View;
 
 /// Local wall-clock time as HH:MM.
 pub(super) fn clock() -> String {
@@ -58,22 +67,26 @@ pub(super) fn draw_dock(
     }
 
     // Left part's pieces first, to know how much room the hints get.
-    let name = if v.view.display_name.is_empty() {
-        &v.view.name
+    let name = if v.session.display_name.is_empty() {
+        &v.session.name
     } else {
-        &v.view.display_name
+        &v.session.display_name
     };
     let session_label = format!(" {name} ");
     let tabs: Vec<(i64, String, bool)> = if v.settings.dock_tabs {
-        let order: Vec<i64> = match &v.view.workspace_order {
+        let order: Vec<i64> = match &v.session.workspace_order {
             Some(o) if !o.is_empty() => o.clone(),
-            _ => (1..=v.view.num_workspaces.max(1)).collect(),
+            _ => (1..=v.session.num_workspaces.max(1)).collect(),
         };
         order
             .into_iter()
             .map(|n| {
-                let used = v.view.windows.iter().any(|w| w.workspace == n);
-                let name = v.view.workspace_names.get(&n).filter(|nm| !nm.is_empty());
+                let used = v.session.windows.iter().any(|w| w.workspace == n);
+                let name = v
+                    .session
+                    .workspace_names
+                    .get(&n)
+                    .filter(|nm| !nm.is_empty());
                 let label = match name {
                     _ if !v.settings.tab_format.is_empty() => {
                         let index = n.to_string();
@@ -90,9 +103,9 @@ pub(super) fn draw_dock(
     } else {
         Vec::new()
     };
-    let ws = v.view.current_workspace;
+    let ws = v.session.current_workspace;
     let windows: Vec<(&protocol::attach::WindowView, String)> = v
-        .view
+        .session
         .windows
         .iter()
         .filter(|w| w.workspace == ws)
@@ -111,9 +124,9 @@ pub(super) fn draw_dock(
     // Right part: hint, mode badge, clock. The hint shrinks before the window list does.
     let (badge, badge_bg) = if v.copy.is_some() {
         (" COPY ", 5)
-    } else if v.router.leader_armed {
+    } else if v.leader_armed {
         (" LEADER ", 1)
-    } else if v.router.move_pending {
+    } else if v.move_pending {
         (" MOVE TO ", 1)
     } else if v.mode == Mode::Terminal {
         (" TERM ", 2)
@@ -121,15 +134,10 @@ pub(super) fn draw_dock(
         (" WM ", 3)
     };
     let leader = v.leader.label();
-    let chord = v
-        .router
-        .focus_return
-        .first()
-        .map(|c| c.label())
-        .unwrap_or_default();
+    let chord = v.focus_return.map(|c| c.label()).unwrap_or_default();
     let keycast = v.settings.show_key_events && !v.keycast.is_empty();
-    let (full, short): (String, String) = if let Some((text, _)) = &v.flash {
-        (text.clone(), text.clone())
+    let (full, short): (String, String) = if let Some(text) = v.flash {
+        (text.to_string(), text.to_string())
     } else if keycast {
         let keys: Vec<&str> = v.keycast.iter().map(String::as_str).collect();
         let last: Vec<&str> = keys.iter().rev().take(3).rev().copied().collect();
@@ -137,7 +145,7 @@ pub(super) fn draw_dock(
             format!("keys: {}", keys.join(" ")),
             format!("keys: {}", last.join(" ")),
         )
-    } else if let Some(cm) = &v.copy {
+    } else if let Some(cm) = v.copy {
         if cm.has_selection() {
             (
                 "y copy the selection · v clear · q leave".into(),
@@ -149,12 +157,12 @@ pub(super) fn draw_dock(
                 "v select · q leave".into(),
             )
         }
-    } else if v.router.leader_armed {
+    } else if v.leader_armed {
         (
             "press a key (? lists them) · esc: window management".into(),
             "? lists keys".into(),
         )
-    } else if v.router.move_pending {
+    } else if v.move_pending {
         ("press 1-9 for the workspace".into(), "1-9".into())
     } else if v.mode == Mode::Terminal {
         (
@@ -168,7 +176,9 @@ pub(super) fn draw_dock(
         )
     };
     // CPU and RAM figures sit with the clock at the dock's right end.
-    let stats = crate::tui::sysstat::dock_text(v.settings.show_cpu, v.settings.show_ram);
+    let stats = v
+        .figures
+        .dock_text(v.settings.show_cpu, v.settings.show_ram);
     let clock = match (stats, v.settings.show_clock.then(clock)) {
         (Some(s), Some(c)) => Some(format!("{s}  {c}")),
         (s, c) => s.or(c),
@@ -214,7 +224,7 @@ pub(super) fn draw_dock(
     // Left: session, workspace tabs, the current workspace's windows.
     let mut x = area.x;
     let mut sess = bold(pal);
-    if let Some(rgbv) = parse_hex(v.view.accent.trim()) {
+    if let Some(rgbv) = parse_hex(v.session.accent.trim()) {
         sess.set_foreground(rgb(rgbv));
     }
     x += c.text(x, y, limit.saturating_sub(x), &session_label, &sess);
@@ -242,7 +252,7 @@ pub(super) fn draw_dock(
     x += c.text(x, y, limit.saturating_sub(x), " │", &sep);
     for (win, label) in &windows {
         let mut a = base.clone();
-        if v.view.focused.as_deref() == Some(win.id.as_str()) && !win.minimized {
+        if v.session.focused.as_deref() == Some(win.id.as_str()) && !win.minimized {
             a.set_intensity(Intensity::Bold);
             a.set_reverse(true);
         } else if win.minimized {
@@ -267,70 +277,9 @@ pub(super) fn draw_dock(
     None
 }
 
-/// Wraps prose to `width` columns at spaces (words longer than a line are cut).
-pub(super) fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut cur = String::new();
-        let mut used = 0;
-        for word in para.split(' ').filter(|w| !w.is_empty()) {
-            let ww: usize = word.chars().map(char_width).sum();
-            if ww > width {
-                for piece in wrap(word, width) {
-                    if !cur.is_empty() {
-                        out.push(std::mem::take(&mut cur));
-                    }
-                    used = piece.chars().map(char_width).sum();
-                    cur = piece;
-                }
-                continue;
-            }
-            if used > 0 && used + 1 + ww > width {
-                out.push(std::mem::take(&mut cur));
-                used = 0;
-            }
-            if used > 0 {
-                cur.push(' ');
-                used += 1;
-            }
-            cur.push_str(word);
-            used += ww;
-        }
-        out.push(cur);
-    }
-    out
-}
-
-/// Wraps text to `width` columns (hard breaks at newlines).
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for line in text.split('\n') {
-        let mut cur = String::new();
-        let mut used = 0;
-        for ch in line.chars() {
-            let cw = char_width(ch);
-            if used + cw > width {
-                out.push(std::mem::take(&mut cur));
-                used = 0;
-            }
-            cur.push(ch);
-            used += cw;
-        }
-        out.push(cur);
-    }
-    out
-}
-
 pub(super) fn draw_help(v: &View, c: &mut Canvas, pal: &Palette, area: Rect) {
     let leader = v.leader.label();
-    let chord = v
-        .router
-        .focus_return
-        .first()
-        .map(|c| c.label())
-        .unwrap_or_default();
+    let chord = v.focus_return.map(|c| c.label()).unwrap_or_default();
     let mut lines: Vec<(String, String)> = HELP
         .iter()
         .map(|b| (b.keys.to_string(), b.what.to_string()))

@@ -1,17 +1,13 @@
 //! Cells: colours from the theme, clipped text, styled rows.
 
-use super::*;
-use termwiz::cell::Cell;
+use config::themes::{parse_hex, Theme};
+use protocol::attach::{attr, Color, Row, Style};
+use termwiz::cell::{Cell, CellAttributes, Intensity, Underline};
+use termwiz::color::{ColorAttribute, SrgbaTuple};
+use termwiz::surface::{Change, Position, Surface};
 
-/// Display columns of one character (0 for combining marks, 2 for wide ones).
-pub fn char_width(c: char) -> usize {
-    if c.is_ascii() {
-        // Printable ASCII is one column; controls are drawn as spaces by the canvas.
-        return 1;
-    }
-    let mut buf = [0u8; 4];
-    grapheme_column_width(c.encode_utf8(&mut buf), None)
-}
+use crate::tui::layout::Rect;
+use crate::tui::text::char_width;
 
 /// The nearest colour of the xterm 256-colour palette, for terminals without true colour.
 pub fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
@@ -134,6 +130,20 @@ impl Palette {
         a.set_background(self.bg);
         a
     }
+}
+
+/// The theme's plain colours, bold: chrome's emphasis.
+pub(super) fn bold(pal: &Palette) -> CellAttributes {
+    let mut a = pal.plain();
+    a.set_intensity(Intensity::Bold);
+    a
+}
+
+/// The theme's plain colours with foreground `fg`.
+pub(super) fn chrome(pal: &Palette, fg: ColorAttribute) -> CellAttributes {
+    let mut a = pal.plain();
+    a.set_foreground(fg);
+    a
 }
 
 /// A surface with clipped text output.
@@ -340,22 +350,6 @@ mod tests {
         assert_eq!(nearest_256(255, 255, 255), 231);
         assert_eq!(nearest_256(255, 0, 0), 196);
         assert_eq!(nearest_256(128, 128, 128), 244);
-    }
-
-    #[test]
-    fn widths_and_wrapping() {
-        assert_eq!(char_width('a'), 1);
-        assert_eq!(char_width('漢'), 2);
-        assert_eq!(wrap("abcdef\ngh", 4), vec!["abcd", "ef", "gh"]);
-        assert_eq!(wrap("", 4), vec![""]);
-        assert_eq!(
-            wrap_words("the quick brown fox", 10),
-            vec!["the quick", "brown fox"]
-        );
-        assert_eq!(
-            wrap_words("abcdefghijkl x", 5),
-            vec!["abcde", "fghij", "kl x"]
-        );
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn screens_draw_and_dock_tabs_are_clickable() {
         )],
     }));
     let mut surface = Surface::new(100, 30);
-    let drawn = crate::tui::render::draw(&app.draw_view(), &mut surface);
+    let drawn = crate::tui::render::draw(&app.view(), &mut surface);
     let text = surface.screen_chars_to_string();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("╭─ a "), "{}", lines[0]);

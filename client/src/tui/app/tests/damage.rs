@@ -39,7 +39,7 @@ fn rows_update(
 
 fn whole(app: &App) -> (Surface, Option<(u16, u16)>) {
     let mut s = Surface::new(usize::from(app.term.0), usize::from(app.term.1));
-    let drawn = draw_whole(&app.draw_view(), &mut s);
+    let drawn = draw_whole(&app.view(), &mut s);
     (s, drawn.cursor)
 }
 
@@ -92,7 +92,7 @@ fn a_patched_frame_equals_the_whole_frame() {
         app.damage.get("a"),
         Some(&DamagedRows::Rows([3, 4].into_iter().collect()))
     );
-    let patched = draw_damage(&app.draw_view(), &mut frame, &app.damage).expect("patchable");
+    let patched = draw_damage(&app.view(), &mut frame, &app.damage).expect("patchable");
     assert_eq!(patched.spans.len(), 2);
     let (expected, cursor) = whole(&app);
     assert_eq!(
@@ -107,7 +107,7 @@ fn a_patched_frame_equals_the_whole_frame() {
     app.damage.clear();
     app.on_op(full_screen("b", bc, br, 'z'));
     assert_eq!(app.damage.get("b"), Some(&DamagedRows::All));
-    let patched = draw_damage(&app.draw_view(), &mut frame, &app.damage).expect("patchable");
+    let patched = draw_damage(&app.view(), &mut frame, &app.damage).expect("patchable");
     assert_eq!(patched.spans.len(), usize::from(br));
     let (expected, _) = whole(&app);
     assert!(cells(&frame) == cells(&expected), "cells differ");
@@ -120,9 +120,9 @@ fn dialogs_copy_mode_and_covered_windows_draw_whole() {
     app.on_op(full_screen("a", ac, ar, 'x'));
     let (mut frame, _) = whole(&app);
     app.overlay = Overlay::Help;
-    assert!(draw_damage(&app.draw_view(), &mut frame, &app.damage).is_none());
+    assert!(draw_damage(&app.view(), &mut frame, &app.damage).is_none());
     app.overlay = Overlay::None;
-    assert!(draw_damage(&app.draw_view(), &mut frame, &app.damage).is_some());
+    assert!(draw_damage(&app.view(), &mut frame, &app.damage).is_some());
 
     // Floating windows cascade over each other: the one below cannot be patched alone.
     app.on_key(key('t'));
@@ -134,7 +134,7 @@ fn dialogs_copy_mode_and_covered_windows_draw_whole() {
     let (c, r) = window_size(&app, &below.id);
     app.on_op(rows_update(&below.id, c, r, &[(0, "under")], (0, 0)));
     let (mut frame, _) = whole(&app);
-    assert!(draw_damage(&app.draw_view(), &mut frame, &app.damage).is_none());
+    assert!(draw_damage(&app.view(), &mut frame, &app.damage).is_none());
 }
 
 #[test]

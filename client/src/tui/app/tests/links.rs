@@ -48,30 +48,6 @@ fn inputs(ops: &[ClientOp]) -> usize {
 }
 
 #[test]
-fn link_at_counts_columns() {
-    let row = Row {
-        runs: vec![
-            Run {
-                text: "字a".into(),
-                style: Default::default(),
-                link: None,
-            },
-            Run {
-                text: "x\u{301}y".into(),
-                style: Default::default(),
-                link: Some("https://t/".into()),
-            },
-        ],
-    };
-    assert_eq!(link_at(&row, 0), None);
-    assert_eq!(link_at(&row, 1), None);
-    assert_eq!(link_at(&row, 2), None);
-    assert_eq!(link_at(&row, 3), Some("https://t/"));
-    assert_eq!(link_at(&row, 4), Some("https://t/"));
-    assert_eq!(link_at(&row, 5), None);
-}
-
-#[test]
 fn ctrl_click_on_a_link_asks_then_opens() {
     let mut app = attached(vec![win("a", 1)], "a");
     app.on_op(linked_screen(SPOOF_URL));

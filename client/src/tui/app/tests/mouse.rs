@@ -225,16 +225,6 @@ fn session_end_and_detach_stop_the_client() {
 }
 
 #[test]
-fn command_lines_split_into_words() {
-    assert_eq!(
-        split_words("RenameWindow a 'my logs'"),
-        vec!["RenameWindow", "a", "my logs"]
-    );
-    assert_eq!(split_words("  Type \"\"  "), vec!["Type", ""]);
-    assert!(split_words("   ").is_empty());
-}
-
-#[test]
 fn floating_windows_move_by_their_title() {
     let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
     app.on_key(key('t'));
@@ -314,7 +304,7 @@ fn tiny_terminals_draw_without_panicking() {
             app.overlay = overlay;
             app.sync_tray();
             let mut surface = Surface::new(usize::from(w), usize::from(h));
-            crate::tui::render::draw(&app.draw_view(), &mut surface);
+            crate::tui::render::draw(&app.view(), &mut surface);
             // The windows and the tray share the rows under the dock, without overlap.
             let below = app.below_dock();
             let win = app.windows_area();
@@ -324,6 +314,6 @@ fn tiny_terminals_draw_without_panicking() {
         app.copy = None;
         app.on_key(key('['));
         let mut surface = Surface::new(usize::from(w), usize::from(h));
-        crate::tui::render::draw(&app.draw_view(), &mut surface);
+        crate::tui::render::draw(&app.view(), &mut surface);
     }
 }
