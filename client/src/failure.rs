@@ -14,7 +14,7 @@ pub const EXIT_NO_DAEMON: i32 = 3;
 
 /// An error object from the daemon: `{code, message, hint?}`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct VerbError {
+pub struct DaemonError {
     pub code: String,
     pub message: String,
     pub hint: Option<Value>,
@@ -25,7 +25,7 @@ pub enum Failure {
     /// Nothing answers on the socket (absent, or a stale socket file).
     NoDaemon(PathBuf),
     /// The daemon refused the request.
-    Verb(VerbError),
+    Verb(DaemonError),
     /// A failure with a message and optional hint lines.
     Other { message: String, hints: Vec<String> },
 }
@@ -124,7 +124,7 @@ impl Failure {
 impl From<protocol::VerbError> for Failure {
     fn from(e: protocol::VerbError) -> Self {
         let hint = e.to_json().get("hint").cloned();
-        Failure::Verb(VerbError {
+        Failure::Verb(DaemonError {
             code: e.code.as_str().to_string(),
             message: e.message,
             hint,
@@ -291,7 +291,7 @@ mod tests {
     #[test]
     fn only_the_timeout_code_exits_2() {
         let verb = |code: &str| {
-            Failure::Verb(VerbError {
+            Failure::Verb(DaemonError {
                 code: code.to_string(),
                 message: "m".to_string(),
                 hint: None,
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn json_errors_are_the_protocol_envelope() {
-        let v = Failure::Verb(VerbError {
+        let v = Failure::Verb(DaemonError {
             code: "window_not_found".into(),
             message: "no window 9".into(),
             hint: Some(json!({"param": "window"})),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::failure::{Failure, VerbError};
+use crate::failure::{DaemonError, Failure};
 use crate::params::request_line;
 
 /// How long a call waits for its answer unless the verb says otherwise.
@@ -192,7 +192,7 @@ pub fn parse_response(line: &str) -> Result<Value, Failure> {
         return Ok(result.clone());
     }
     if let Some(err) = value.get("error") {
-        return Err(Failure::Verb(VerbError {
+        return Err(Failure::Verb(DaemonError {
             code: err
                 .get("code")
                 .and_then(Value::as_str)

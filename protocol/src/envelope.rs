@@ -33,14 +33,14 @@ impl Request {
     /// `id` and `params` are left out when absent / null. For clients.
     pub fn to_line(&self) -> String {
         #[derive(Serialize)]
-        struct Wire<'a> {
+        struct RequestLine<'a> {
             #[serde(skip_serializing_if = "Option::is_none")]
             id: &'a Option<Value>,
             verb: &'a str,
             #[serde(skip_serializing_if = "Value::is_null")]
             params: &'a Value,
         }
-        to_line(&Wire {
+        to_line(&RequestLine {
             id: &self.id,
             verb: &self.verb,
             params: &self.params,
@@ -154,7 +154,7 @@ pub fn parse_request_bytes(line: &[u8]) -> Result<Request, (Option<Value>, VerbE
 /// `params.text (a key)`); None outside any string. `prefix` is a valid-UTF-8 start of a JSON
 /// text that stops inside a string.
 fn json_path_at(prefix: &str) -> Option<String> {
-    enum Frame {
+    enum Nesting {
         /// In an object: the last key read, and whether the next string is a key.
         Object {
             key: Option<String>,
@@ -164,7 +164,7 @@ fn json_path_at(prefix: &str) -> Option<String> {
             index: usize,
         },
     }
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut stack: Vec<Nesting> = Vec::new();
     let mut in_string: Option<String> = None;
     let mut escaped = false;
     for c in prefix.chars() {
@@ -175,7 +175,7 @@ fn json_path_at(prefix: &str) -> Option<String> {
                 escaped = true;
             } else if c == '"' {
                 let s = in_string.take().unwrap_or_default();
-                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                if let Some(Nesting::Object { key, expect_key }) = stack.last_mut() {
                     if *expect_key {
                         *key = Some(s);
                         *expect_key = false;
@@ -188,20 +188,20 @@ fn json_path_at(prefix: &str) -> Option<String> {
         }
         match c {
             '"' => in_string = Some(String::new()),
-            '{' => stack.push(Frame::Object {
+            '{' => stack.push(Nesting::Object {
                 key: None,
                 expect_key: true,
             }),
-            '[' => stack.push(Frame::Array { index: 0 }),
+            '[' => stack.push(Nesting::Array { index: 0 }),
             '}' | ']' => {
                 stack.pop();
             }
             ',' => match stack.last_mut() {
-                Some(Frame::Object { key, expect_key }) => {
+                Some(Nesting::Object { key, expect_key }) => {
                     *key = None;
                     *expect_key = true;
                 }
-                Some(Frame::Array { index }) => *index += 1,
+                Some(Nesting::Array { index }) => *index += 1,
                 None => {}
             },
             _ => {}
@@ -213,7 +213,7 @@ fn json_path_at(prefix: &str) -> Option<String> {
     for (i, frame) in stack.iter().enumerate() {
         let last = i + 1 == stack.len();
         match frame {
-            Frame::Object { key, expect_key } => {
+            Nesting::Object { key, expect_key } => {
                 if last && *expect_key {
                     in_key = true;
                     break;
@@ -223,7 +223,7 @@ fn json_path_at(prefix: &str) -> Option<String> {
                 }
                 path.push_str(&crate::closest::echo_name(key.as_deref().unwrap_or("?")));
             }
-            Frame::Array { index } => path.push_str(&format!("[{index}]")),
+            Nesting::Array { index } => path.push_str(&format!("[{index}]")),
         }
     }
     if path.is_empty() {
@@ -251,23 +251,23 @@ fn to_line<T: Serialize>(value: &T) -> String {
 /// Compact, without a trailing newline.
 pub fn success_line(id: &Option<Value>, result: &Value) -> String {
     #[derive(Serialize)]
-    struct Wire<'a> {
+    struct SuccessLine<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         id: &'a Option<Value>,
         result: &'a Value,
     }
-    to_line(&Wire { id, result })
+    to_line(&SuccessLine { id, result })
 }
 
 /// A failure response line: `{"id":..,"error":{"code","message","hint"?}}`.
 pub fn failure_line(id: &Option<Value>, err: &VerbError) -> String {
     #[derive(Serialize)]
-    struct Wire<'a> {
+    struct FailureLine<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         id: &'a Option<Value>,
         error: &'a VerbError,
     }
-    to_line(&Wire { id, error: err })
+    to_line(&FailureLine { id, error: err })
 }
 
 /// An event line of a subscription stream (compact, no trailing newline).

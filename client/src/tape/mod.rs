@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::failure::{Failure, VerbError};
+use crate::failure::{DaemonError, Failure};
 use crate::json_client::JsonClient;
 use parse::{Cmd, Setting, Step};
 
@@ -54,7 +54,7 @@ fn load_into(file: &Path, stack: &mut Vec<PathBuf>, out: &mut Vec<Located>) -> R
         if let Some(h) = &e.hint {
             hint["detail"] = json!(h);
         }
-        Failure::Verb(VerbError {
+        Failure::Verb(DaemonError {
             code: "invalid_params".into(),
             message: format!("{}:{e}", file.display()),
             hint: Some(hint),
@@ -69,7 +69,7 @@ fn load_into(file: &Path, stack: &mut Vec<PathBuf>, out: &mut Vec<Located>) -> R
                 .map(|dir| dir.join(path))
                 .unwrap_or_else(|| PathBuf::from(path));
             let at = |message: String| {
-                Failure::Verb(VerbError {
+                Failure::Verb(DaemonError {
                     code: "invalid_params".into(),
                     message: format!(
                         "{}:{}:{}: {message}",
@@ -127,7 +127,7 @@ pub fn run(socket: &Path, opts: &RunOptions<'_>) -> Result<usize, Failure> {
         .unwrap_or_default()
         .to_string();
     if opts.attached && info.get("tui_attached").and_then(Value::as_bool) != Some(true) {
-        return Err(Failure::Verb(VerbError {
+        return Err(Failure::Verb(DaemonError {
             code: "needs_client".into(),
             message: format!(
                 "--attached runs the tape through the attached client, and session {session} has none"

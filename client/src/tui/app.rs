@@ -17,8 +17,8 @@ use super::copy::{CopyMode, Outcome};
 use super::input::{encode_key, encode_mouse, normalize_mods, MouseAction};
 use super::keys::{token_events, Action, Chord, KeyConfig, Mode, Route, Router};
 use super::layout::{
-    content_rect, hit, neighbour, split_handle_at, Axis, Direction, Frame, Layout, Member, Part,
-    Placement, Rect, SplitHandle,
+    content_rect, hit, neighbour, split_handle_at, Axis, Direction, Layout, Member, Part,
+    Placement, Rect, SplitHandle, WindowFrame,
 };
 use super::model::{
     Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
@@ -98,7 +98,7 @@ pub struct App {
     screens: HashMap<String, WindowScreen>,
     layout: Layout,
     layout_seen: Option<String>,
-    frames: Vec<Frame>,
+    frames: Vec<WindowFrame>,
     /// The outer terminal's size.
     term: (u16, u16),
     router: Router,

@@ -423,7 +423,7 @@ pub struct Layout {
 
 /// A window as drawn: outer rectangle and whether it is tiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frame {
+pub struct WindowFrame {
     pub id: String,
     pub rect: Rect,
 }
@@ -516,12 +516,12 @@ impl Layout {
 
     /// The windows of `ws` as drawn in `area`, bottom first (the focused one last in floating
     /// mode, so it is on top). A zoomed window fills the area alone.
-    pub fn frames(&self, ws: i64, area: Rect, focused: Option<&str>) -> Vec<Frame> {
+    pub fn frames(&self, ws: i64, area: Rect, focused: Option<&str>) -> Vec<WindowFrame> {
         let Some(wl) = self.workspace(ws) else {
             return Vec::new();
         };
         if let Some(z) = &wl.zoomed {
-            return vec![Frame {
+            return vec![WindowFrame {
                 id: z.clone(),
                 rect: area,
             }];
@@ -533,15 +533,15 @@ impl Layout {
             }
             return out
                 .into_iter()
-                .map(|(id, rect)| Frame { id, rect })
+                .map(|(id, rect)| WindowFrame { id, rect })
                 .collect();
         }
         // Floating: in tree order (a stable, shared order), the focused window raised.
         let order = wl.tree.as_ref().map(Node::leaves).unwrap_or_default();
-        let mut frames: Vec<Frame> = order
+        let mut frames: Vec<WindowFrame> = order
             .iter()
             .filter_map(|id| {
-                wl.floating.get(id).map(|r| Frame {
+                wl.floating.get(id).map(|r| WindowFrame {
                     id: id.clone(),
                     rect: r.clamped_to(area),
                 })

@@ -9,7 +9,7 @@ use protocol::attach::{NoticeLevel, SessionView, WindowView};
 
 use super::copy::CopyMode;
 use super::keys::{Chord, Mode};
-use super::layout::{Frame, Layout, Rect};
+use super::layout::{Layout, Rect, WindowFrame};
 use super::model::{Notice, Overlay, Target, WindowScreen};
 use super::settings::Settings;
 use super::sysstat::Figures;
@@ -22,7 +22,7 @@ pub struct View<'a> {
     pub attached: bool,
     pub screens: &'a HashMap<String, WindowScreen>,
     pub layout: &'a Layout,
-    pub frames: &'a [Frame],
+    pub frames: &'a [WindowFrame],
     pub settings: &'a Settings,
     pub overlay: &'a Overlay,
     pub notices: &'a [Notice],

@@ -148,14 +148,14 @@ pub struct ScanOutput {
 /// 9F`) is part of a character, not a control.
 #[derive(Debug, Default)]
 pub struct FrameScanner {
-    state: State,
+    state: ScanState,
     /// A possible introducer, not given to the emulator yet.
     held: Vec<u8>,
     utf8: Utf8Tracker,
 }
 
 #[derive(Debug, Default)]
-enum State {
+enum ScanState {
     #[default]
     Ground,
     /// ESC held; `_` would make it an APC introducer.
@@ -374,7 +374,7 @@ impl FrameScanner {
         let mut i = 0;
         while i < input.len() {
             // Fast path: plain ASCII in ground state needs no look at all.
-            if matches!(self.state, State::Ground) && self.utf8.need == 0 {
+            if matches!(self.state, ScanState::Ground) && self.utf8.need == 0 {
                 let run = input[i..]
                     .iter()
                     .position(|&b| b >= 0x80 || b == ESC)
@@ -394,17 +394,24 @@ impl FrameScanner {
     /// Fail a frame left unterminated for [`FRAME_TIMEOUT`]. Call it periodically while output
     /// is quiet; [`FrameScanner::feed`] calls it itself.
     pub fn check_timeout(&mut self, now: Instant) -> Option<FrameFailure> {
-        let expired = matches!(&self.state, State::Frame(f)
+        let expired = matches!(&self.state, ScanState::Frame(f)
             if now.saturating_duration_since(f.started) >= FRAME_TIMEOUT);
         if !expired {
             return None;
         }
-        let State::Frame(f) = std::mem::take(&mut self.state) else {
+        let ScanState::Frame(f) = std::mem::take(&mut self.state) else {
             return None;
         };
         // A pending ESC or C2 may begin whatever comes next, as it would have without the frame.
         if let Some(first) = f.pending {
-            self.hold(first, if first == ESC { State::Esc } else { State::C2 });
+            self.hold(
+                first,
+                if first == ESC {
+                    ScanState::Esc
+                } else {
+                    ScanState::C2
+                },
+            );
         }
         Some(f.failure(
             FrameFailReason::Unterminated,
@@ -418,7 +425,7 @@ impl FrameScanner {
     pub fn finish(&mut self) -> ScanOutput {
         let mut out = ScanOutput::default();
         match std::mem::take(&mut self.state) {
-            State::Frame(mut f) => {
+            ScanState::Frame(mut f) => {
                 f.bytes += usize::from(f.pending.is_some());
                 out.failures.push(f.failure(
                     FrameFailReason::Unterminated,
@@ -435,21 +442,21 @@ impl FrameScanner {
 
     /// Is a frame (or a possible introducer) open?
     pub fn is_idle(&self) -> bool {
-        matches!(self.state, State::Ground)
+        matches!(self.state, ScanState::Ground)
     }
 
     fn byte(&mut self, b: u8, now: Instant, out: &mut ScanOutput) {
         // Each arm consumes `b` (return) or changes state and lets the loop look at `b` again.
         loop {
             match &mut self.state {
-                State::Ground => {
+                ScanState::Ground => {
                     self.ground(b, out);
                     return;
                 }
-                State::Esc => {
+                ScanState::Esc => {
                     if b == b'_' {
                         self.held.push(b);
-                        self.state = State::Tag {
+                        self.state = ScanState::Tag {
                             matched: 0,
                             eight_bit: false,
                         };
@@ -457,10 +464,10 @@ impl FrameScanner {
                     }
                     self.release(out);
                 }
-                State::C2 => {
+                ScanState::C2 => {
                     if b == APC_8BIT {
                         self.held.push(b);
-                        self.state = State::Tag {
+                        self.state = ScanState::Tag {
                             matched: 0,
                             eight_bit: true,
                         };
@@ -470,7 +477,7 @@ impl FrameScanner {
                     // The released C2 still leads a UTF-8 sequence.
                     self.utf8.advance(C1_LEAD);
                 }
-                State::Tag { matched, eight_bit } => {
+                ScanState::Tag { matched, eight_bit } => {
                     if b != TAG[*matched] {
                         self.release(out);
                         continue;
@@ -489,14 +496,14 @@ impl FrameScanner {
                             doomed: None,
                         };
                         self.held.clear();
-                        self.state = State::Frame(Box::new(frame));
+                        self.state = ScanState::Frame(Box::new(frame));
                     }
                     return;
                 }
-                State::Frame(frame) => match frame.step(b) {
+                ScanState::Frame(frame) => match frame.step(b) {
                     Step::Consumed => return,
                     Step::End { eight_bit_st } => {
-                        let State::Frame(frame) = std::mem::take(&mut self.state) else {
+                        let ScanState::Frame(frame) = std::mem::take(&mut self.state) else {
                             return;
                         };
                         match frame.finish(eight_bit_st, out.passthrough.len()) {
@@ -511,9 +518,9 @@ impl FrameScanner {
                             detail,
                             out.passthrough.len(),
                         ));
-                        self.state = State::Ground;
+                        self.state = ScanState::Ground;
                         if hold_esc {
-                            self.hold(ESC, State::Esc);
+                            self.hold(ESC, ScanState::Esc);
                         }
                     }
                 },
@@ -524,12 +531,12 @@ impl FrameScanner {
     fn ground(&mut self, b: u8, out: &mut ScanOutput) {
         if !self.utf8.continues(b) {
             match b {
-                ESC => return self.hold(b, State::Esc),
-                C1_LEAD => return self.hold(b, State::C2),
+                ESC => return self.hold(b, ScanState::Esc),
+                C1_LEAD => return self.hold(b, ScanState::C2),
                 APC_8BIT => {
                     return self.hold(
                         b,
-                        State::Tag {
+                        ScanState::Tag {
                             matched: 0,
                             eight_bit: true,
                         },
@@ -542,7 +549,7 @@ impl FrameScanner {
         out.passthrough.push(b);
     }
 
-    fn hold(&mut self, b: u8, next: State) {
+    fn hold(&mut self, b: u8, next: ScanState) {
         self.utf8 = Utf8Tracker::default();
         self.held.clear();
         self.held.push(b);
@@ -553,7 +560,7 @@ impl FrameScanner {
     fn release(&mut self, out: &mut ScanOutput) {
         out.passthrough.append(&mut self.held);
         self.utf8 = Utf8Tracker::default();
-        self.state = State::Ground;
+        self.state = ScanState::Ground;
     }
 }
 

@@ -84,7 +84,7 @@ pub enum Part {
 /// The frame on top at (`x`, `y`) and the part hit. `bordered` says whether frames have borders;
 /// `title_top` whether the title sits on the top edge.
 pub fn hit(
-    frames: &[Frame],
+    frames: &[WindowFrame],
     x: u16,
     y: u16,
     bordered: bool,
@@ -129,7 +129,7 @@ pub fn content_rect(outer: Rect, bordered: bool) -> Rect {
 /// The nearest frame on side `dir` of frame `from`: it must lie wholly beyond that edge; frames
 /// that overlap `from` across the movement axis come first, then the closest, then the most
 /// overlap, then the one nearest the top-left.
-pub fn neighbour(frames: &[Frame], from: &str, dir: Direction) -> Option<String> {
+pub fn neighbour(frames: &[WindowFrame], from: &str, dir: Direction) -> Option<String> {
     let src = frames.iter().find(|f| f.id == from)?.rect;
     let overlap = |a0: u16, a1: u16, b0: u16, b1: u16| -> i32 {
         i32::from(a1.min(b1)) - i32::from(a0.max(b0))

@@ -164,7 +164,7 @@ fn floating_cascades_raises_focus_and_zoom_fills() {
     l.workspace_mut(1).zoomed = Some("b".into());
     assert_eq!(
         l.frames(1, AREA, Some("a")),
-        vec![Frame {
+        vec![WindowFrame {
             id: "b".into(),
             rect: AREA
         }]
@@ -177,11 +177,11 @@ fn floating_cascades_raises_focus_and_zoom_fills() {
 #[test]
 fn hit_testing_parts() {
     let frames = vec![
-        Frame {
+        WindowFrame {
             id: "a".into(),
             rect: Rect::new(0, 0, 50, 30),
         },
-        Frame {
+        WindowFrame {
             id: "b".into(),
             rect: Rect::new(50, 0, 50, 30),
         },
@@ -221,15 +221,15 @@ fn neighbours_by_direction() {
     // a | b
     //   | c
     let frames = vec![
-        Frame {
+        WindowFrame {
             id: "a".into(),
             rect: Rect::new(0, 0, 50, 30),
         },
-        Frame {
+        WindowFrame {
             id: "b".into(),
             rect: Rect::new(50, 0, 50, 15),
         },
-        Frame {
+        WindowFrame {
             id: "c".into(),
             rect: Rect::new(50, 15, 50, 15),
         },
