@@ -9,6 +9,7 @@ pub mod acceptor;
 pub mod agent;
 pub mod binary_connection;
 pub mod codec;
+pub mod connection_slot;
 pub mod errors;
 pub mod event_hub;
 pub mod fdio;
