@@ -57,6 +57,8 @@ pub struct Services {
     pub windows: ArbiterPool,
     /// Set once the daemon begins to shut down: pending waits answer at once.
     pub shutting_down: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Every open PTY input by window id, for writers that know only the id.
+    pub inputs: pty_input::PtyInputs,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -148,6 +150,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         supervisor: supervisor::Supervisor::default().start(),
         windows: ArbiterPool::per_core(),
         shutting_down: Arc::new(tokio::sync::watch::channel(false).0),
+        inputs: Default::default(),
     };
     let windows = services.windows.clone();
     let shutting_down = services.shutting_down.clone();

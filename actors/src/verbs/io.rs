@@ -61,7 +61,7 @@ pub(super) async fn send_keys(env: &VerbEnv, params: SendKeysParams) -> Result<O
                 keys,
                 literal: params.literal.unwrap_or(false),
                 raw: params.raw.unwrap_or(false),
-                ticket: pty_input::ticket(&w.id),
+                ticket: pty_input::ticket(&env.services.inputs, &w.id),
             })
             .await,
     )
@@ -75,7 +75,7 @@ pub(super) async fn send_text(env: &VerbEnv, params: SendTextParams) -> Result<O
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
     // Straight to the PTY when nothing is pending before it (no hop to the window's thread).
-    let (bytes, ticket) = match pty_input::write(&w.id, text.into_bytes()) {
+    let (bytes, ticket) = match pty_input::write(&env.services.inputs, &w.id, text.into_bytes()) {
         Direct::Written => return Ok(ok()),
         Direct::Queued(written) => {
             return match written.await {

@@ -86,6 +86,8 @@ pub struct WindowLinks {
     pub agent: crate::agent::PaneLink,
     /// The arbiter the window's PtyReader runs on.
     pub readers: actix::ArbiterHandle,
+    /// Where the window's PTY input is found by id.
+    pub inputs: crate::pty_input::PtyInputs,
 }
 
 pub struct Window {
@@ -161,7 +163,7 @@ impl Window {
         let writer_fd = pty::writer_fd(master.as_ref())?;
         // Everything that registers with a reactor is made inside the arbiter it runs on.
         Ok(Window::start_in_arbiter(arbiter, move |ctx| {
-            let input = match PtyInput::start(writer_fd, &id) {
+            let input = match PtyInput::start(writer_fd, &id, &links.inputs) {
                 Ok(input) => Some(input),
                 Err(e) => {
                     tracing::error!(window = %id, error = %e, "cannot write to the new PTY");
