@@ -42,6 +42,11 @@ pub struct DaemonInfo {
     pub scrollback_lines: usize,
     /// Shell for new windows; `None` means `$SHELL`, else `/bin/sh`.
     pub default_shell: Option<String>,
+    /// Where sessions are saved and restored from; `None`: saving is off (no usable directory,
+    /// or another daemon holds it).
+    pub sessions_dir: Option<PathBuf>,
+    /// The agent detector's settings from the daemon's environment.
+    pub agent: agent::Settings,
 }
 
 /// The daemon-wide actors every session and verb can reach.
@@ -59,6 +64,8 @@ pub struct Services {
     pub shutting_down: Arc<tokio::sync::watch::Sender<bool>>,
     /// Every open PTY input by window id, for writers that know only the id.
     pub inputs: pty_input::PtyInputs,
+    /// The harness manifests as last read.
+    pub manifests: agent::manifest_cache::Manifests,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -151,6 +158,7 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         windows: ArbiterPool::per_core(),
         shutting_down: Arc::new(tokio::sync::watch::channel(false).0),
         inputs: Default::default(),
+        manifests: Default::default(),
     };
     let windows = services.windows.clone();
     let shutting_down = services.shutting_down.clone();

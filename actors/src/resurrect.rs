@@ -2,6 +2,8 @@
 //! listed beside live ones, forgotten by kill-session. (A child module of the session manager;
 //! the files themselves are handled in `session::saved`.)
 
+use std::path::PathBuf;
+
 use actix::prelude::*;
 use protocol::verbs::resurrect;
 use protocol::{Hint, VerbError};
@@ -85,11 +87,11 @@ async fn fill(addr: Addr<Session>, saved: SavedSession) -> Restored {
     }
 }
 
-async fn scan_store() -> Vec<ScanEntry> {
-    let Some(dir) = saved::store_dir() else {
+async fn scan_store(dir: Option<PathBuf>) -> Vec<ScanEntry> {
+    let Some(dir) = dir else {
         return Vec::new();
     };
-    tokio::task::spawn_blocking(move || saved::scan(dir))
+    tokio::task::spawn_blocking(move || saved::scan(&dir))
         .await
         .unwrap_or_default()
 }
@@ -106,14 +108,13 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
         adopt_handed_over(mgr, ctx, incoming);
         return;
     }
-    if saved::store_dir().is_none() {
+    let Some(dir) = mgr.services.info.sessions_dir.clone() else {
         return;
-    }
-    let scan = async {
-        let dir = saved::store_dir()?;
+    };
+    let scan = async move {
         tokio::task::spawn_blocking(move || {
-            saved::remove_leftovers(dir);
-            saved::scan(dir)
+            saved::remove_leftovers(&dir);
+            saved::scan(&dir)
         })
         .await
         .ok()
@@ -153,7 +154,8 @@ impl Handler<Resurrect> for SessionManager {
     type Result = ResponseActFuture<Self, Result<resurrect::Reply, VerbError>>;
     fn handle(&mut self, msg: Resurrect, _: &mut Self::Context) -> Self::Result {
         let wanted = msg.0.filter(|n| !n.is_empty());
-        Box::pin(scan_store().into_actor(self).then(move |entries, act, _| {
+        let scan = scan_store(self.services.info.sessions_dir.clone());
+        Box::pin(scan.into_actor(self).then(move |entries, act, _| {
             let picked = pick(act, entries, wanted.as_deref());
             let mut jobs = Vec::new();
             let mut failed = Vec::new();
@@ -237,10 +239,10 @@ fn unreadable_row(file: &std::path::Path, reason: &str) -> Value {
 
 /// The saved sessions that are not running (name, window count, when saved) and the files
 /// that cannot be read, for list-sessions. Empty when saving is off.
-pub async fn saved_listing(running: &[String]) -> (Vec<Value>, Vec<Value>) {
+pub async fn saved_listing(env: &super::VerbEnv, running: &[String]) -> (Vec<Value>, Vec<Value>) {
     let mut saved_rows = Vec::new();
     let mut unreadable = Vec::new();
-    for entry in scan_store().await {
+    for entry in scan_store(env.services.info.sessions_dir.clone()).await {
         match entry.session {
             Ok(s) if running.contains(&s.name) => {}
             Ok(s) => saved_rows.push(json!({
@@ -257,16 +259,16 @@ pub async fn saved_listing(running: &[String]) -> (Vec<Value>, Vec<Value>) {
 }
 
 /// Delete the saved file of a session that is not running; whether there was one.
-pub(super) async fn forget_saved(name: String) -> bool {
-    let Some(dir) = saved::store_dir() else {
+pub(super) async fn forget_saved(dir: Option<PathBuf>, name: String) -> bool {
+    let Some(dir) = dir else {
         return false;
     };
     tokio::task::spawn_blocking(move || {
-        let path = saved::file_path(dir, &name);
+        let path = saved::file_path(&dir, &name);
         if std::fs::symlink_metadata(&path).is_err() {
             return false;
         }
-        match saved::remove(dir, &name) {
+        match saved::remove(&dir, &name) {
             Ok(()) => true,
             Err(e) => {
                 tracing::warn!(file = %path.display(), "cannot delete the saved session: {e}");

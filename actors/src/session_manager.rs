@@ -310,8 +310,9 @@ impl Handler<KillSession> for SessionManager {
         let Some(idx) = self.sessions.iter().position(|s| s.name == name) else {
             // A saved session that is not running is forgotten all the same.
             let err = errors::session_not_found(&name, &self.names());
+            let dir = self.services.info.sessions_dir.clone();
             return Box::pin(async move {
-                if resurrect::forget_saved(name.clone()).await {
+                if resurrect::forget_saved(dir, name.clone()).await {
                     tracing::info!(session = %name, "saved session deleted");
                     Ok(())
                 } else {

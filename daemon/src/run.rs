@@ -133,7 +133,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
     };
 
     // Held while the daemon runs: one daemon saves and restores a sessions directory.
-    let _sessions_lock = claim_sessions_dir();
+    let sessions = claim_sessions_dir();
 
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -191,6 +191,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
         notify_socket,
         scrollback_lines: cfg.scrollback_lines,
         default_shell: cfg.shell,
+        sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
     };
     let code = system.block_on(serve(info));
     drop(system);
@@ -271,11 +272,17 @@ fn remove_stale_socket(socket: &Path) -> Result<(), String> {
     }
 }
 
-/// Take the sessions directory (created 0700 if missing) for this daemon and turn saving on.
-/// Saving stays off, with a warning, when there is no usable directory or another daemon (on
-/// another socket) already holds it: two daemons writing the same files would restore each
-/// other's sessions.
-pub(crate) fn claim_sessions_dir() -> Option<StartLock> {
+/// The sessions directory this daemon saves to, held (flock) while it runs.
+pub(crate) struct SessionsDir {
+    pub dir: PathBuf,
+    _lock: StartLock,
+}
+
+/// Take the sessions directory (created 0700 if missing) for this daemon, which saves there
+/// while the returned claim is held. Saving stays off (`None`), with a warning, when there is
+/// no usable directory or another daemon (on another socket) already holds it: two daemons
+/// writing the same files would restore each other's sessions.
+pub(crate) fn claim_sessions_dir() -> Option<SessionsDir> {
     let Some(dir) = paths::sessions_dir() else {
         tracing::warn!(
             "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
@@ -293,8 +300,7 @@ pub(crate) fn claim_sessions_dir() -> Option<StartLock> {
     match claimed {
         Ok(Some(lock)) => {
             tracing::debug!(dir = %dir.display(), "sessions are saved here");
-            actors::session::saved::configure(dir);
-            Some(lock)
+            Some(SessionsDir { dir, _lock: lock })
         }
         Ok(None) => {
             tracing::warn!(
@@ -362,6 +368,8 @@ struct ServeInfo {
     notify_socket: Option<String>,
     scrollback_lines: usize,
     default_shell: Option<String>,
+    /// Where sessions are saved; `None` when saving is off.
+    sessions_dir: Option<PathBuf>,
 }
 
 /// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
@@ -449,6 +457,8 @@ async fn serve(info: ServeInfo) -> i32 {
             pid,
             scrollback_lines: info.scrollback_lines,
             default_shell: info.default_shell,
+            sessions_dir: info.sessions_dir,
+            agent: actors::agent::Settings::from_env(),
         },
     );
     // Sent before the first await, so no shell has been spawned yet; unsetting NOTIFY_SOCKET

@@ -14,9 +14,9 @@ use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::json;
 use tokio::time::{sleep_until, Instant};
 
-use super::manifest::{self, Registry};
+use super::manifest::Registry;
+use super::proc;
 use super::screen::{tail_lines, DEFAULT_TAIL_LINES};
-use super::{proc, settings};
 use crate::errors;
 use crate::event_hub::SubscriptionKind;
 use crate::session::{
@@ -82,8 +82,9 @@ pub async fn explain_agent_detect(
     let info = window_info(env, p.session, p.window).await?;
     let pid = info.pid;
     let alive = info.alive;
+    let manifests = env.services.manifests.clone();
     let (registry, fg) = blocking(move || {
-        let registry = manifest::fresh_registry();
+        let registry = manifests.fresh();
         let fg = if alive { proc::foreground(pid) } else { None };
         (registry, fg)
     })
@@ -109,7 +110,7 @@ pub async fn explain_agent_detect(
         );
         return Ok(out);
     };
-    let e = registry.explain(&fg, &settings().extra_names);
+    let e = registry.explain(&fg, &env.services.info.agent.extra_names);
     out.process = Some(e.facts.to_json(&fg));
     out.manifests = Some(
         e.manifests
@@ -170,7 +171,8 @@ pub async fn explain_agent_screen(
     env: &VerbEnv,
     p: ExplainAgentScreenParams,
 ) -> Result<explain_agent_screen::Reply, VerbError> {
-    let registry = blocking(manifest::fresh_registry).await?;
+    let manifests = env.services.manifests.clone();
+    let registry = blocking(move || manifests.fresh()).await?;
     let asked = p.harness.clone().filter(|h| !h.is_empty());
     if let Some(h) = &asked {
         if registry.get(h).is_none() {

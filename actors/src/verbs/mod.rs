@@ -278,7 +278,7 @@ async fn list_sessions(env: &VerbEnv) -> Result<typed::list_sessions::Reply, Ver
     let sessions = session_list(&env.manager).await?;
     let running: Vec<String> = sessions.iter().map(|r| r.name.clone()).collect();
     // Saved sessions that are not running, and saved files that cannot be used.
-    let (saved, unreadable) = session_manager::resurrect::saved_listing(&running).await;
+    let (saved, unreadable) = session_manager::resurrect::saved_listing(env, &running).await;
     Ok(typed::list_sessions::Reply {
         sessions,
         saved,
