@@ -2,6 +2,8 @@
 //! listed beside live ones, forgotten by kill-session. (A child module of the session manager;
 //! the files themselves are handled in `session::saved`.)
 
+use std::future::Future;
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 
 use actix::prelude::*;
@@ -53,15 +55,36 @@ impl SessionManager {
         }
         Ok(addr)
     }
+
+    /// Restore `saved`'s windows into the session at `addr` (see [`fill_windows`]); a window
+    /// whose PTY survived a crash is given it, to take its program over.
+    fn fill(
+        &mut self,
+        addr: Addr<Session>,
+        mut saved: SavedSession,
+    ) -> impl Future<Output = Restored> {
+        let restores = std::mem::take(&mut saved.windows)
+            .into_iter()
+            .map(|w| {
+                let kept = self.survivors.take(&w.id);
+                (w, kept)
+            })
+            .collect();
+        fill_windows(addr, saved, restores)
+    }
 }
 
 /// Bring back a restored session's windows in their saved order, then its focus.
-async fn fill(addr: Addr<Session>, saved: SavedSession) -> Restored {
+async fn fill_windows(
+    addr: Addr<Session>,
+    saved: SavedSession,
+    restores: Vec<(saved::SavedWindow, Option<OwnedFd>)>,
+) -> Restored {
     let mut notes = Vec::new();
     let mut windows = 0;
-    for w in saved.windows {
+    for (w, kept) in restores {
         let label = w.name.clone().unwrap_or_else(|| w.id.clone());
-        match addr.send(RestoreWindow(w)).await {
+        match addr.send(RestoreWindow(w, kept)).await {
             Ok(Ok(note)) => {
                 windows += 1;
                 notes.extend(note);
@@ -100,15 +123,13 @@ async fn scan_store(dir: Option<PathBuf>) -> Vec<ScanEntry> {
 /// session that can be read. The manager takes no other message meanwhile, so the first client
 /// already sees them.
 pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<SessionManager>) {
-    crate::handover::register(crate::handover::Control {
-        manager: ctx.address(),
-        services: mgr.services.clone(),
-    });
-    if let Some(incoming) = crate::handover::take_incoming() {
+    if let Some(incoming) = mgr.incoming.take() {
         adopt_handed_over(mgr, ctx, incoming);
         return;
     }
     let Some(dir) = mgr.services.info.sessions_dir.clone() else {
+        // No saved window can claim a kept PTY.
+        std::mem::take(&mut mgr.survivors).drop_unclaimed(&mgr.services.ptys);
         return;
     };
     let scan = async move {
@@ -125,7 +146,7 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
         for entry in entries {
             match entry.session {
                 Ok(saved) => match act.begin_restore(&saved) {
-                    Ok(addr) => jobs.push(fill(addr, saved)),
+                    Ok(addr) => jobs.push(act.fill(addr, saved)),
                     Err(why) => tracing::warn!(file = %entry.file.display(), "not restored: {why}"),
                 },
                 Err(why) => tracing::warn!(
@@ -134,12 +155,15 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
                 ),
             }
         }
+        // Kept PTYs of windows no saved session holds any more are let go once the others are
+        // taken over.
+        let unclaimed = std::mem::take(&mut act.survivors);
+        let ptys = act.services.ptys.clone();
         async move {
             for job in jobs {
                 job.await;
             }
-            // Kept PTYs of windows no saved session holds any more are let go.
-            crate::handover::drop_unclaimed_survivors();
+            unclaimed.drop_unclaimed(&ptys);
         }
         .into_actor(act)
     }));
@@ -170,7 +194,7 @@ impl Handler<Resurrect> for SessionManager {
             for entry in chosen {
                 match &entry.session {
                     Ok(saved) => match act.begin_restore(saved) {
-                        Ok(addr) => jobs.push(fill(addr, saved.clone())),
+                        Ok(addr) => jobs.push(act.fill(addr, saved.clone())),
                         Err(why) => failed.push(json!({"name": saved.name, "reason": why})),
                     },
                     Err(reason) => unreadable.push(unreadable_row(&entry.file, reason)),
@@ -284,10 +308,10 @@ pub(super) async fn forget_saved(dir: Option<PathBuf>, name: String) -> bool {
 fn adopt_handed_over(
     mgr: &mut SessionManager,
     ctx: &mut Context<SessionManager>,
-    incoming: crate::handover::Incoming,
+    incoming: crate::handover::format::Incoming,
 ) {
     use crate::session::handover::{AdoptWindow, HandedOver};
-    let crate::handover::Incoming { state, mut fds } = incoming;
+    let crate::handover::format::Incoming { state, mut fds } = incoming;
     let mut jobs = Vec::new();
     for handed in state.sessions {
         let addr = match mgr.begin_restore(&handed.saved) {

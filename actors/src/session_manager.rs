@@ -50,15 +50,25 @@ pub struct SessionManager {
     services: Services,
     /// `session-exists` waits: answered when a session of that name is created.
     watches: Vec<(String, tokio::sync::oneshot::Sender<()>)>,
+    /// What a live upgrade handed over, until the manager takes it over as it starts.
+    incoming: Option<crate::handover::format::Incoming>,
+    /// PTYs kept through a crash, until the saved windows restored at start claim theirs.
+    survivors: crate::fd_store::Survivors,
 }
 
 impl SessionManager {
-    pub fn new(services: Services) -> Self {
+    pub fn new(
+        services: Services,
+        incoming: Option<crate::handover::format::Incoming>,
+        survivors: crate::fd_store::Survivors,
+    ) -> Self {
         SessionManager {
             sessions: Vec::new(),
             clock: 0,
             services,
             watches: Vec::new(),
+            incoming,
+            survivors,
         }
     }
 

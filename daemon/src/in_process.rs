@@ -143,7 +143,8 @@ async fn serve(
         )));
         return;
     }
-    let handle = actors::start(listener, info);
+    // Nothing handed over, no systemd store, no upgrades: those belong to the host process.
+    let handle = actors::start(listener, info, actors::Startup::default());
     tracing::info!(socket = %socket.display(), "in-process tuios daemon ready");
     let _ = ready.send(Ok(()));
     // A dropped sender (the owner is gone) stops the daemon as well.

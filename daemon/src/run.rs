@@ -151,24 +151,23 @@ pub fn run(opts: DaemonOptions) -> i32 {
         let runtime = runtime.clone();
         move || runtime
     });
-    if let Some(h) = handed {
+    if let Some(h) = &handed {
         tracing::info!(
             from = %h.state.written_by,
             sessions = h.state.sessions.len(),
             "live upgrade: taking over from the previous daemon"
         );
-        actors::handover::stash_incoming(h);
     }
     let mut activated = activated;
-    if let Some(a) = activated.as_mut() {
-        let kept = std::mem::take(&mut a.kept);
-        if !kept.is_empty() {
-            tracing::info!(
-                ptys = kept.len(),
-                "systemd kept window terminals through a restart; taking their programs over"
-            );
-            actors::handover::stash_survivors(kept);
-        }
+    let kept = activated
+        .as_mut()
+        .map(|a| std::mem::take(&mut a.kept))
+        .unwrap_or_default();
+    if !kept.is_empty() {
+        tracing::info!(
+            ptys = kept.len(),
+            "systemd kept window terminals through a restart; taking their programs over"
+        );
     }
     let store = notify_socket
         .as_ref()
@@ -180,9 +179,6 @@ pub fn run(opts: DaemonOptions) -> i32 {
                 None
             }
         });
-    if let Some(store) = &store {
-        actors::handover::set_fd_store(store.clone());
-    }
     let info = ServeInfo {
         socket,
         activated: activated.map(|a| a.listener),
@@ -192,6 +188,8 @@ pub fn run(opts: DaemonOptions) -> i32 {
         scrollback_lines: cfg.scrollback_lines,
         default_shell: cfg.shell,
         sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
+        incoming: handed,
+        kept,
     };
     let code = system.block_on(serve(info));
     drop(system);
@@ -370,6 +368,10 @@ struct ServeInfo {
     default_shell: Option<String>,
     /// Where sessions are saved; `None` when saving is off.
     sessions_dir: Option<PathBuf>,
+    /// What a live upgrade handed over.
+    incoming: Option<actors::handover::Incoming>,
+    /// Descriptors systemd passed back after a crash, by name (window PTYs).
+    kept: Vec<(String, std::os::fd::OwnedFd)>,
 }
 
 /// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
@@ -447,9 +449,10 @@ async fn serve(info: ServeInfo) -> i32 {
         }
     };
     let (upgrade_tx, mut upgrade_requests) = tokio::sync::mpsc::unbounded_channel();
-    actors::handover::set_trigger(upgrade_tx);
-
-    let handle = actors::start(
+    let fd_store = info
+        .fd_store
+        .map(|store| store as Arc<dyn actors::fd_store::FdStore>);
+    let mut handle = actors::start(
         listener,
         actors::DaemonInfo {
             socket_path: socket.clone(),
@@ -459,6 +462,12 @@ async fn serve(info: ServeInfo) -> i32 {
             default_shell: info.default_shell,
             sessions_dir: info.sessions_dir,
             agent: actors::agent::Settings::from_env(),
+        },
+        actors::Startup {
+            incoming: info.incoming,
+            kept: info.kept,
+            fd_store,
+            upgrade: actors::handover::UpgradeTrigger::new(upgrade_tx),
         },
     );
     // Sent before the first await, so no shell has been spawned yet; unsetting NOTIFY_SOCKET
@@ -487,12 +496,12 @@ async fn serve(info: ServeInfo) -> i32 {
                 Err(name) => break name,
                 Ok(()) => {
                     tracing::info!("SIGUSR2 received: live upgrade");
-                    upgrade_once(upgrade.as_ref(), false, None).await;
+                    upgrade_once(&mut handle, upgrade.as_ref(), false, None).await;
                 }
             },
             Some(req) = upgrade_requests.recv() => {
                 let req: actors::handover::UpgradeRequest = req;
-                upgrade_once(upgrade.as_ref(), req.check, Some(req.reply)).await;
+                upgrade_once(&mut handle, upgrade.as_ref(), req.check, Some(req.reply)).await;
             }
         }
     };
@@ -521,6 +530,7 @@ async fn serve(info: ServeInfo) -> i32 {
 
 /// One upgrade attempt; returns when it did not happen (it was a check, or it failed).
 async fn upgrade_once(
+    handle: &mut actors::DaemonHandle,
     ctx: Option<&crate::upgrade::Context>,
     check: bool,
     reply: Option<tokio::sync::oneshot::Sender<Result<actors::handover::VerbValue, String>>>,
@@ -533,7 +543,7 @@ async fn upgrade_once(
         tracing::error!("live upgrade did not happen: {why}");
         return;
     };
-    if let Some(why) = crate::upgrade::perform(ctx, check, reply).await {
+    if let Some(why) = crate::upgrade::perform(handle, ctx, check, reply).await {
         tracing::error!("live upgrade did not happen: {why}");
     }
 }

@@ -50,7 +50,7 @@ pub async fn dispatch(env: &VerbEnv, req: Request) -> Result<Reply, VerbError> {
                 .send(session_manager::resurrect::Resurrect(p.session))
                 .await,
         )??),
-        Request::Upgrade(p) => Reply::Upgrade(crate::handover::request(p).await?),
+        Request::Upgrade(p) => Reply::Upgrade(crate::handover::request(env, p).await?),
         Request::SessionInfo(p) => Reply::SessionInfo(session_info(env, p).await?),
         Request::ListWindows(p) => {
             let s = session(env, p.session).await?;

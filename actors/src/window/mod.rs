@@ -88,6 +88,8 @@ pub struct WindowLinks {
     pub readers: actix::ArbiterHandle,
     /// Where the window's PTY input is found by id.
     pub inputs: crate::pty_input::PtyInputs,
+    /// Where the PTY master is kept for a crash (when the daemon keeps them).
+    pub ptys: crate::fd_store::PtyStore,
 }
 
 pub struct Window {
@@ -179,7 +181,7 @@ impl Window {
             if let Some(raw) = master.as_raw_fd() {
                 // SAFETY: the master stays open while this borrow is used (the call below).
                 let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
-                crate::handover::store_pty(&id, fd);
+                links.ptys.store_pty(&id, fd);
             }
             let emulator = Emulator::new(cols, rows, scrollback);
             Window::assemble(
@@ -272,7 +274,7 @@ impl Actor for Window {
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
         // A closed window's PTY must not be kept for a restart (nor keep its program alive).
-        crate::handover::unstore_pty(&self.id);
+        self.links.ptys.unstore_pty(&self.id);
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
         } else if let Some(leftovers) = self.leftovers.take() {

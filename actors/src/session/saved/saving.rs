@@ -208,7 +208,7 @@ impl Session {
         self.schedule_check(SAVE_INTERVAL, ctx);
         self.saved.last = Some(doc.clone());
         self.saved.read_ms = crate::agent::now_ms();
-        if !crate::handover::keeps_ptys() {
+        if !self.services.ptys.keeps_ptys() {
             self.enqueue_write(doc, pids);
             return;
         }
