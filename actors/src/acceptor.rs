@@ -12,7 +12,7 @@ use protocol::limits::MAX_CONNECTIONS;
 use protocol::{ErrorCode, Hint, VerbError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 
 use crate::binary_connection::BinaryConnection;
 use crate::json_connection::{Drain, JsonConnection};
@@ -31,9 +31,6 @@ const REFUSAL_WAIT: Duration = Duration::from_secs(1);
 
 /// Connections being told they are over the limit at once; more are closed without a word.
 const MAX_REFUSALS: usize = 64;
-
-/// One of the [`MAX_CONNECTIONS`] places; the connection actor holds it until it stops.
-pub type ConnectionSlot = OwnedSemaphorePermit;
 
 pub struct Acceptor {
     env: VerbEnv,

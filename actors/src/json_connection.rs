@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::acceptor::ConnectionSlot;
+use crate::connection_slot::ConnectionSlot;
 use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::closest::closest_match;

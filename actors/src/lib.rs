@@ -1,5 +1,6 @@
 //! The daemon's actors: the acceptor and the two connection kinds, the session manager, one
 //! actor per session and per window, and the PTY plumbing between windows and their programs.
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -9,8 +10,10 @@ pub mod acceptor;
 pub mod agent;
 pub mod binary_connection;
 pub mod codec;
+pub mod connection_slot;
 pub mod errors;
 pub mod event_hub;
+pub mod fd_store;
 pub mod fdio;
 pub mod handover;
 pub mod json_connection;
@@ -41,6 +44,11 @@ pub struct DaemonInfo {
     pub scrollback_lines: usize,
     /// Shell for new windows; `None` means `$SHELL`, else `/bin/sh`.
     pub default_shell: Option<String>,
+    /// Where sessions are saved and restored from; `None`: saving is off (no usable directory,
+    /// or another daemon holds it).
+    pub sessions_dir: Option<PathBuf>,
+    /// The agent detector's settings from the daemon's environment.
+    pub agent: agent::Settings,
 }
 
 /// The daemon-wide actors every session and verb can reach.
@@ -56,6 +64,14 @@ pub struct Services {
     pub windows: ArbiterPool,
     /// Set once the daemon begins to shut down: pending waits answer at once.
     pub shutting_down: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Window PTYs kept in the service manager's store for a crash (when it has one).
+    pub ptys: fd_store::PtyStore,
+    /// Every open PTY input by window id, for writers that know only the id.
+    pub inputs: pty_input::PtyInputs,
+    /// The harness manifests as last read.
+    pub manifests: agent::manifest_cache::Manifests,
+    /// Where the `upgrade` verb asks the daemon's main loop for a live upgrade.
+    pub upgrade: handover::UpgradeTrigger,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -114,30 +130,74 @@ impl ArbiterPool {
     }
 }
 
-/// Handle to a running actor system.
+/// What a daemon hands its actors at start besides the listener and [`DaemonInfo`]: what the
+/// previous daemon left behind and how the service manager and the main loop are reached. The
+/// default (nothing) suits a daemon inside another process.
+#[derive(Default)]
+pub struct Startup {
+    /// The sessions a live upgrade handed over: taken over instead of restored from disk.
+    pub incoming: Option<handover::Incoming>,
+    /// Descriptors the service manager passed back after a crash, by store name (the window
+    /// PTYs among them are taken over by their saved windows).
+    pub kept: Vec<(String, OwnedFd)>,
+    /// systemd's descriptor store, when the service has one.
+    pub fd_store: Option<Arc<dyn fd_store::FdStore>>,
+    /// Where upgrade requests go, when this daemon can upgrade itself.
+    pub upgrade: handover::UpgradeTrigger,
+}
+
+/// Handle to a running actor system, held by the daemon's main loop.
 pub struct DaemonHandle {
-    hub: Addr<event_hub::EventHub>,
+    env: verbs::VerbEnv,
     acceptor: Addr<acceptor::Acceptor>,
-    manager: Addr<session_manager::SessionManager>,
-    windows: ArbiterPool,
-    shutting_down: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl DaemonHandle {
+    /// Stop accepting for a live upgrade: JSON requests in flight are answered and their
+    /// connections closed, and new connections wait in the listening socket's queue for the
+    /// next daemon (the socket itself stays open: the daemon keeps a dup of it to hand over).
+    pub async fn stop_accepting(&self) {
+        let _ = self.acceptor.send(acceptor::StopAccepting).await;
+    }
+
+    /// The upgrade did not happen: accept again, on `listener` (a dup of the listening socket).
+    pub fn accept_again(
+        &mut self,
+        listener: std::os::unix::net::UnixListener,
+    ) -> Result<(), String> {
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| format!("cannot use the listening socket again: {e}"))?;
+        let listener = tokio::net::UnixListener::from_std(listener)
+            .map_err(|e| format!("cannot use the listening socket again: {e}"))?;
+        self.acceptor = acceptor::Acceptor::start(listener, self.env.clone());
+        Ok(())
+    }
+
+    /// Stop reaping and freeze every window, collecting the state to hand over.
+    pub async fn freeze(&self) -> Result<handover::Outgoing, String> {
+        handover::freeze(&self.env).await
+    }
+
     /// Stop accepting, then end every session's programs. Resolves when they are gone.
     pub async fn shutdown(self) {
+        let services = &self.env.services;
         // Waits end first (their watches and event streams close), so their clients hear why.
-        self.shutting_down.send_replace(true);
-        let _ = self.hub.send(event_hub::CloseAll).await;
+        services.shutting_down.send_replace(true);
+        let _ = services.hub.send(event_hub::CloseAll).await;
         let _ = self.acceptor.send(acceptor::StopAccepting).await;
-        let _ = self.manager.send(session_manager::Shutdown).await;
-        self.windows.stop();
+        let _ = self.env.manager.send(session_manager::Shutdown).await;
+        services.windows.stop();
     }
 }
 
 /// Start the acceptor and the session manager on `listener`. Must be called inside a running
 /// actix `System`.
-pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHandle {
+pub fn start(
+    listener: tokio::net::UnixListener,
+    info: DaemonInfo,
+    startup: Startup,
+) -> DaemonHandle {
     let hub = event_hub::EventHub::default();
     let events_heard = hub.listening();
     let services = Services {
@@ -147,24 +207,17 @@ pub fn start(listener: tokio::net::UnixListener, info: DaemonInfo) -> DaemonHand
         supervisor: supervisor::Supervisor::default().start(),
         windows: ArbiterPool::per_core(),
         shutting_down: Arc::new(tokio::sync::watch::channel(false).0),
+        ptys: fd_store::PtyStore::new(startup.fd_store),
+        inputs: Default::default(),
+        manifests: Default::default(),
+        upgrade: startup.upgrade,
     };
-    let windows = services.windows.clone();
-    let shutting_down = services.shutting_down.clone();
-    let manager = session_manager::SessionManager::new(services.clone()).start();
-    let hub = services.hub.clone();
-    let env = verb_env::VerbEnv {
-        manager: manager.clone(),
-        services,
-    };
-    let acceptor = acceptor::Acceptor::start(listener, env);
-    handover::register_acceptor(acceptor.clone());
-    DaemonHandle {
-        hub,
-        acceptor,
-        manager,
-        windows,
-        shutting_down,
-    }
+    let survivors = fd_store::Survivors::from_store(startup.kept);
+    let manager =
+        session_manager::SessionManager::new(services.clone(), startup.incoming, survivors).start();
+    let env = verb_env::VerbEnv { manager, services };
+    let acceptor = acceptor::Acceptor::start(listener, env.clone());
+    DaemonHandle { env, acceptor }
 }
 
 pub(crate) fn unix_now_secs() -> u64 {

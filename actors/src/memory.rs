@@ -16,6 +16,8 @@ const OWN_PAGES_FROM: i32 = 32 * 1024;
 /// Shortest time between two trims.
 const TRIM_INTERVAL: Duration = Duration::from_secs(1);
 
+// Process-wide on purpose: the heap they throttle trims of is the process's, whichever actor
+// system (or in-process daemon) asks.
 static LAST_TRIM_MS: AtomicU64 = AtomicU64::new(0);
 /// A trim is scheduled for the end of the current interval.
 static TRIM_PENDING: AtomicBool = AtomicBool::new(false);

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -35,6 +35,8 @@ pub struct PtyInput {
     /// Writes sent through the window and not yet queued by it (see [`Ticket`]).
     in_flight: Arc<AtomicUsize>,
     window: String,
+    /// Where it is registered, to leave when the program is gone.
+    registry: PtyInputs,
 }
 
 /// Held by a write on its way through the window's mailbox; dropped once the window queued it.
@@ -46,21 +48,27 @@ impl Drop for Ticket {
     }
 }
 
-/// The open PTY inputs by window id, for writers that know only the id (verbs).
-static INPUTS: LazyLock<Mutex<HashMap<String, Weak<PtyInput>>>> = LazyLock::new(Default::default);
+/// The open PTY inputs by window id, for writers that know only the id (verbs, attached
+/// clients). One per actor system, held in its services; windows register their input as they
+/// start. Entries are weak: the window owns its input.
+#[derive(Clone, Default)]
+pub struct PtyInputs(Arc<Mutex<HashMap<String, Weak<PtyInput>>>>);
 
-fn inputs() -> std::sync::MutexGuard<'static, HashMap<String, Weak<PtyInput>>> {
-    INPUTS.lock().unwrap_or_else(|e| e.into_inner())
-}
+impl PtyInputs {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Weak<PtyInput>>> {
+        // Each change is one map operation, so a poisoned lock is still consistent.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 
-/// The PTY input of window `id`, while its program runs.
-pub fn find(id: &str) -> Option<Arc<PtyInput>> {
-    inputs().get(id).and_then(Weak::upgrade)
+    /// The PTY input of window `id`, while its program runs.
+    pub fn find(&self, id: &str) -> Option<Arc<PtyInput>> {
+        self.lock().get(id).and_then(Weak::upgrade)
+    }
 }
 
 /// A ticket for a write about to be sent to window `id` (None when it has no open input).
-pub fn ticket(id: &str) -> Option<Ticket> {
-    find(id).map(|input| input.ticket())
+pub fn ticket(inputs: &PtyInputs, id: &str) -> Option<Ticket> {
+    inputs.find(id).map(|input| input.ticket())
 }
 
 /// What became of a direct write.
@@ -76,8 +84,8 @@ pub enum Direct {
 
 /// Write `bytes` to window `id`'s PTY now if nothing is pending before them (see
 /// [`PtyInput::write_direct`]).
-pub fn write(id: &str, bytes: Vec<u8>) -> Direct {
-    match find(id) {
+pub fn write(inputs: &PtyInputs, id: &str, bytes: Vec<u8>) -> Direct {
+    match inputs.find(id) {
         Some(input) => input.write_direct(bytes),
         None => Direct::Refused(bytes, None),
     }
@@ -124,9 +132,9 @@ impl Drop for Waiting {
 }
 
 impl PtyInput {
-    /// Start the writer task on the current arbiter. `fd` is a non-blocking descriptor of the
-    /// PTY master (`pty::writer_fd`).
-    pub fn start(fd: OwnedFd, window: &str) -> io::Result<Arc<PtyInput>> {
+    /// Start the writer task on the current arbiter and register the input in `registry`. `fd`
+    /// is a non-blocking descriptor of the PTY master (`pty::writer_fd`).
+    pub fn start(fd: OwnedFd, window: &str, registry: &PtyInputs) -> io::Result<Arc<PtyInput>> {
         let direct = fd.try_clone()?;
         let (tx, mut rx) = mpsc::channel::<WriteJob>(WRITE_QUEUE);
         let queued = Arc::new(AtomicUsize::new(0));
@@ -163,8 +171,9 @@ impl PtyInput {
             queued,
             in_flight: Arc::new(AtomicUsize::new(0)),
             window: window.to_string(),
+            registry: registry.clone(),
         });
-        let mut all = inputs();
+        let mut all = registry.lock();
         // Forget inputs whose windows are gone; an adopted window replaces its old entry.
         all.retain(|_, w| w.strong_count() > 0);
         all.insert(window.to_string(), Arc::downgrade(&input));
@@ -246,7 +255,7 @@ impl PtyInput {
     /// lets go of it.
     pub fn close(&self) {
         self.lock().take();
-        let mut all = inputs();
+        let mut all = self.registry.lock();
         if all
             .get(&self.window)
             .is_some_and(|w| std::ptr::eq(w.as_ptr(), self))

@@ -2,6 +2,10 @@
 //! listed beside live ones, forgotten by kill-session. (A child module of the session manager;
 //! the files themselves are handled in `session::saved`.)
 
+use std::future::Future;
+use std::os::fd::OwnedFd;
+use std::path::PathBuf;
+
 use actix::prelude::*;
 use protocol::verbs::resurrect;
 use protocol::{Hint, VerbError};
@@ -51,15 +55,36 @@ impl SessionManager {
         }
         Ok(addr)
     }
+
+    /// Restore `saved`'s windows into the session at `addr` (see [`fill_windows`]); a window
+    /// whose PTY survived a crash is given it, to take its program over.
+    fn fill(
+        &mut self,
+        addr: Addr<Session>,
+        mut saved: SavedSession,
+    ) -> impl Future<Output = Restored> {
+        let restores = std::mem::take(&mut saved.windows)
+            .into_iter()
+            .map(|w| {
+                let kept = self.survivors.take(&w.id);
+                (w, kept)
+            })
+            .collect();
+        fill_windows(addr, saved, restores)
+    }
 }
 
 /// Bring back a restored session's windows in their saved order, then its focus.
-async fn fill(addr: Addr<Session>, saved: SavedSession) -> Restored {
+async fn fill_windows(
+    addr: Addr<Session>,
+    saved: SavedSession,
+    restores: Vec<(saved::SavedWindow, Option<OwnedFd>)>,
+) -> Restored {
     let mut notes = Vec::new();
     let mut windows = 0;
-    for w in saved.windows {
+    for (w, kept) in restores {
         let label = w.name.clone().unwrap_or_else(|| w.id.clone());
-        match addr.send(RestoreWindow(w)).await {
+        match addr.send(RestoreWindow(w, kept)).await {
             Ok(Ok(note)) => {
                 windows += 1;
                 notes.extend(note);
@@ -85,11 +110,11 @@ async fn fill(addr: Addr<Session>, saved: SavedSession) -> Restored {
     }
 }
 
-async fn scan_store() -> Vec<ScanEntry> {
-    let Some(dir) = saved::store_dir() else {
+async fn scan_store(dir: Option<PathBuf>) -> Vec<ScanEntry> {
+    let Some(dir) = dir else {
         return Vec::new();
     };
-    tokio::task::spawn_blocking(move || saved::scan(dir))
+    tokio::task::spawn_blocking(move || saved::scan(&dir))
         .await
         .unwrap_or_default()
 }
@@ -98,22 +123,19 @@ async fn scan_store() -> Vec<ScanEntry> {
 /// session that can be read. The manager takes no other message meanwhile, so the first client
 /// already sees them.
 pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<SessionManager>) {
-    crate::handover::register(crate::handover::Control {
-        manager: ctx.address(),
-        services: mgr.services.clone(),
-    });
-    if let Some(incoming) = crate::handover::take_incoming() {
+    if let Some(incoming) = mgr.incoming.take() {
         adopt_handed_over(mgr, ctx, incoming);
         return;
     }
-    if saved::store_dir().is_none() {
+    let Some(dir) = mgr.services.info.sessions_dir.clone() else {
+        // No saved window can claim a kept PTY.
+        std::mem::take(&mut mgr.survivors).drop_unclaimed(&mgr.services.ptys);
         return;
-    }
-    let scan = async {
-        let dir = saved::store_dir()?;
+    };
+    let scan = async move {
         tokio::task::spawn_blocking(move || {
-            saved::remove_leftovers(dir);
-            saved::scan(dir)
+            saved::remove_leftovers(&dir);
+            saved::scan(&dir)
         })
         .await
         .ok()
@@ -124,7 +146,7 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
         for entry in entries {
             match entry.session {
                 Ok(saved) => match act.begin_restore(&saved) {
-                    Ok(addr) => jobs.push(fill(addr, saved)),
+                    Ok(addr) => jobs.push(act.fill(addr, saved)),
                     Err(why) => tracing::warn!(file = %entry.file.display(), "not restored: {why}"),
                 },
                 Err(why) => tracing::warn!(
@@ -133,12 +155,15 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
                 ),
             }
         }
+        // Kept PTYs of windows no saved session holds any more are let go once the others are
+        // taken over.
+        let unclaimed = std::mem::take(&mut act.survivors);
+        let ptys = act.services.ptys.clone();
         async move {
             for job in jobs {
                 job.await;
             }
-            // Kept PTYs of windows no saved session holds any more are let go.
-            crate::handover::drop_unclaimed_survivors();
+            unclaimed.drop_unclaimed(&ptys);
         }
         .into_actor(act)
     }));
@@ -153,7 +178,8 @@ impl Handler<Resurrect> for SessionManager {
     type Result = ResponseActFuture<Self, Result<resurrect::Reply, VerbError>>;
     fn handle(&mut self, msg: Resurrect, _: &mut Self::Context) -> Self::Result {
         let wanted = msg.0.filter(|n| !n.is_empty());
-        Box::pin(scan_store().into_actor(self).then(move |entries, act, _| {
+        let scan = scan_store(self.services.info.sessions_dir.clone());
+        Box::pin(scan.into_actor(self).then(move |entries, act, _| {
             let picked = pick(act, entries, wanted.as_deref());
             let mut jobs = Vec::new();
             let mut failed = Vec::new();
@@ -168,7 +194,7 @@ impl Handler<Resurrect> for SessionManager {
             for entry in chosen {
                 match &entry.session {
                     Ok(saved) => match act.begin_restore(saved) {
-                        Ok(addr) => jobs.push(fill(addr, saved.clone())),
+                        Ok(addr) => jobs.push(act.fill(addr, saved.clone())),
                         Err(why) => failed.push(json!({"name": saved.name, "reason": why})),
                     },
                     Err(reason) => unreadable.push(unreadable_row(&entry.file, reason)),
@@ -237,10 +263,13 @@ fn unreadable_row(file: &std::path::Path, reason: &str) -> Value {
 
 /// The saved sessions that are not running (name, window count, when saved) and the files
 /// that cannot be read, for list-sessions. Empty when saving is off.
-pub async fn saved_listing(running: &[String]) -> (Vec<Value>, Vec<Value>) {
+pub async fn saved_listing(
+    env: &crate::verb_env::VerbEnv,
+    running: &[String],
+) -> (Vec<Value>, Vec<Value>) {
     let mut saved_rows = Vec::new();
     let mut unreadable = Vec::new();
-    for entry in scan_store().await {
+    for entry in scan_store(env.services.info.sessions_dir.clone()).await {
         match entry.session {
             Ok(s) if running.contains(&s.name) => {}
             Ok(s) => saved_rows.push(json!({
@@ -257,16 +286,16 @@ pub async fn saved_listing(running: &[String]) -> (Vec<Value>, Vec<Value>) {
 }
 
 /// Delete the saved file of a session that is not running; whether there was one.
-pub(super) async fn forget_saved(name: String) -> bool {
-    let Some(dir) = saved::store_dir() else {
+pub(super) async fn forget_saved(dir: Option<PathBuf>, name: String) -> bool {
+    let Some(dir) = dir else {
         return false;
     };
     tokio::task::spawn_blocking(move || {
-        let path = saved::file_path(dir, &name);
+        let path = saved::file_path(&dir, &name);
         if std::fs::symlink_metadata(&path).is_err() {
             return false;
         }
-        match saved::remove(dir, &name) {
+        match saved::remove(&dir, &name) {
             Ok(()) => true,
             Err(e) => {
                 tracing::warn!(file = %path.display(), "cannot delete the saved session: {e}");
@@ -282,10 +311,10 @@ pub(super) async fn forget_saved(name: String) -> bool {
 fn adopt_handed_over(
     mgr: &mut SessionManager,
     ctx: &mut Context<SessionManager>,
-    incoming: crate::handover::Incoming,
+    incoming: crate::handover::format::Incoming,
 ) {
     use crate::session::handover::{AdoptWindow, HandedOver};
-    let crate::handover::Incoming { state, mut fds } = incoming;
+    let crate::handover::format::Incoming { state, mut fds } = incoming;
     let mut jobs = Vec::new();
     for handed in state.sessions {
         let addr = match mgr.begin_restore(&handed.saved) {

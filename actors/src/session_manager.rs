@@ -30,15 +30,25 @@ pub struct SessionManager {
     services: Services,
     /// `session-exists` waits: answered when a session of that name is created.
     watches: Vec<(String, tokio::sync::oneshot::Sender<()>)>,
+    /// What a live upgrade handed over, until the manager takes it over as it starts.
+    incoming: Option<crate::handover::format::Incoming>,
+    /// PTYs kept through a crash, until the saved windows restored at start claim theirs.
+    survivors: crate::fd_store::Survivors,
 }
 
 impl SessionManager {
-    pub fn new(services: Services) -> Self {
+    pub fn new(
+        services: Services,
+        incoming: Option<crate::handover::format::Incoming>,
+        survivors: crate::fd_store::Survivors,
+    ) -> Self {
         SessionManager {
             sessions: Vec::new(),
             clock: 0,
             services,
             watches: Vec::new(),
+            incoming,
+            survivors,
         }
     }
 
@@ -290,8 +300,9 @@ impl Handler<KillSession> for SessionManager {
         let Some(idx) = self.sessions.iter().position(|s| s.name == name) else {
             // A saved session that is not running is forgotten all the same.
             let err = errors::session_not_found(&name, &self.names());
+            let dir = self.services.info.sessions_dir.clone();
             return Box::pin(async move {
-                if resurrect::forget_saved(name.clone()).await {
+                if resurrect::forget_saved(dir, name.clone()).await {
                     tracing::info!(session = %name, "saved session deleted");
                     Ok(())
                 } else {

@@ -70,7 +70,7 @@ impl SystemdStore {
     }
 }
 
-impl actors::handover::FdStore for SystemdStore {
+impl actors::fd_store::FdStore for SystemdStore {
     fn store(&self, name: &str, fd: BorrowedFd<'_>) {
         if let Err(e) = SystemdStore::store(self, name, fd) {
             tracing::warn!(name, "cannot keep a descriptor in systemd's store: {e}");

@@ -43,7 +43,7 @@ impl InProcessDaemon {
             .spawn(move || {
                 // Held for the daemon's whole life, released after the socket is gone.
                 let _lock = lock;
-                let _sessions_lock = claim_sessions_dir();
+                let sessions = claim_sessions_dir();
                 let runtime = match tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
@@ -55,13 +55,16 @@ impl InProcessDaemon {
                     }
                 };
                 let system = actix::System::with_tokio_rt(move || runtime);
-                system.block_on(serve(
-                    thread_socket,
-                    cfg.scrollback_lines,
-                    cfg.shell,
-                    ready_tx,
-                    stop_rx,
-                ));
+                let info = actors::DaemonInfo {
+                    socket_path: thread_socket,
+                    version: VERSION.into(),
+                    pid: std::process::id(),
+                    scrollback_lines: cfg.scrollback_lines,
+                    default_shell: cfg.shell,
+                    sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
+                    agent: actors::agent::Settings::from_env(),
+                };
+                system.block_on(serve(info, ready_tx, stop_rx));
             })
             .map_err(|e| format!("cannot start the daemon thread: {e}"))?;
         match ready_rx.recv() {
@@ -111,12 +114,11 @@ impl Drop for InProcessDaemon {
 }
 
 async fn serve(
-    socket: PathBuf,
-    scrollback_lines: usize,
-    default_shell: Option<String>,
+    info: actors::DaemonInfo,
     ready: mpsc::Sender<Result<(), String>>,
     stop: tokio::sync::oneshot::Receiver<()>,
 ) {
+    let socket = info.socket_path.clone();
     let listener = match tokio::net::UnixListener::bind(&socket) {
         Ok(l) => l,
         Err(e) => {
@@ -132,9 +134,8 @@ async fn serve(
         )));
         return;
     }
-    let pid = std::process::id();
     let pid_file = paths::pid_path(&socket);
-    if let Err(e) = write_pid_file(&pid_file, pid) {
+    if let Err(e) = write_pid_file(&pid_file, info.pid) {
         remove_quietly(&socket);
         let _ = ready.send(Err(format!(
             "cannot write pid file {}: {e}",
@@ -142,16 +143,8 @@ async fn serve(
         )));
         return;
     }
-    let handle = actors::start(
-        listener,
-        actors::DaemonInfo {
-            socket_path: socket.clone(),
-            version: VERSION.into(),
-            pid,
-            scrollback_lines,
-            default_shell,
-        },
-    );
+    // Nothing handed over, no systemd store, no upgrades: those belong to the host process.
+    let handle = actors::start(listener, info, actors::Startup::default());
     tracing::info!(socket = %socket.display(), "in-process tuios daemon ready");
     let _ = ready.send(Ok(()));
     // A dropped sender (the owner is gone) stops the daemon as well.

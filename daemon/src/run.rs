@@ -133,7 +133,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
     };
 
     // Held while the daemon runs: one daemon saves and restores a sessions directory.
-    let _sessions_lock = claim_sessions_dir();
+    let sessions = claim_sessions_dir();
 
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -151,24 +151,23 @@ pub fn run(opts: DaemonOptions) -> i32 {
         let runtime = runtime.clone();
         move || runtime
     });
-    if let Some(h) = handed {
+    if let Some(h) = &handed {
         tracing::info!(
             from = %h.state.written_by,
             sessions = h.state.sessions.len(),
             "live upgrade: taking over from the previous daemon"
         );
-        actors::handover::stash_incoming(h);
     }
     let mut activated = activated;
-    if let Some(a) = activated.as_mut() {
-        let kept = std::mem::take(&mut a.kept);
-        if !kept.is_empty() {
-            tracing::info!(
-                ptys = kept.len(),
-                "systemd kept window terminals through a restart; taking their programs over"
-            );
-            actors::handover::stash_survivors(kept);
-        }
+    let kept = activated
+        .as_mut()
+        .map(|a| std::mem::take(&mut a.kept))
+        .unwrap_or_default();
+    if !kept.is_empty() {
+        tracing::info!(
+            ptys = kept.len(),
+            "systemd kept window terminals through a restart; taking their programs over"
+        );
     }
     let store = notify_socket
         .as_ref()
@@ -180,9 +179,6 @@ pub fn run(opts: DaemonOptions) -> i32 {
                 None
             }
         });
-    if let Some(store) = &store {
-        actors::handover::set_fd_store(store.clone());
-    }
     let info = ServeInfo {
         socket,
         activated: activated.map(|a| a.listener),
@@ -191,6 +187,9 @@ pub fn run(opts: DaemonOptions) -> i32 {
         notify_socket,
         scrollback_lines: cfg.scrollback_lines,
         default_shell: cfg.shell,
+        sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
+        incoming: handed,
+        kept,
     };
     let code = system.block_on(serve(info));
     drop(system);
@@ -271,11 +270,17 @@ fn remove_stale_socket(socket: &Path) -> Result<(), String> {
     }
 }
 
-/// Take the sessions directory (created 0700 if missing) for this daemon and turn saving on.
-/// Saving stays off, with a warning, when there is no usable directory or another daemon (on
-/// another socket) already holds it: two daemons writing the same files would restore each
-/// other's sessions.
-pub(crate) fn claim_sessions_dir() -> Option<StartLock> {
+/// The sessions directory this daemon saves to, held (flock) while it runs.
+pub(crate) struct SessionsDir {
+    pub dir: PathBuf,
+    _lock: StartLock,
+}
+
+/// Take the sessions directory (created 0700 if missing) for this daemon, which saves there
+/// while the returned claim is held. Saving stays off (`None`), with a warning, when there is
+/// no usable directory or another daemon (on another socket) already holds it: two daemons
+/// writing the same files would restore each other's sessions.
+pub(crate) fn claim_sessions_dir() -> Option<SessionsDir> {
     let Some(dir) = paths::sessions_dir() else {
         tracing::warn!(
             "neither XDG_STATE_HOME nor HOME is set: sessions are not saved and will not survive a restart"
@@ -293,8 +298,7 @@ pub(crate) fn claim_sessions_dir() -> Option<StartLock> {
     match claimed {
         Ok(Some(lock)) => {
             tracing::debug!(dir = %dir.display(), "sessions are saved here");
-            actors::session::saved::configure(dir);
-            Some(lock)
+            Some(SessionsDir { dir, _lock: lock })
         }
         Ok(None) => {
             tracing::warn!(
@@ -362,6 +366,12 @@ struct ServeInfo {
     notify_socket: Option<String>,
     scrollback_lines: usize,
     default_shell: Option<String>,
+    /// Where sessions are saved; `None` when saving is off.
+    sessions_dir: Option<PathBuf>,
+    /// What a live upgrade handed over.
+    incoming: Option<actors::handover::Incoming>,
+    /// Descriptors systemd passed back after a crash, by name (window PTYs).
+    kept: Vec<(String, std::os::fd::OwnedFd)>,
 }
 
 /// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
@@ -439,9 +449,10 @@ async fn serve(info: ServeInfo) -> i32 {
         }
     };
     let (upgrade_tx, mut upgrade_requests) = tokio::sync::mpsc::unbounded_channel();
-    actors::handover::set_trigger(upgrade_tx);
-
-    let handle = actors::start(
+    let fd_store = info
+        .fd_store
+        .map(|store| store as Arc<dyn actors::fd_store::FdStore>);
+    let mut handle = actors::start(
         listener,
         actors::DaemonInfo {
             socket_path: socket.clone(),
@@ -449,6 +460,14 @@ async fn serve(info: ServeInfo) -> i32 {
             pid,
             scrollback_lines: info.scrollback_lines,
             default_shell: info.default_shell,
+            sessions_dir: info.sessions_dir,
+            agent: actors::agent::Settings::from_env(),
+        },
+        actors::Startup {
+            incoming: info.incoming,
+            kept: info.kept,
+            fd_store,
+            upgrade: actors::handover::UpgradeTrigger::new(upgrade_tx),
         },
     );
     // Sent before the first await, so no shell has been spawned yet; unsetting NOTIFY_SOCKET
@@ -477,12 +496,12 @@ async fn serve(info: ServeInfo) -> i32 {
                 Err(name) => break name,
                 Ok(()) => {
                     tracing::info!("SIGUSR2 received: live upgrade");
-                    upgrade_once(upgrade.as_ref(), false, None).await;
+                    upgrade_once(&mut handle, upgrade.as_ref(), false, None).await;
                 }
             },
             Some(req) = upgrade_requests.recv() => {
                 let req: actors::handover::UpgradeRequest = req;
-                upgrade_once(upgrade.as_ref(), req.check, Some(req.reply)).await;
+                upgrade_once(&mut handle, upgrade.as_ref(), req.check, Some(req.reply)).await;
             }
         }
     };
@@ -511,6 +530,7 @@ async fn serve(info: ServeInfo) -> i32 {
 
 /// One upgrade attempt; returns when it did not happen (it was a check, or it failed).
 async fn upgrade_once(
+    handle: &mut actors::DaemonHandle,
     ctx: Option<&crate::upgrade::Context>,
     check: bool,
     reply: Option<tokio::sync::oneshot::Sender<Result<actors::handover::VerbValue, String>>>,
@@ -523,7 +543,7 @@ async fn upgrade_once(
         tracing::error!("live upgrade did not happen: {why}");
         return;
     };
-    if let Some(why) = crate::upgrade::perform(ctx, check, reply).await {
+    if let Some(why) = crate::upgrade::perform(handle, ctx, check, reply).await {
         tracing::error!("live upgrade did not happen: {why}");
     }
 }

@@ -46,6 +46,7 @@ pub struct Context {
 /// `reply` once the binary on disk has been checked. Returns only when no upgrade happened,
 /// with the reason when one was wanted; the daemon then carries on as before.
 pub async fn perform(
+    handle: &mut actors::DaemonHandle,
     ctx: &Context,
     check: bool,
     reply: Option<oneshot::Sender<Result<VerbValue, String>>>,
@@ -77,12 +78,12 @@ pub async fn perform(
     // Whatever JSON requests are in flight (this upgrade's among them) are answered before
     // the exec closes their connections; new ones wait in the socket's queue for the new
     // daemon, so nobody is answered by this one past this point.
-    handover::stop_accepting().await;
-    let why = switch(ctx, &exe).await;
+    handle.stop_accepting().await;
+    let why = switch(handle, ctx, &exe).await;
     // Still here: serve again.
     let again = rustix::io::fcntl_dupfd_cloexec(&ctx.listener, 3)
         .map_err(|e| format!("cannot duplicate the listening socket: {e}"))
-        .and_then(|fd| handover::accept_again(std::os::unix::net::UnixListener::from(fd)));
+        .and_then(|fd| handle.accept_again(std::os::unix::net::UnixListener::from(fd)));
     if let Err(e) = again {
         tracing::error!("the daemon cannot accept connections any more: {e}");
     }
@@ -91,10 +92,10 @@ pub async fn perform(
 
 /// Freeze, hand over and exec; returns only when that failed, with the reason (the windows
 /// read again by then).
-async fn switch(ctx: &Context, exe: &Path) -> String {
+async fn switch(handle: &actors::DaemonHandle, ctx: &Context, exe: &Path) -> String {
     tracing::info!(binary = %exe.display(), "live upgrade: handing the sessions over");
     let started = std::time::Instant::now();
-    let mut out = match handover::freeze().await {
+    let mut out = match handle.freeze().await {
         Ok(out) => out,
         Err(why) => return format!("the sessions could not be handed over: {why}"),
     };

@@ -7,9 +7,10 @@
 //!   timer of its own, re-probing a window when it prints; it runs the harness's screen rules on
 //!   output, and the silence heuristic on a second timer that only ticks while a window is
 //!   working (see `session/agent.rs`).
-//! - [`manifest`] and [`screen`] are the harness manifests; [`proc`] reads /proc.
+//! - [`manifest`] and [`screen`] are the harness manifests ([`manifest_cache`] the copy the
+//!   daemon shares); [`proc`] reads /proc.
 //!
-//! Environment (read once, at the first use):
+//! Environment (the first four read once, as the daemon starts; the directory at each load):
 //! - `TUIOS_AGENT_AUTODETECT` (`0|false|no|off` or `1|true|yes|on`): the detector's switch when a
 //!   session sets no `daemon.agent_autodetect`.
 //! - `TUIOS_AGENT_DETECT_SECONDS`: the poll interval when a session sets no
@@ -28,6 +29,7 @@ use actix::prelude::*;
 use protocol::agent::{osc_progress_state, AgentState};
 
 pub mod manifest;
+pub mod manifest_cache;
 pub mod osc;
 pub mod proc;
 pub mod screen;
@@ -68,7 +70,8 @@ pub fn unix_ns() -> u64 {
     crate::event_hub::unix_nanos()
 }
 
-/// Settings from the environment.
+/// Settings from the environment. The daemon reads them once at start and hands them to the
+/// actors in `DaemonInfo::agent`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub autodetect: Option<bool>,
@@ -80,6 +83,11 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Read from this process's environment.
+    pub fn from_env() -> Settings {
+        Settings::from_lookup(|k| std::env::var(k).ok())
+    }
+
     /// Read from a variable lookup (the process environment in the daemon).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Settings {
         let autodetect = get("TUIOS_AGENT_AUTODETECT").and_then(|v| bool_word(&v));
@@ -143,12 +151,6 @@ pub fn bool_word(v: &str) -> Option<bool> {
         "1" | "true" | "yes" | "on" => Some(true),
         _ => None,
     }
-}
-
-/// The daemon's settings, read from its environment once.
-pub fn settings() -> &'static Settings {
-    static SETTINGS: OnceLock<Settings> = OnceLock::new();
-    SETTINGS.get_or_init(|| Settings::from_lookup(|k| std::env::var(k).ok()))
 }
 
 /// What a window tells its session about its agent. Both are rare: an OSC state when it changes

@@ -73,11 +73,11 @@ impl BinaryConnection {
                 // write to it is pending (see `pty_input`); else through the window, holding a
                 // ticket so that no later key overtakes it.
                 let (data, ticket) = match self.shown(&window) {
-                    Some(_) => match pty_input::write(&window, data) {
+                    Some(_) => match pty_input::write(&self.env.services.inputs, &window, data) {
                         Direct::Written | Direct::Queued(_) => return,
                         Direct::Refused(data, ticket) => (data, ticket),
                     },
-                    None => (data, pty_input::ticket(&window)),
+                    None => (data, pty_input::ticket(&self.env.services.inputs, &window)),
                 };
                 let target = self.viewed(&window);
                 let permit = self.hold();
@@ -397,7 +397,7 @@ impl BinaryConnection {
         let target = self.viewed(&window);
         let permit = self.hold();
         // Keys typed after the paste wait for it (see `pty_input`).
-        let ticket = pty_input::ticket(&window);
+        let ticket = pty_input::ticket(&self.env.services.inputs, &window);
         ctx.spawn(
             async move {
                 let _permit = permit;

@@ -21,8 +21,8 @@ use protocol::binary::{
 use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
-use crate::acceptor::ConnectionSlot;
 use crate::codec::{FrameCodec, FrameCodecError};
+use crate::connection_slot::ConnectionSlot;
 use crate::outbox::Outbox;
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session::ToClient;

@@ -12,7 +12,7 @@ use protocol::verbs::{get_agent_state, set_agent_state};
 use protocol::VerbError;
 
 use super::Session;
-use crate::agent::manifest::{self, Manifest, Registry};
+use crate::agent::manifest::{Manifest, Registry};
 use crate::agent::proc::ProcInfo;
 use crate::agent::screen::tail_lines;
 use crate::agent::state::{Outcome, Report, Stamp};
@@ -42,13 +42,15 @@ impl Session {
     /// Load the harness manifests on the blocking pool, so screen rules have them before the
     /// first output arrives (actor threads only ever read the cached copy).
     pub(super) fn agent_warm_manifests(&mut self) {
-        if manifest::cached_registry().is_none() {
-            actix_rt::task::spawn_blocking(|| drop(manifest::registry()));
+        let manifests = &self.services.manifests;
+        if manifests.cached().is_none() {
+            let manifests = manifests.clone();
+            actix_rt::task::spawn_blocking(move || drop(manifests.current()));
         }
     }
 
     pub(super) fn agent_reconfigure(&mut self, ctx: &mut Context<Self>) {
-        let wanted = agent::settings().detect_interval(&self.options);
+        let wanted = self.services.info.agent.detect_interval(&self.options);
         let current = self.agent.detect.as_ref().map(|(_, d)| *d);
         if wanted == current {
             return;
@@ -123,8 +125,9 @@ impl Session {
             return;
         }
         self.agent.probing = true;
+        let manifests = self.services.manifests.clone();
         let read = actix_rt::task::spawn_blocking(move || {
-            let registry = manifest::registry();
+            let registry = manifests.current();
             let found: Vec<(String, Option<ProcInfo>)> = reads
                 .into_iter()
                 .map(|(id, pid)| (id, proc::foreground(pid)))
@@ -184,7 +187,7 @@ impl Session {
         self.windows[i].agent.foreground_cmd = fg_cmd;
         let found = fg
             .as_ref()
-            .and_then(|p| registry.identify(p, &agent::settings().extra_names));
+            .and_then(|p| registry.identify(p, &self.services.info.agent.extra_names));
         let Some(found) = found else {
             if self.windows[i].agent.auto {
                 self.agent_clear_auto(i, ctx);
@@ -259,7 +262,7 @@ impl Session {
         if self.agent.stall.is_some() {
             return;
         }
-        if let Some(tick) = agent::settings().stall_tick() {
+        if let Some(tick) = self.services.info.agent.stall_tick() {
             self.agent.stall = Some(ctx.run_interval(tick, |act, ctx| act.agent_stall_tick(ctx)));
         }
     }
@@ -267,7 +270,7 @@ impl Session {
     /// Demote working windows that have been silent for the timeout; stop ticking when no
     /// window is working.
     fn agent_stall_tick(&mut self, ctx: &mut Context<Self>) {
-        let Some(timeout) = agent::settings().stall else {
+        let Some(timeout) = self.services.info.agent.stall else {
             return;
         };
         let now = agent::now_ms();
@@ -309,7 +312,7 @@ impl Session {
     /// The screen rules of the harness window `i` is attributed to, when there are any to run.
     fn agent_screen_rules(&self, i: usize) -> Option<Arc<Manifest>> {
         let harness = self.windows[i].agent.harness.as_deref()?;
-        let m = manifest::cached_registry()?.get(harness)?.clone();
+        let m = self.services.manifests.cached()?.get(harness)?.clone();
         m.active_screen()?;
         Some(m)
     }

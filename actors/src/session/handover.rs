@@ -7,7 +7,7 @@ use actix::prelude::*;
 use futures_util::future::join_all;
 
 use super::{Session, WindowEntry};
-use crate::handover::{HandedSession, HandedWindow};
+use crate::handover::format::{HandedSession, HandedWindow};
 use crate::pty::ExitInfo;
 use crate::window::{self, Window};
 

@@ -424,7 +424,7 @@ const FRAME_NOTICE_INTERVAL: std::time::Duration = std::time::Duration::from_sec
 
 impl Session {
     /// What a new window of this session talks to: the session, the hub, the supervisor, its
-    /// agent link and the arbiter its PTY reader runs on.
+    /// agent link, the arbiter its PTY reader runs on, and where its PTY is registered.
     pub(super) fn window_links(
         &self,
         pty_id: &str,
@@ -440,6 +440,8 @@ impl Session {
             supervisor: self.services.supervisor.clone(),
             agent: agent.clone(),
             readers: self.services.windows.readers(),
+            inputs: self.services.inputs.clone(),
+            ptys: self.services.ptys.clone(),
         }
     }
 

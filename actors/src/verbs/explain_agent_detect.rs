@@ -5,8 +5,7 @@ use protocol::verbs::explain_agent_detect::Reply;
 use protocol::params::AgentWindowParams;
 use protocol::VerbError;
 use serde_json::json;
-use crate::agent::manifest::{self};
-use crate::agent::{proc, settings};
+use crate::agent::proc;
 use super::agent_lookup::*;
 use super::VerbEnv;
 
@@ -17,8 +16,9 @@ pub(super) async fn handle(
     let info = window_info(env, p.session, p.window).await?;
     let pid = info.pid;
     let alive = info.alive;
+    let manifests = env.services.manifests.clone();
     let (registry, fg) = blocking(move || {
-        let registry = manifest::fresh_registry();
+        let registry = manifests.fresh();
         let fg = if alive { proc::foreground(pid) } else { None };
         (registry, fg)
     })
@@ -44,7 +44,7 @@ pub(super) async fn handle(
         );
         return Ok(out);
     };
-    let e = registry.explain(&fg, &settings().extra_names);
+    let e = registry.explain(&fg, &env.services.info.agent.extra_names);
     out.process = Some(e.facts.to_json(&fg));
     out.manifests = Some(
         e.manifests

@@ -2,7 +2,6 @@
 //! non-blank rows and, for each rule, whether it matched and what was missing or in the way.
 use protocol::verbs::explain_agent_screen::{Params, Reply};
 use protocol::VerbError;
-use crate::agent::manifest::{self};
 use crate::agent::screen::{tail_lines, DEFAULT_TAIL_LINES};
 use crate::errors;
 use super::agent_lookup::*;
@@ -13,7 +12,8 @@ pub(super) async fn handle(
     env: &VerbEnv,
     p: Params,
 ) -> Result<Reply, VerbError> {
-    let registry = blocking(manifest::fresh_registry).await?;
+    let manifests = env.services.manifests.clone();
+    let registry = blocking(move || manifests.fresh()).await?;
     let asked = p.harness.clone().filter(|h| !h.is_empty());
     if let Some(h) = &asked {
         if registry.get(h).is_none() {

@@ -16,7 +16,7 @@ pub(super) async fn handle(env: &VerbEnv, _p: Params) -> Result<Reply, VerbError
     let sessions = session_list(&env.manager).await?;
     let running: Vec<String> = sessions.iter().map(|r| r.name.clone()).collect();
     // Saved sessions that are not running, and saved files that cannot be used.
-    let (saved, unreadable) = session_manager::resurrect::saved_listing(&running).await;
+    let (saved, unreadable) = session_manager::resurrect::saved_listing(env, &running).await;
     Ok(Reply {
         sessions,
         saved,

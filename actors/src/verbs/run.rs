@@ -136,7 +136,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
         .send(win::WatchExit(exit_tx))
         .await
         .map_err(|_| errors::window_gone(&w.id))?;
-    let ticket = crate::pty_input::ticket(&w.id);
+    let ticket = crate::pty_input::ticket(&env.services.inputs, &w.id);
     mailbox(
         w.addr
             .send(win::WriteInput(line.into_bytes(), ticket))

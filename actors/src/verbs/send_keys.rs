@@ -60,7 +60,7 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, Ver
                 keys,
                 literal: params.literal.unwrap_or(false),
                 raw: params.raw.unwrap_or(false),
-                ticket: pty_input::ticket(&w.id),
+                ticket: pty_input::ticket(&env.services.inputs, &w.id),
             })
             .await,
     )

@@ -14,7 +14,7 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, Ver
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
     // Straight to the PTY when nothing is pending before it (no hop to the window's thread).
-    let (bytes, ticket) = match pty_input::write(&w.id, text.into_bytes()) {
+    let (bytes, ticket) = match pty_input::write(&env.services.inputs, &w.id, text.into_bytes()) {
         Direct::Written => return Ok(ok()),
         Direct::Queued(written) => {
             return match written.await {

@@ -4,6 +4,6 @@ use protocol::VerbError;
 
 use super::VerbEnv;
 
-pub(super) async fn handle(_env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
-    crate::handover::request(p).await
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
+    crate::handover::request(env, p).await
 }

@@ -130,7 +130,7 @@ impl Window {
             let drain = Arc::new(Notify::new());
             let (input, reader) = match fds {
                 Some((reader_fd, writer_fd)) => {
-                    let input = PtyInput::start(writer_fd, &w.id)
+                    let input = PtyInput::start(writer_fd, &w.id, &links.inputs)
                         .map_err(|e| {
                             tracing::error!(window = %w.id, error = %e, "cannot write to the handed-over PTY")
                         })

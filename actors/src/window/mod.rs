@@ -86,6 +86,10 @@ pub struct WindowLinks {
     pub agent: crate::agent::PaneLink,
     /// The arbiter the window's PtyReader runs on.
     pub readers: actix::ArbiterHandle,
+    /// Where the window's PTY input is found by id.
+    pub inputs: crate::pty_input::PtyInputs,
+    /// Where the PTY master is kept for a crash (when the daemon keeps them).
+    pub ptys: crate::fd_store::PtyStore,
 }
 
 pub struct Window {
@@ -161,7 +165,7 @@ impl Window {
         let writer_fd = pty::writer_fd(master.as_ref())?;
         // Everything that registers with a reactor is made inside the arbiter it runs on.
         Ok(Window::start_in_arbiter(arbiter, move |ctx| {
-            let input = match PtyInput::start(writer_fd, &id) {
+            let input = match PtyInput::start(writer_fd, &id, &links.inputs) {
                 Ok(input) => Some(input),
                 Err(e) => {
                     tracing::error!(window = %id, error = %e, "cannot write to the new PTY");
@@ -177,7 +181,7 @@ impl Window {
             if let Some(raw) = master.as_raw_fd() {
                 // SAFETY: the master stays open while this borrow is used (the call below).
                 let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
-                crate::handover::store_pty(&id, fd);
+                links.ptys.store_pty(&id, fd);
             }
             let emulator = Emulator::new(cols, rows, scrollback);
             Window::assemble(
@@ -270,7 +274,7 @@ impl Actor for Window {
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
         // A closed window's PTY must not be kept for a restart (nor keep its program alive).
-        crate::handover::unstore_pty(&self.id);
+        self.links.ptys.unstore_pty(&self.id);
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
         } else if let Some(leftovers) = self.leftovers.take() {

@@ -1,30 +1,14 @@
-//! The sessions directory and its files: where they are, atomic private writes, removal, and
-//! reading them back.
+//! The files in the sessions directory (the daemon picks it and hands it to the actors in
+//! `DaemonInfo::sessions_dir`): atomic private writes, removal, and reading them back.
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use super::format::{parse, SavedSession};
 
 /// A saved file larger than this is not read (a session's structure is a few kilobytes).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
-
-static STORE: OnceLock<PathBuf> = OnceLock::new();
-
-/// Turn saving and restoring on, with saved sessions in `dir`. Called once by the daemon before
-/// the actors start; without it (embedded or test actor systems) nothing is saved or restored.
-pub fn configure(dir: PathBuf) {
-    if STORE.set(dir).is_err() {
-        tracing::warn!("the sessions directory was configured twice; keeping the first");
-    }
-}
-
-/// The sessions directory, when saving is on.
-pub fn store_dir() -> Option<&'static Path> {
-    STORE.get().map(PathBuf::as_path)
-}
 
 /// The file of session `name` in `dir`.
 pub fn file_path(dir: &Path, name: &str) -> PathBuf {

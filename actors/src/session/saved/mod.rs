@@ -31,8 +31,7 @@ mod restore;
 mod saving;
 
 pub use files::{
-    configure, file_path, remove, remove_leftovers, scan, store_dir, write_atomic, ScanEntry,
-    MAX_FILE_BYTES,
+    file_path, remove, remove_leftovers, scan, write_atomic, ScanEntry, MAX_FILE_BYTES,
 };
 pub use format::{parse, SavedSession, SavedWindow, FORMAT_VERSION};
 pub use restore::{allowed_commands, FinishRestore, RestoreWindow, RESURRECT_COMMANDS_OPTION};

@@ -1,5 +1,6 @@
 //! Restoring, inside the Session actor.
 use std::collections::BTreeMap;
+use std::os::fd::OwnedFd;
 use std::path::Path;
 
 use actix::prelude::*;
@@ -80,17 +81,18 @@ pub fn allowed_commands(value: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Bring back one saved window: its program in its directory (or a shell with a note when the
-/// command may not run again). Answers a line for the restore report when something differed.
+/// command may not run again), or, given its PTY kept through a crash, the program still
+/// running there. Answers a line for the restore report when something differed.
 #[derive(Message)]
 #[rtype(result = "Result<Option<String>, VerbError>")]
-pub struct RestoreWindow(pub SavedWindow);
+pub struct RestoreWindow(pub SavedWindow, pub Option<OwnedFd>);
 
 impl Handler<RestoreWindow> for Session {
     type Result = ResponseActFuture<Self, Result<Option<String>, VerbError>>;
     fn handle(&mut self, msg: RestoreWindow, ctx: &mut Self::Context) -> Self::Result {
-        let w = msg.0;
+        let RestoreWindow(w, kept) = msg;
         // Its PTY survived a crash of the previous daemon: take the running program over.
-        if let Some(master) = crate::handover::take_survivor(&w.id) {
+        if let Some(master) = kept {
             if self.index_of(&w.id).is_none() {
                 if let Some(done) = self.adopt_survivor(&w, master, ctx) {
                     return Box::pin(fut::ready(Ok(Some(done))));
@@ -245,17 +247,17 @@ impl Session {
     fn adopt_survivor(
         &mut self,
         w: &SavedWindow,
-        master: std::os::fd::OwnedFd,
+        master: OwnedFd,
         ctx: &mut Context<Session>,
     ) -> Option<String> {
         let label = w.name.clone().unwrap_or_else(|| w.id.clone());
         let Some(pid) = crate::pty::pty_session(&master) else {
             tracing::info!(window = %label, "a kept PTY has no program any more; restoring the window anew");
-            crate::handover::unstore_pty(&w.id);
+            self.services.ptys.unstore_pty(&w.id);
             return None;
         };
         let (cols, rows) = crate::pty::pty_winsize(&master).unwrap_or((self.width, self.height));
-        let handed = crate::handover::HandedWindow {
+        let handed = crate::handover::format::HandedWindow {
             id: w.id.clone(),
             pty_id: uuid::Uuid::new_v4().to_string(),
             stored_title: w

@@ -1,12 +1,12 @@
 //! Saving, inside the Session actor.
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use actix::prelude::*;
 
-use super::files::{keep_aside, remove, store_dir, write_atomic};
+use super::files::{keep_aside, remove, write_atomic};
 use super::format::{SavedSession, SavedWindow, FORMAT_VERSION};
 use crate::session::Session;
 
@@ -64,7 +64,7 @@ impl SaveState {
     }
 
     fn active(&self) -> bool {
-        !self.stopped && !self.restoring && store_dir().is_some()
+        !self.stopped && !self.restoring
     }
 
     /// This session was handed over by a live upgrade: it keeps the `restored` it had, and its
@@ -83,6 +83,17 @@ impl SaveState {
 }
 
 impl Session {
+    /// The sessions directory, when the daemon saves sessions.
+    fn sessions_dir(&self) -> Option<&Path> {
+        self.services.info.sessions_dir.as_deref()
+    }
+
+    /// Whether this session saves now: the daemon saves, and the session is neither being
+    /// restored nor ending.
+    fn saving(&self) -> bool {
+        self.saved.active() && self.sessions_dir().is_some()
+    }
+
     /// Something may have changed the structure: look a second from now (and for
     /// [`LINGER_CHECKS`] seconds after that), unless a check is already due sooner.
     pub(in crate::session) fn save_soon(&mut self, ctx: &mut Context<Session>) {
@@ -101,7 +112,7 @@ impl Session {
     }
 
     fn schedule_check(&mut self, wait: Duration, ctx: &mut Context<Session>) {
-        if !self.saved.active() {
+        if !self.saving() {
             return;
         }
         let at = crate::agent::now_ms() + wait.as_millis() as u64;
@@ -172,7 +183,7 @@ impl Session {
     }
 
     fn save_tick(&mut self, ctx: &mut Context<Session>) {
-        if !self.saved.active() {
+        if !self.saving() {
             return;
         }
         let now = crate::agent::now_ms();
@@ -197,7 +208,7 @@ impl Session {
         self.schedule_check(SAVE_INTERVAL, ctx);
         self.saved.last = Some(doc.clone());
         self.saved.read_ms = crate::agent::now_ms();
-        if !crate::handover::keeps_ptys() {
+        if !self.services.ptys.keeps_ptys() {
             self.enqueue_write(doc, pids);
             return;
         }
@@ -229,7 +240,7 @@ impl Session {
         doc: SavedSession,
         pids: Vec<i32>,
     ) -> Option<tokio::task::JoinHandle<()>> {
-        let dir = store_dir()?.to_path_buf();
+        let dir = self.sessions_dir()?.to_path_buf();
         self.saved.generation += 1;
         let generation = self.saved.generation;
         let writer = self.saved.writer.clone();
@@ -298,7 +309,7 @@ pub struct SaveNow;
 impl Handler<SaveNow> for Session {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _: SaveNow, _: &mut Self::Context) -> Self::Result {
-        let job = if self.saved.active() {
+        let job = if self.saving() {
             let (doc, pids) = self.structure();
             self.enqueue_write(doc, pids)
         } else {
@@ -322,7 +333,7 @@ impl Handler<Forget> for Session {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _: Forget, _: &mut Self::Context) -> Self::Result {
         self.saved.stop();
-        let Some(dir) = store_dir() else {
+        let Some(dir) = self.sessions_dir().map(Path::to_path_buf) else {
             return Box::pin(async {});
         };
         let writer = self.saved.writer.clone();
@@ -331,7 +342,7 @@ impl Handler<Forget> for Session {
             let _ = tokio::task::spawn_blocking(move || {
                 let mut state = writer.lock().unwrap_or_else(|p| p.into_inner());
                 state.forgotten = true;
-                if let Err(e) = remove(dir, &name) {
+                if let Err(e) = remove(&dir, &name) {
                     tracing::warn!(session = %name, "cannot delete the saved session: {e}");
                 }
             })
