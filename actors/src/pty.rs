@@ -8,24 +8,14 @@ use bytes::BytesMut;
 use portable_pty::{native_pty_system, MasterPty, PtySize};
 use tokio::net::unix::pipe;
 
+use crate::spawn::SpawnSpec;
+
 /// Bytes read per PTY read. Large reads keep a flood cheap; the actor handles one chunk at a time,
 /// so a window that cannot keep up stops reading and the child blocks on its PTY (backpressure).
 const READ_CHUNK: usize = 64 * 1024;
 
 /// Most bytes read per wake-up, and so the most unparsed output a window has in flight.
 pub const BURST: usize = 256 * 1024;
-
-/// What to run in a new PTY.
-#[derive(Debug, Clone)]
-pub struct SpawnSpec {
-    /// argv; empty means the shell.
-    pub command: Vec<String>,
-    pub shell: String,
-    pub cwd: Option<PathBuf>,
-    pub cols: u16,
-    pub rows: u16,
-    pub env: Vec<(String, String)>,
-}
 
 /// How a child ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,28 +59,6 @@ pub fn spawn(spec: &SpawnSpec) -> Result<SpawnedPty, String> {
         master: pair.master,
         pid,
     })
-}
-
-/// Variables of the daemon's environment a window must not inherit: tmux's (a window is not
-/// inside tmux, and tmux-aware programs would talk to the wrong server), every `TUIOS_*` (the
-/// daemon's settings such as `TUIOS_LOG` and `TUIOS_SHELL`; the window's own `TUIOS_SOCKET`,
-/// `TUIOS_SESSION`, `TUIOS_WINDOW_ID`, `TUIOS_PANE_ID` and `TUIOS_ENV` are set afresh), and
-/// systemd's per-service ones (a program could otherwise notify the service manager as if it were
-/// the daemon, or take the journal for its stderr).
-pub fn not_for_windows(name: &str) -> bool {
-    matches!(
-        name,
-        "TMUX"
-            | "TMUX_PANE"
-            | "NOTIFY_SOCKET"
-            | "LISTEN_FDS"
-            | "LISTEN_PID"
-            | "LISTEN_FDNAMES"
-            | "JOURNAL_STREAM"
-            | "INVOCATION_ID"
-            | "WATCHDOG_PID"
-            | "WATCHDOG_USEC"
-    ) || name.starts_with("TUIOS_")
 }
 
 fn dup_fd(fd: BorrowedFd<'_>) -> io::Result<OwnedFd> {

@@ -20,7 +20,39 @@ use std::path::{Component, Path, PathBuf};
 
 use rustix::fs::Access;
 
-use crate::pty::{not_for_windows, SpawnSpec};
+/// What to run in a new PTY.
+#[derive(Debug, Clone)]
+pub struct SpawnSpec {
+    /// argv; empty means the shell.
+    pub command: Vec<String>,
+    pub shell: String,
+    pub cwd: Option<PathBuf>,
+    pub cols: u16,
+    pub rows: u16,
+    pub env: Vec<(String, String)>,
+}
+
+/// Variables of the daemon's environment a window must not inherit: tmux's (a window is not
+/// inside tmux, and tmux-aware programs would talk to the wrong server), every `TUIOS_*` (the
+/// daemon's settings such as `TUIOS_LOG` and `TUIOS_SHELL`; the window's own `TUIOS_SOCKET`,
+/// `TUIOS_SESSION`, `TUIOS_WINDOW_ID`, `TUIOS_PANE_ID` and `TUIOS_ENV` are set afresh), and
+/// systemd's per-service ones (a program could otherwise notify the service manager as if it were
+/// the daemon, or take the journal for its stderr).
+pub fn not_for_windows(name: &str) -> bool {
+    matches!(
+        name,
+        "TMUX"
+            | "TMUX_PANE"
+            | "NOTIFY_SOCKET"
+            | "LISTEN_FDS"
+            | "LISTEN_PID"
+            | "LISTEN_FDNAMES"
+            | "JOURNAL_STREAM"
+            | "INVOCATION_ID"
+            | "WATCHDOG_PID"
+            | "WATCHDOG_USEC"
+    ) || name.starts_with("TUIOS_")
+}
 
 /// The shell a file without `#!` is given to, as glibc's execvp does.
 const BOURNE_SHELL: &str = "/bin/sh";

@@ -11,7 +11,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::errors;
 use crate::event_hub::Publish;
-use crate::pty::{self, ExitInfo, SpawnSpec};
+use crate::pty::{self, ExitInfo};
+use crate::spawn::SpawnSpec;
 use crate::window::{self, Window, WindowLinks, WindowNotice};
 use crate::Services;
 use protocol::events::Event;
