@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 pub use crate::verbs::target::{SessionTarget, WindowTarget};
 
@@ -266,40 +266,6 @@ pub struct CapturePaneArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct NewWindowArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "NAME")]
-    pub name: Option<String>,
-    /// Program and arguments to run instead of a shell (after `--`); no shell parsing.
-    #[arg(last = true, value_name = "ARGV")]
-    pub command: Vec<String>,
-    #[arg(long, value_name = "N")]
-    pub workspace: Option<i64>,
-    /// Directory to start in (default: this one, as tmux does).
-    #[arg(short = 'c', long, value_name = "DIR")]
-    pub cwd: Option<String>,
-    /// Extra environment for the window, NAME=value; repeat for more.
-    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
-    pub env: Vec<String>,
-    /// Create the window without moving focus to it.
-    #[arg(long)]
-    pub no_focus: bool,
-    #[arg(long)]
-    pub remain: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct ResizeArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "WIDTH")]
-    pub width: i64,
-    #[arg(value_name = "HEIGHT")]
-    pub height: i64,
-}
-
-#[derive(Debug, Args)]
 pub struct WaitForArgs {
     #[command(flatten)]
     pub target: WindowTarget,
@@ -339,134 +305,6 @@ pub struct SubscribeArgs {
 pub struct WindowOnlyArgs {
     #[command(flatten)]
     pub target: WindowTarget,
-}
-
-#[derive(Debug, Args)]
-#[command(group(
-    ArgGroup::new("change")
-        .required(true)
-        .multiple(true)
-        .args(["name", "minimize", "restore"])
-))]
-pub struct SetWindowArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-    /// Minimize the window.
-    #[arg(long, conflicts_with = "restore")]
-    pub minimize: bool,
-    /// Restore the window from minimized.
-    #[arg(long)]
-    pub restore: bool,
-}
-
-/// The window is named in exactly one of three ways, as the verb demands.
-#[derive(Debug, Args)]
-#[command(group(
-    ArgGroup::new("how")
-        .required(true)
-        .args(["window", "relative", "direction"])
-))]
-pub struct FocusWindowArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "WINDOW")]
-    pub window: Option<String>,
-    #[arg(long, value_name = "STEP")]
-    pub relative: Option<String>,
-    #[arg(long, value_name = "SIDE")]
-    pub direction: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct MoveWindowArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "WORKSPACE")]
-    pub workspace: i64,
-    #[arg(long)]
-    pub follow: bool,
-}
-
-/// `-h` and `-v` are tmux's: the help flag is `--help` only here.
-#[derive(Debug, Args)]
-#[command(
-    disable_help_flag = true,
-    group(ArgGroup::new("axis").required(true).args(["direction", "side_by_side", "stacked"]))
-)]
-pub struct SplitWindowArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "DIRECTION")]
-    pub direction: Option<String>,
-    /// tmux's -h: the new pane beside the old one (a vertical divider; the same as `vertical`).
-    #[arg(short = 'h')]
-    pub side_by_side: bool,
-    /// tmux's -v: the new pane below the old one (a horizontal divider; `horizontal`).
-    #[arg(short = 'v')]
-    pub stacked: bool,
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-    /// Print help.
-    #[arg(long, action = clap::ArgAction::Help)]
-    pub help: Option<bool>,
-}
-
-impl SplitWindowArgs {
-    /// The verb's direction, however it was given.
-    pub fn axis(&self) -> String {
-        match (&self.direction, self.side_by_side, self.stacked) {
-            (Some(d), _, _) => d.clone(),
-            (None, true, _) => "vertical".to_string(),
-            _ => "horizontal".to_string(),
-        }
-    }
-}
-
-#[derive(Debug, Args)]
-#[command(group(
-    ArgGroup::new("change")
-        .required(true)
-        .multiple(true)
-        .args(["tiling", "equalize", "rotate"])
-))]
-pub struct SetLayoutArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(long, value_name = "BOOL")]
-    pub tiling: Option<bool>,
-    #[arg(long)]
-    pub equalize: bool,
-    #[arg(long)]
-    pub rotate: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct SelectWorkspaceArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "WORKSPACE")]
-    pub workspace: i64,
-}
-
-#[derive(Debug, Args)]
-pub struct SetWorkspaceNameArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "WORKSPACE")]
-    pub workspace: i64,
-    #[arg(value_name = "NAME")]
-    pub name: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SetWorkspaceOrderArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    /// Several arguments, or one comma-separated list: `3 1 2` or `3,1,2`.
-    #[arg(required = true, value_delimiter = ',', value_name = "N")]
-    pub order: Vec<i64>,
 }
 
 #[derive(Debug, Args)]

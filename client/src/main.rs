@@ -435,20 +435,6 @@ fn refuse_own_session(socket: &Path, target: Option<&str>) -> Result<(), Failure
     ))
 }
 
-/// A window started for this command begins in the directory the command runs in (tmux's
-/// rule), unless the request names one.
-fn with_client_cwd(mut req: Request) -> Request {
-    if !req.params.contains_key("cwd") {
-        if let Ok(dir) = std::env::current_dir() {
-            req.params.insert(
-                "cwd".into(),
-                Value::from(dir.to_string_lossy().into_owned()),
-            );
-        }
-    }
-    req
-}
-
 /// `tuios new [NAME] [-d]`: start the daemon if needed, create the session with the
 /// `new-session` verb (its first window in this directory), then attach unless detached.
 fn new_session(socket: &Path, a: &cli::NewArgs) -> Result<i32, Failure> {
@@ -458,7 +444,10 @@ fn new_session(socket: &Path, a: &cli::NewArgs) -> Result<i32, Failure> {
             .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
     }
     autostart::ensure_daemon(socket)?;
-    let mut req = with_client_cwd(params::new_session(a));
+    let mut req = params::new_session(a);
+    if let Some(cwd) = verbs::client_cwd(a.cwd.clone()) {
+        req.params.insert("cwd".into(), Value::from(cwd));
+    }
     for (key, value) in [
         ("width", NEW_SESSION_SIZE.0),
         ("height", NEW_SESSION_SIZE.1),

@@ -79,7 +79,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// Window ids in one-line messages: the same prefix list-windows shows, which still targets it.
-pub(super) fn short_id(id: &str) -> String {
+pub fn short_id(id: &str) -> String {
     id.chars().take(8).collect()
 }
 

@@ -77,4 +77,12 @@ mod tests {
         assert!(text.starts_with("created session my work\n"));
         assert!(text.contains("tuios capture-pane -s 'my work'"));
     }
+
+    #[test]
+    fn a_cleared_accent_is_said_so() {
+        assert_eq!(
+            session_accent_set(&json!({"session": "my work", "accent": ""})),
+            "session 'my work': accent cleared\n"
+        );
+    }
 }

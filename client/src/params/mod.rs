@@ -11,9 +11,7 @@ mod input;
 mod options;
 mod sessions;
 mod waits;
-mod windows;
 mod wire;
-mod workspaces;
 
 pub use agent::{explain_agent_detect, explain_agent_screen, get_agent_state, set_agent_state};
 pub use commands::run_command;
@@ -25,12 +23,7 @@ pub use sessions::{
     set_session_accent,
 };
 pub use waits::{subscribe, wait_for};
-pub use windows::{
-    close_window, focus_window, list_windows, move_window, new_window, resize, set_layout,
-    set_window, split_window,
-};
 pub use wire::{call_params, request_line};
-pub use workspaces::{list_workspaces, select_workspace, set_workspace_name, set_workspace_order};
 
 /// A verb name and its params object, ready to be sent.
 #[derive(Debug, Clone, PartialEq)]

@@ -60,10 +60,6 @@ mod tests {
 
     #[test]
     fn session_commands_map_the_session() {
-        assert_eq!(
-            params(&["list-windows", "-s", "a"]),
-            json!({"session": "a"})
-        );
         assert_eq!(params(&["session-info"]), json!({}));
         assert_eq!(params(&["kill-session", "a b"]), json!({"session": "a b"}));
         assert_eq!(params(&["ls"]), json!({}));
@@ -72,8 +68,8 @@ mod tests {
             json!({"verb": "send-keys"})
         );
         assert_eq!(
-            params(&["resize", "-w", "1", "100", "30"]),
-            json!({"window": "1", "width": 100, "height": 30})
+            params(&["set-session-accent", "-s", "w", "bright blue"]),
+            json!({"session": "w", "accent": "bright blue"})
         );
     }
 
@@ -86,10 +82,6 @@ mod tests {
         assert_eq!(
             params(&["run", "-w", "2", "--", "printf", "'%s\\n'", "-x"]),
             json!({"window": "2", "command": "printf '%s\\n' -x"})
-        );
-        assert_eq!(
-            params(&["new-window", "-c", "/srv", "-e", "X=y"]),
-            json!({"cwd": "/srv", "env": ["X=y"]})
         );
     }
 }

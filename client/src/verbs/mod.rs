@@ -155,6 +155,17 @@ pub fn verb<R: DeserializeOwned>(
     }
 }
 
+/// The directory a window started by a command (`new`, `new-window`) begins in: the one the
+/// user named, else the one the command runs in (tmux's rule), so it opens where the user is
+/// rather than where the daemon happened to start. `None` only when neither is known.
+pub fn client_cwd(named: Option<String>) -> Option<String> {
+    named.or_else(|| {
+        std::env::current_dir()
+            .ok()
+            .map(|dir| dir.to_string_lossy().into_owned())
+    })
+}
+
 /// Until a command prints its typed reply itself: its typed params as the request the
 /// string-based output path sends.
 pub fn legacy_request(verb: &'static str, params: &impl Serialize) -> crate::params::Request {
@@ -169,4 +180,35 @@ pub fn legacy_request(verb: &'static str, params: &impl Serialize) -> crate::par
 pub fn from_legacy<P: DeserializeOwned>(req: crate::params::Request) -> P {
     serde_json::from_value(Value::Object(req.params))
         .unwrap_or_else(|e| panic!("{} params do not decode: {e}", req.verb))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// `tuios ARGS` parsed as main parses it (registry help and accepted sets applied): the verb
+    /// command, or the kind of error clap refuses it with.
+    pub fn parse(args: &[&str]) -> Result<VerbCommand, ErrorKind> {
+        let argv = std::iter::once("tuios").chain(args.iter().copied());
+        let matches = crate::cli::command()
+            .try_get_matches_from(argv)
+            .map_err(|e| e.kind())?;
+        match crate::cli::Cli::from_arg_matches(&matches)
+            .expect("matches convert")
+            .command
+        {
+            crate::cli::Command::Verb(v) => Ok(v),
+            other => panic!("not a verb command: {other:?}"),
+        }
+    }
+
+    /// How clap refuses `tuios ARGS`.
+    pub fn refused(args: &[&str]) -> ErrorKind {
+        parse(args).expect_err("arguments are refused")
+    }
+
+    /// A typed params object as the JSON sent: `{}` when nothing is.
+    pub fn sent(params: &impl Serialize) -> Value {
+        params_value(params).unwrap_or_else(|| Value::Object(serde_json::Map::new()))
+    }
 }

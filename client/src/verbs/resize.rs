@@ -1,21 +1,67 @@
-//! `tuios resize`: the `resize` verb from the command line.
+//! `tuios resize`: the size of a window's terminal.
 use std::path::Path;
 
+use protocol::verbs::resize::{Params, Reply, SPEC};
+
+use super::target::WindowTarget;
 use crate::failure::Failure;
-#[allow(unused_imports)]
-use crate::*;
 
 pub const NAME: Option<&str> = Some("resize");
 pub const ALIASES: &[&str] = &[];
-pub use crate::cli::ResizeArgs as Args;
 
-pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    {
-        verb_command(socket, &super::legacy_request(protocol::verbs::resize::SPEC.name, &params(&a)), a.target.json, output::resized)
-    }
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(value_name = "WIDTH")]
+    pub width: i64,
+    #[arg(value_name = "HEIGHT")]
+    pub height: i64,
 }
 
 /// The typed params this command sends.
-pub fn params(a: &Args) -> protocol::verbs::resize::Params {
-    super::from_legacy(crate::params::resize(a))
+pub fn params(a: &Args) -> Params {
+    Params {
+        session: a.target.session.clone(),
+        window: a.target.window.clone(),
+        width: a.width,
+        height: a.height,
+    }
+}
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    super::verb(socket, SPEC.name, &params(&a), a.target.json, print)
+}
+
+fn print(r: &Reply) -> String {
+    format!("resized to {}x{}\n", r.width, r.height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::VerbCommand;
+    use serde_json::json;
+
+    #[test]
+    fn the_window_and_its_size_are_sent() {
+        let Ok(VerbCommand::Resize(a)) = parse(&["resize", "-w", "1", "100", "30"]) else {
+            panic!("resize parses");
+        };
+        assert_eq!(
+            sent(&params(&a)),
+            json!({"window": "1", "width": 100, "height": 30})
+        );
+    }
+
+    #[test]
+    fn the_size_in_effect_is_shown() {
+        let reply = Reply {
+            width: 120,
+            height: 40,
+            ..Default::default()
+        };
+        assert_eq!(print(&reply), "resized to 120x40\n");
+    }
 }

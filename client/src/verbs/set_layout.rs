@@ -1,24 +1,97 @@
-//! `tuios set-layout`: the `set-layout` verb from the command line.
+//! `tuios set-layout`: tiling on or off, rotate the focused split, even out the splits.
 use std::path::Path;
 
+use clap::ArgGroup;
+use protocol::verbs::set_layout::{Params, Reply, SPEC};
+
+use super::target::SessionTarget;
 use crate::failure::Failure;
-#[allow(unused_imports)]
-use crate::*;
 
 pub const NAME: Option<&str> = Some("set-layout");
 pub const ALIASES: &[&str] = &[];
-pub use crate::cli::SetLayoutArgs as Args;
+
+#[derive(Debug, clap::Args)]
+#[command(group(
+    ArgGroup::new("change")
+        .required(true)
+        .multiple(true)
+        .args(["tiling", "equalize", "rotate"])
+))]
+pub struct Args {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(long, value_name = "BOOL")]
+    pub tiling: Option<bool>,
+    #[arg(long)]
+    pub equalize: bool,
+    #[arg(long)]
+    pub rotate: bool,
+}
+
+/// The typed params this command sends; the two flags only when given (the verb's default is
+/// false).
+pub fn params(a: &Args) -> Params {
+    Params {
+        session: a.target.session.clone(),
+        tiling: a.tiling,
+        equalize: a.equalize.then_some(true),
+        rotate: a.rotate.then_some(true),
+    }
+}
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    verb_command(
-        socket,
-        &super::legacy_request(protocol::verbs::set_layout::SPEC.name, &params(&a)),
-        a.target.json,
-        output::layout_set,
+    super::verb(socket, SPEC.name, &params(&a), a.target.json, print)
+}
+
+fn print(r: &Reply) -> String {
+    format!(
+        "{}, layout {}, master ratio {:.2}\n",
+        r.tiling_mode, r.layout_mode, r.master_ratio
     )
 }
 
-/// The typed params this command sends.
-pub fn params(a: &Args) -> protocol::verbs::set_layout::Params {
-    super::from_legacy(crate::params::set_layout(a))
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verbs::tests::{parse, refused, sent};
+    use crate::verbs::VerbCommand;
+    use serde_json::json;
+
+    fn sends(argv: &[&str]) -> serde_json::Value {
+        match parse(argv) {
+            Ok(VerbCommand::SetLayout(a)) => sent(&params(&a)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn set_layout_needs_a_change() {
+        assert_eq!(
+            sends(&["set-layout", "--tiling", "false"]),
+            json!({"tiling": false})
+        );
+        assert_eq!(
+            sends(&["set-layout", "-s", "w", "--equalize", "--rotate"]),
+            json!({"session": "w", "equalize": true, "rotate": true})
+        );
+        assert_eq!(
+            refused(&["set-layout"]),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            refused(&["set-layout", "--tiling", "on"]),
+            clap::error::ErrorKind::InvalidValue
+        );
+    }
+
+    #[test]
+    fn the_layout_is_one_line() {
+        let reply = Reply {
+            tiling_mode: "tiling".into(),
+            layout_mode: "bsp".into(),
+            master_ratio: 0.5,
+            ..Default::default()
+        };
+        assert_eq!(print(&reply), "tiling, layout bsp, master ratio 0.50\n");
+    }
 }

@@ -42,6 +42,25 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::VerbCommand;
+    use serde_json::json;
+
+    fn sends(argv: &[&str]) -> serde_json::Value {
+        match parse(argv) {
+            Ok(VerbCommand::SetSessionName(a)) => sent(&params(&a)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_name_is_sent_and_none_clears_it() {
+        assert_eq!(
+            sends(&["set-session-name", "Deploy 42"]),
+            json!({"name": "Deploy 42"})
+        );
+        assert_eq!(sends(&["set-session-name"]), json!({}));
+    }
 
     #[test]
     fn a_name_is_shown_quoted_and_an_empty_one_as_cleared() {
