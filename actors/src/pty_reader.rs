@@ -20,7 +20,6 @@ use tokio::net::unix::pipe;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use crate::pty;
-use crate::window::Window;
 
 /// A reader quiet this long lets go of its read buffer: a flood leaves up to a burst of touched
 /// pages in it, which an idle window should not keep.
@@ -48,23 +47,35 @@ pub struct Drained;
 #[rtype(result = "()")]
 pub struct StopReading;
 
-pub struct PtyReader {
+/// What a reader hands its output to (its window): any actor that takes the reader's three
+/// messages, so this module does not depend on the window's.
+pub trait OutputSink:
+    Actor<Context = Context<Self>> + Handler<Output> + Handler<OutputEnded> + Handler<Drained>
+{
+}
+
+impl<T> OutputSink for T where
+    T: Actor<Context = Context<T>> + Handler<Output> + Handler<OutputEnded> + Handler<Drained>
+{
+}
+
+pub struct PtyReader<W: OutputSink> {
     fd: Option<OwnedFd>,
-    window: Addr<Window>,
+    window: Addr<W>,
     drain: Arc<Notify>,
 }
 
-impl PtyReader {
+impl<W: OutputSink> PtyReader<W> {
     /// Start reading `fd` (a non-blocking dup of the PTY master) for `window`. Notifying `drain`
     /// asks the reader to deliver whatever is buffered now, without waiting for more, and then
     /// send [`Drained`]: the window's program was reaped, and background processes may keep the
     /// PTY open indefinitely.
     pub fn start(
         fd: OwnedFd,
-        window: Addr<Window>,
+        window: Addr<W>,
         drain: Arc<Notify>,
         arbiter: &ArbiterHandle,
-    ) -> Addr<PtyReader> {
+    ) -> Addr<PtyReader<W>> {
         PtyReader::start_in_arbiter(arbiter, move |_| PtyReader {
             fd: Some(fd),
             window,
@@ -73,7 +84,7 @@ impl PtyReader {
     }
 }
 
-impl Actor for PtyReader {
+impl<W: OutputSink> Actor for PtyReader<W> {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
@@ -157,7 +168,7 @@ impl Actor for PtyReader {
     }
 }
 
-impl Handler<StopReading> for PtyReader {
+impl<W: OutputSink> Handler<StopReading> for PtyReader<W> {
     type Result = ();
     fn handle(&mut self, _: StopReading, ctx: &mut Self::Context) {
         // Dropping the read future closes this reader's descriptor.

@@ -98,7 +98,7 @@ pub struct Window {
     emulator: Emulator,
     master: Box<dyn MasterPty + Send>,
     input: Option<Arc<PtyInput>>,
-    reader: Option<Addr<PtyReader>>,
+    reader: Option<Addr<PtyReader<Window>>>,
     /// Asks the reader for what is buffered now (the program was reaped).
     drain: Arc<Notify>,
     pid: i32,
@@ -206,7 +206,7 @@ impl Window {
         emulator: Emulator,
         master: Box<dyn MasterPty + Send>,
         input: Option<Arc<PtyInput>>,
-        reader: Option<Addr<PtyReader>>,
+        reader: Option<Addr<PtyReader<Window>>>,
         drain: Arc<Notify>,
         pid: i32,
         ctx: &mut Context<Window>,
