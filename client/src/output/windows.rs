@@ -148,29 +148,11 @@ pub fn layout_set(result: &Value) -> String {
     out
 }
 
-/// capture-pane prints the content as is; a terminal gets a final newline so the prompt does
-/// not land on the last row, a pipe gets exactly what the pane holds.
-pub fn capture(content: &str, stdout_is_tty: bool) -> String {
-    let mut out = content.to_string();
-    if stdout_is_tty && !out.is_empty() && !out.ends_with('\n') {
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::output::workspace_selected;
     use serde_json::json;
-
-    #[test]
-    fn capture_adds_a_newline_only_for_terminals() {
-        assert_eq!(capture("a\nb", false), "a\nb");
-        assert_eq!(capture("a\nb", true), "a\nb\n");
-        assert_eq!(capture("a\n", true), "a\n");
-        assert_eq!(capture("", true), "");
-    }
 
     #[test]
     fn windows_table_marks_focus() {

@@ -170,3 +170,35 @@ pub fn from_legacy<P: DeserializeOwned>(req: crate::params::Request) -> P {
     serde_json::from_value(Value::Object(req.params))
         .unwrap_or_else(|e| panic!("{} params do not decode: {e}", req.verb))
 }
+
+/// Command lines parsed the way `main` parses them (registry help and accepted sets applied),
+/// for the modules' tests of their `Args` and `params`.
+#[cfg(test)]
+pub mod testing {
+    use clap::FromArgMatches;
+
+    use super::VerbCommand;
+    use crate::cli::{Cli, Command};
+
+    /// `tuios ARGS...` as the verb command it parses to.
+    pub fn parse(args: &[&str]) -> VerbCommand {
+        let matches = crate::cli::command()
+            .try_get_matches_from(std::iter::once("tuios").chain(args.iter().copied()))
+            .expect("arguments parse");
+        match Cli::from_arg_matches(&matches)
+            .expect("matches convert")
+            .command
+        {
+            Command::Verb(v) => v,
+            other => panic!("not a verb command: {other:?}"),
+        }
+    }
+
+    /// How clap refuses `tuios ARGS...`.
+    pub fn refused(args: &[&str]) -> clap::error::ErrorKind {
+        crate::cli::command()
+            .try_get_matches_from(std::iter::once("tuios").chain(args.iter().copied()))
+            .expect_err("arguments are refused")
+            .kind()
+    }
+}
