@@ -208,29 +208,6 @@ pub struct SessionOnlyArgs {
     pub target: SessionTarget,
 }
 
-#[derive(Debug, Args)]
-pub struct SendKeysArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    /// Key names (Enter, C-c, M-x, ...) or text; as in tmux, an argument holding a space or a
-    /// comma is typed as it is.
-    #[arg(required = true, value_name = "KEYS")]
-    pub keys: Vec<String>,
-    /// Send the arguments as text, key names included (tmux's -l).
-    #[arg(short = 'l', long)]
-    pub literal: bool,
-    #[arg(short = 'r', long)]
-    pub raw: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct SendTextArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "TEXT")]
-    pub text: String,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CaptureSource {
     Visible,
@@ -244,25 +221,6 @@ impl CaptureSource {
             CaptureSource::Recent => "recent",
         }
     }
-}
-
-#[derive(Debug, Args)]
-pub struct CapturePaneArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(long, value_enum, conflicts_with = "scrollback")]
-    pub source: Option<CaptureSource>,
-    /// Include scrollback (the same as --source recent).
-    #[arg(short = 'S', long)]
-    pub scrollback: bool,
-    #[arg(long, visible_alias = "ansi")]
-    pub styled: bool,
-    #[arg(long, value_name = "N")]
-    pub lines: Option<i64>,
-    #[arg(long, value_name = "N")]
-    pub start: Option<i64>,
-    #[arg(long, value_name = "N")]
-    pub end: Option<i64>,
 }
 
 #[derive(Debug, Args)]
@@ -313,104 +271,6 @@ pub struct SetSessionAccentArgs {
     pub target: SessionTarget,
     #[arg(value_name = "ACCENT")]
     pub accent: Option<String>,
-}
-
-#[derive(Debug, Args)]
-#[command(
-    after_help = "Arguments that start with '-' go after '--': tuios run-command NewWindow logs -- tail -f app.log"
-)]
-pub struct RunCommandArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "COMMAND", required_unless_present = "list")]
-    pub command: Option<String>,
-    #[arg(value_name = "ARGS", requires = "command")]
-    pub args: Vec<String>,
-    /// Print the command vocabulary: usage, whether it runs without an attached client, and
-    /// what it does. Needs no daemon.
-    #[arg(long, conflicts_with = "command")]
-    pub list: bool,
-}
-
-#[derive(Debug, Args)]
-#[command(
-    after_help = "The command's output is printed as the terminal showed it, and tuios exits with the command's exit status (2 if it did not finish within --timeout).\nExample: tuios run -w build -- make test"
-)]
-pub struct RunArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(long, value_name = "MS")]
-    pub timeout: Option<i64>,
-    /// The command line; several words are joined with spaces. Put it after `--`.
-    #[arg(
-        required = true,
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "COMMAND"
-    )]
-    pub command: Vec<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct ListOptionsArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "PREFIX")]
-    pub prefix: Option<String>,
-    #[arg(long, value_name = "SECTION")]
-    pub section: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct GetOptionArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "KEY")]
-    pub key: String,
-}
-
-#[derive(Debug, Args)]
-pub struct SetOptionArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "KEY")]
-    pub key: String,
-    #[arg(value_name = "VALUE")]
-    pub value: String,
-}
-
-#[derive(Debug, Args)]
-pub struct ListThemesArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "THEME")]
-    pub theme: Option<String>,
-    #[arg(long, value_name = "TEXT")]
-    pub filter: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SetAgentStateArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "STATE")]
-    pub state: String,
-    #[arg(short = 'm', long, value_name = "TEXT")]
-    pub message: Option<String>,
-    #[arg(long, value_name = "SOURCE")]
-    pub source: Option<String>,
-    #[arg(long, value_name = "ID")]
-    pub harness: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct ExplainAgentScreenArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(long, value_name = "ID")]
-    pub harness: Option<String>,
-    #[arg(long, value_name = "N")]
-    pub lines: Option<i64>,
 }
 
 #[derive(Debug, Args)]

@@ -169,24 +169,6 @@ fn run(cli: Cli) -> Result<i32, Failure> {
     }
 }
 
-/// `tuios run-command`: `--list` answers from the vocabulary this build carries; otherwise the
-/// name (already restricted by clap) and argument count are checked here first, so a wrong
-/// count fails without a daemon, with the same message the daemon would give.
-fn run_command(socket: &Path, a: &cli::RunCommandArgs) -> Result<i32, Failure> {
-    let Some(req) = params::run_command(a) else {
-        let commands = protocol::commands::commands();
-        return if a.target.json {
-            print_json(&output::command_vocabulary_json(commands))
-        } else {
-            emit(&output::command_vocabulary(commands))
-        };
-    };
-    if let Some(name) = &a.command {
-        protocol::commands::check(name, &a.args).map_err(Failure::from)?;
-    }
-    verb_command(socket, &req, a.target.json, output::command_result)
-}
-
 /// `tuios tape run|validate FILE`.
 fn tape_command(socket: &Path, a: &cli::TapeArgs) -> Result<i32, Failure> {
     match &a.command {
@@ -238,23 +220,6 @@ fn tape_command(socket: &Path, a: &cli::TapeArgs) -> Result<i32, Failure> {
             }
         }
     }
-}
-
-/// `tuios run`: the command's output on stdout, exactly as the daemon returned it, and its exit
-/// status as ours (a status outside 0..=255 becomes 1, as a shell would see it truncated).
-fn run_and_wait(socket: &Path, a: &cli::RunArgs) -> Result<i32, Failure> {
-    let result = call(socket, &params::run(a))?;
-    if a.target.json {
-        print_json(&result)?;
-    } else {
-        emit(result.get("output").and_then(Value::as_str).unwrap_or(""))?;
-    }
-    let code = result.get("exit_code").and_then(Value::as_i64).unwrap_or(1);
-    Ok(if (0..=255).contains(&code) {
-        code as i32
-    } else {
-        1
-    })
 }
 
 /// Write text to stdout; a closed pipe (`tuios ls | head`) is not an error worth reporting.

@@ -83,14 +83,6 @@ pub fn short_id(id: &str) -> String {
     id.chars().take(8).collect()
 }
 
-/// A JSON scalar as plain text (strings unquoted).
-pub(super) fn plain(v: &Value) -> String {
-    match v {
-        Value::String(t) => t.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// Unix seconds as local `YYYY-MM-DD HH:MM`; zero or unknown prints `-`.
 pub fn format_local_time(unix_secs: i64) -> String {
     if unix_secs <= 0 {

@@ -2,11 +2,6 @@
 
 use serde_json::Value;
 
-/// Any result object as `key: value` lines, `type` left out. Used where no richer form exists.
-pub fn key_values(result: &Value) -> String {
-    reply_lines(None, result)
-}
-
 /// A verb's reply as `key: value` lines, in the order the verb declares its reply keys
 /// (`returns`), with any key it does not declare after them; `type` left out. What a verb
 /// without a renderer of its own prints.

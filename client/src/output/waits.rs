@@ -70,6 +70,10 @@ mod tests {
             "matched: session 'my work'\n"
         );
         assert_eq!(
+            wait_result(&json!({"condition": "agent-state", "state": "done"})),
+            "matched: agent state done\n"
+        );
+        assert_eq!(
             subscribed(&json!({"type": "subscribed", "seq": 7})),
             "subscribed (seq 7)\n"
         );

@@ -1,5 +1,4 @@
-//! Window output still shared with other commands: the window table run-command shows, and
-//! capture-pane's text.
+//! Window output still shared with other commands: the window table run-command shows.
 
 use protocol::verbs::common::WindowRow;
 use serde_json::Value;
@@ -24,28 +23,10 @@ fn window_row(row: &Value) -> WindowRow {
     serde_json::from_value(full).unwrap_or_default()
 }
 
-/// capture-pane prints the content as is; a terminal gets a final newline so the prompt does
-/// not land on the last row, a pipe gets exactly what the pane holds.
-pub fn capture(content: &str, stdout_is_tty: bool) -> String {
-    let mut out = content.to_string();
-    if stdout_is_tty && !out.is_empty() && !out.ends_with('\n') {
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn capture_adds_a_newline_only_for_terminals() {
-        assert_eq!(capture("a\nb", false), "a\nb");
-        assert_eq!(capture("a\nb", true), "a\nb\n");
-        assert_eq!(capture("a\n", true), "a\n");
-        assert_eq!(capture("", true), "");
-    }
 
     #[test]
     fn a_partial_row_still_shows() {

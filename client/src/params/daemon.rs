@@ -16,3 +16,20 @@ pub fn hello() -> Request {
     req.set("protocol", protocol::PROTOCOL_VERSION);
     req
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::params::tests::params;
+    use serde_json::json;
+
+    #[test]
+    fn hello_states_client_version_and_protocol() {
+        assert_eq!(
+            params(&["hello", "--json"]),
+            json!({
+                "client": "tuios", "version": env!("CARGO_PKG_VERSION"),
+                "protocol": protocol::PROTOCOL_VERSION
+            })
+        );
+    }
+}

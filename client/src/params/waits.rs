@@ -32,7 +32,7 @@ pub fn subscribe(a: &SubscribeArgs) -> Request {
 
 #[cfg(test)]
 mod tests {
-    use crate::params::tests::{build, params};
+    use crate::params::tests::{build, params, refused};
     use serde_json::json;
 
     #[test]
@@ -68,6 +68,25 @@ mod tests {
         );
         let missing = crate::cli::command().try_get_matches_from(["tuios", "wait-for"]);
         assert!(missing.is_err(), "CONDITION is required");
+    }
+
+    #[test]
+    fn wait_for_agent_state_joins_and_checks_its_states() {
+        assert_eq!(
+            params(&[
+                "wait-for",
+                "agent-state",
+                "--until",
+                "idle,done",
+                "--until",
+                "errored"
+            ]),
+            json!({"condition": "agent-state", "until": "idle,done,errored"})
+        );
+        assert_eq!(
+            refused(&["wait-for", "agent-state", "--until", "idle,dnoe"]),
+            clap::error::ErrorKind::InvalidValue
+        );
     }
 
     #[test]

@@ -1,30 +1,151 @@
-//! `tuios capture-pane`: the `capture-pane` verb from the command line.
+//! `tuios capture-pane`: a window's text, printed as captured.
+use std::io::{self, IsTerminal};
 use std::path::Path;
 
+use clap::ValueEnum;
+use protocol::verbs::capture_pane::{Params, Reply, SPEC};
+
+use super::target::WindowTarget;
 use crate::failure::Failure;
-#[allow(unused_imports)]
-use crate::*;
 
 pub const NAME: Option<&str> = Some("capture-pane");
 pub const ALIASES: &[&str] = &[];
-pub use crate::cli::CapturePaneArgs as Args;
 
-pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    {
-        // The pane's content is what was asked for, styling included: printed as captured,
-        // never through the escaping of the other human output.
-        let tty = io::stdout().is_terminal();
-        let result = call(socket, &super::legacy_request(protocol::verbs::capture_pane::SPEC.name, &params(&a)))?;
-        if a.target.json {
-            print_json(&result)
-        } else {
-            let content = result.get("content").and_then(Value::as_str).unwrap_or("");
-            emit(&output::capture(content, tty))
-        }
-    }
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub target: WindowTarget,
+    #[arg(long, value_enum, conflicts_with = "scrollback")]
+    pub source: Option<Source>,
+    /// Include scrollback (the same as --source recent).
+    #[arg(short = 'S', long)]
+    pub scrollback: bool,
+    #[arg(long, visible_alias = "ansi")]
+    pub styled: bool,
+    #[arg(long, value_name = "N")]
+    pub lines: Option<i64>,
+    #[arg(long, value_name = "N")]
+    pub start: Option<i64>,
+    #[arg(long, value_name = "N")]
+    pub end: Option<i64>,
+}
+
+/// What to read: the verb's `source` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Source {
+    Visible,
+    Recent,
 }
 
 /// The typed params this command sends.
-pub fn params(a: &Args) -> protocol::verbs::capture_pane::Params {
-    super::from_legacy(crate::params::capture_pane(a))
+pub fn params(a: &Args) -> Params {
+    // -S is the older spelling of source=recent; sending the source keeps the reply's
+    // `source` field truthful about what was captured.
+    let source = match (a.source, a.scrollback) {
+        (Some(Source::Visible), _) => Some("visible"),
+        (Some(Source::Recent), _) | (None, true) => Some("recent"),
+        (None, false) => None,
+    };
+    Params {
+        session: a.target.session.clone(),
+        window: a.target.window.clone(),
+        source: source.map(str::to_string),
+        styled: a.styled.then_some(true),
+        scrollback: None,
+        ansi: None,
+        lines: a.lines,
+        start: a.start,
+        end: a.end,
+    }
+}
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    let result = super::send(socket, SPEC.name, &params(&a))?;
+    if a.target.json {
+        return crate::print_json(&result);
+    }
+    // The pane's content is what was asked for, styling included: decoded as sent, never
+    // through the escaping of the other human output.
+    let reply: Reply = serde_json::from_value(result).map_err(|e| {
+        Failure::msg(format!(
+            "the daemon's {} reply is not what this client reads: {e}",
+            SPEC.name
+        ))
+    })?;
+    crate::emit(&print(&reply, io::stdout().is_terminal()))
+}
+
+/// The content as is; a terminal gets a final newline so the prompt does not land on the
+/// last row, a pipe gets exactly what the pane holds.
+fn print(r: &Reply, stdout_is_tty: bool) -> String {
+    let mut out = r.content.clone();
+    if stdout_is_tty && !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verbs::testing::parse;
+    use crate::verbs::VerbCommand;
+    use serde_json::{json, Value};
+
+    fn sent(argv: &[&str]) -> Option<Value> {
+        match parse(argv) {
+            VerbCommand::CapturePane(a) => crate::verbs::params_value(&params(&a)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn capture_pane_maps_sources_and_slices() {
+        assert_eq!(sent(&["capture-pane"]), None);
+        assert_eq!(sent(&["capture-pane", "-S"]), Some(json!({"source": "recent"})));
+        assert_eq!(
+            sent(&[
+                "capture-pane",
+                "--source",
+                "visible",
+                "--ansi",
+                "--lines",
+                "5"
+            ]),
+            Some(json!({"source": "visible", "styled": true, "lines": 5}))
+        );
+        assert_eq!(
+            sent(&[
+                "capture-pane",
+                "-w",
+                "abc",
+                "--styled",
+                "--start",
+                "2",
+                "--end",
+                "4"
+            ]),
+            Some(json!({"window": "abc", "styled": true, "start": 2, "end": 4}))
+        );
+        let both = crate::verbs::testing::refused(&["capture-pane", "--source", "visible", "-S"]);
+        assert_eq!(
+            both,
+            clap::error::ErrorKind::ArgumentConflict,
+            "--source and -S contradict each other"
+        );
+    }
+
+    #[test]
+    fn capture_adds_a_newline_only_for_terminals() {
+        let reply = |content: &str| Reply {
+            content: content.into(),
+            ..Default::default()
+        };
+        assert_eq!(print(&reply("a\nb"), false), "a\nb");
+        assert_eq!(print(&reply("a\nb"), true), "a\nb\n");
+        assert_eq!(print(&reply("a\n"), true), "a\n");
+        assert_eq!(print(&reply(""), true), "");
+        // Raw: the styling a capture asked for reaches the terminal.
+        assert_eq!(print(&reply("\x1b[1mX"), false), "\x1b[1mX");
+    }
 }

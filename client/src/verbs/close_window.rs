@@ -43,13 +43,13 @@ fn print(target: Option<&str>) -> String {
 mod tests {
     use super::*;
     use crate::verbs::params_value;
-    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::testing::{parse, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     fn args(argv: &[&str]) -> Args {
         match parse(argv) {
-            Ok(VerbCommand::CloseWindow(a)) => a,
+            VerbCommand::CloseWindow(a) => a,
             other => panic!("{other:?}"),
         }
     }

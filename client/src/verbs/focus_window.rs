@@ -63,14 +63,14 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, refused, sent};
+    use crate::verbs::testing::{parse, refused, sent};
     use crate::verbs::VerbCommand;
     use protocol::verbs::common::WindowRow;
     use serde_json::json;
 
     fn sends(argv: &[&str]) -> serde_json::Value {
         match parse(argv) {
-            Ok(VerbCommand::FocusWindow(a)) => sent(&params(&a)),
+            VerbCommand::FocusWindow(a) => sent(&params(&a)),
             other => panic!("{other:?}"),
         }
     }

@@ -68,13 +68,13 @@ pub fn windows_table(windows: &[WindowRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::testing::{parse, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     fn args(argv: &[&str]) -> Args {
         match parse(argv) {
-            Ok(VerbCommand::ListWindows(a)) => a,
+            VerbCommand::ListWindows(a) => a,
             other => panic!("{other:?}"),
         }
     }

@@ -90,7 +90,7 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::testing::{parse, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn the_session_is_all_it_sends() {
-        let Ok(VerbCommand::ListWorkspaces(a)) = parse(&["list-workspaces", "-s", "w"]) else {
+        let VerbCommand::ListWorkspaces(a) = parse(&["list-workspaces", "-s", "w"]) else {
             panic!("list-workspaces parses");
         };
         assert_eq!(sent(&params(&a)), json!({"session": "w"}));

@@ -182,33 +182,40 @@ pub fn from_legacy<P: DeserializeOwned>(req: crate::params::Request) -> P {
         .unwrap_or_else(|e| panic!("{} params do not decode: {e}", req.verb))
 }
 
+/// Command lines parsed the way `main` parses them (registry help and accepted sets applied),
+/// for the modules' tests of their `Args` and `params`.
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+pub mod testing {
+    use clap::FromArgMatches;
 
-    /// `tuios ARGS` parsed as main parses it (registry help and accepted sets applied): the verb
-    /// command, or the kind of error clap refuses it with.
-    pub fn parse(args: &[&str]) -> Result<VerbCommand, ErrorKind> {
-        let argv = std::iter::once("tuios").chain(args.iter().copied());
+    use super::VerbCommand;
+    use crate::cli::{Cli, Command};
+
+    /// `tuios ARGS...` as the verb command it parses to.
+    pub fn parse(args: &[&str]) -> VerbCommand {
         let matches = crate::cli::command()
-            .try_get_matches_from(argv)
-            .map_err(|e| e.kind())?;
-        match crate::cli::Cli::from_arg_matches(&matches)
+            .try_get_matches_from(std::iter::once("tuios").chain(args.iter().copied()))
+            .expect("arguments parse");
+        match Cli::from_arg_matches(&matches)
             .expect("matches convert")
             .command
         {
-            crate::cli::Command::Verb(v) => Ok(v),
+            Command::Verb(v) => v,
             other => panic!("not a verb command: {other:?}"),
         }
     }
 
-    /// How clap refuses `tuios ARGS`.
-    pub fn refused(args: &[&str]) -> ErrorKind {
-        parse(args).expect_err("arguments are refused")
+    /// How clap refuses `tuios ARGS...`.
+    pub fn refused(args: &[&str]) -> clap::error::ErrorKind {
+        crate::cli::command()
+            .try_get_matches_from(std::iter::once("tuios").chain(args.iter().copied()))
+            .expect_err("arguments are refused")
+            .kind()
     }
 
     /// A typed params object as the JSON sent: `{}` when nothing is.
-    pub fn sent(params: &impl Serialize) -> Value {
-        params_value(params).unwrap_or_else(|| Value::Object(serde_json::Map::new()))
+    pub fn sent(params: &impl serde::Serialize) -> serde_json::Value {
+        super::params_value(params)
+            .unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()))
     }
 }

@@ -66,13 +66,13 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::testing::{parse, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     fn args(argv: &[&str]) -> Args {
         match parse(argv) {
-            Ok(VerbCommand::NewWindow(a)) => a,
+            VerbCommand::NewWindow(a) => a,
             other => panic!("{other:?}"),
         }
     }

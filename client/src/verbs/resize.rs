@@ -40,13 +40,13 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::testing::{parse, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     #[test]
     fn the_window_and_its_size_are_sent() {
-        let Ok(VerbCommand::Resize(a)) = parse(&["resize", "-w", "1", "100", "30"]) else {
+        let VerbCommand::Resize(a) = parse(&["resize", "-w", "1", "100", "30"]) else {
             panic!("resize parses");
         };
         assert_eq!(

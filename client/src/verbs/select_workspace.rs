@@ -51,13 +51,13 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, sent};
+    use crate::verbs::testing::{parse, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     #[test]
     fn the_workspace_is_sent() {
-        let Ok(VerbCommand::SelectWorkspace(a)) = parse(&["select-workspace", "4"]) else {
+        let VerbCommand::SelectWorkspace(a) = parse(&["select-workspace", "4"]) else {
             panic!("select-workspace parses");
         };
         assert_eq!(sent(&params(&a)), json!({"workspace": 4}));

@@ -53,13 +53,13 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, refused, sent};
+    use crate::verbs::testing::{parse, refused, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     fn sends(argv: &[&str]) -> serde_json::Value {
         match parse(argv) {
-            Ok(VerbCommand::SetLayout(a)) => sent(&params(&a)),
+            VerbCommand::SetLayout(a) => sent(&params(&a)),
             other => panic!("{other:?}"),
         }
     }

@@ -43,13 +43,13 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::tests::{parse, refused, sent};
+    use crate::verbs::testing::{parse, refused, sent};
     use crate::verbs::VerbCommand;
     use serde_json::json;
 
     fn sends(argv: &[&str]) -> serde_json::Value {
         match parse(argv) {
-            Ok(VerbCommand::SetWorkspaceOrder(a)) => sent(&params(&a)),
+            VerbCommand::SetWorkspaceOrder(a) => sent(&params(&a)),
             other => panic!("{other:?}"),
         }
     }
