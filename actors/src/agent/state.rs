@@ -5,6 +5,7 @@ use protocol::agent::{may_replace, AgentSource, AgentState};
 use serde_json::{json, Map, Value};
 
 use super::PaneLink;
+use crate::session::AgentFacts;
 
 /// A claim on a window, as it stood before the screen tier displaced it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,13 +216,15 @@ impl WindowAgent {
         self.source.map(|s| s.as_str()).unwrap_or("report")
     }
 
-    /// The agent keys of a list-windows row.
-    pub fn fill_row(&self, row: &mut protocol::verbs::common::WindowRow) {
-        row.agent_state = self.state.as_str().to_string();
-        row.agent_message = (!self.message.is_empty()).then(|| self.message.clone());
-        row.agent_state_at = (self.at_ns != 0).then_some(self.at_ns as i64);
-        row.agent_harness = self.harness.clone();
-        row.foreground_cmd = (!self.foreground_cmd.is_empty()).then(|| self.foreground_cmd.clone());
+    /// What a window's description says of its agent: each fact only when set.
+    pub fn facts(&self) -> AgentFacts {
+        AgentFacts {
+            state: self.state,
+            message: (!self.message.is_empty()).then(|| self.message.clone()),
+            since_ns: (self.at_ns != 0).then_some(self.at_ns),
+            harness: self.harness.clone(),
+            foreground_cmd: (!self.foreground_cmd.is_empty()).then(|| self.foreground_cmd.clone()),
+        }
     }
 
     /// The agent keys of a list-sessions window entry (each only when set); the foreground
@@ -368,34 +371,37 @@ mod tests {
         assert!(!a.blocker_may_override(S::NeedsInput, 5_000, 4_000));
     }
 
+    // The window row's agent keys are built from these facts (`verbs::rows`, whose test holds
+    // that an unset fact leaves its key out).
     #[test]
-    fn row_keys_appear_only_when_set() {
+    fn facts_hold_only_what_is_set() {
         let mut a = agent();
-        let mut typed = protocol::verbs::common::WindowRow::default();
-        a.fill_row(&mut typed);
-        let row = serde_json::to_value(&typed).unwrap();
-        assert_eq!(row["agent_state"], "none");
-        for k in [
-            "agent_message",
-            "agent_state_at",
-            "agent_harness",
-            "foreground_cmd",
-        ] {
-            assert!(row.get(k).is_none(), "{k}");
-        }
+        assert_eq!(
+            a.facts(),
+            AgentFacts {
+                state: S::None,
+                message: None,
+                since_ns: None,
+                harness: None,
+                foreground_cmd: None,
+            }
+        );
         assert!(a.session_keys(false).is_empty());
         let mut r = super::Report::new(S::NeedsInput, Report);
         r.message = Some("approve".into());
         r.harness = Some("codex".into());
         a.apply(r, at(7));
         a.foreground_cmd = "codex".into();
-        a.fill_row(&mut typed);
-        let row = serde_json::to_value(&typed).unwrap();
-        assert_eq!(row["agent_state"], "needs_input");
-        assert_eq!(row["agent_message"], "approve");
-        assert_eq!(row["agent_state_at"], 7_000_000);
-        assert_eq!(row["agent_harness"], "codex");
-        assert_eq!(row["foreground_cmd"], "codex");
+        assert_eq!(
+            a.facts(),
+            AgentFacts {
+                state: S::NeedsInput,
+                message: Some("approve".into()),
+                since_ns: Some(7_000_000),
+                harness: Some("codex".into()),
+                foreground_cmd: Some("codex".into()),
+            }
+        );
         assert!(a.session_keys(true).get("foreground_cmd").is_none());
         assert_eq!(a.session_keys(false)["foreground_cmd"], "codex");
     }

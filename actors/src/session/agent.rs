@@ -8,9 +8,9 @@ use std::time::Duration;
 use actix::prelude::*;
 use protocol::agent::{may_replace, AgentSource, AgentState};
 use protocol::events::Event;
-use protocol::verbs::{get_agent_state, set_agent_state};
 use protocol::VerbError;
 
+use super::views::{AgentReportOutcome, AgentStatus};
 use super::Session;
 use crate::agent::manifest::{Manifest, Registry};
 use crate::agent::proc::ProcInfo;
@@ -480,17 +480,16 @@ impl Session {
         });
     }
 
-    /// The reply of `get-agent-state` for window `i`.
-    fn agent_state_reply(&self, i: usize) -> get_agent_state::Reply {
+    /// Window `i`'s agent state, as `get-agent-state` reads it.
+    fn agent_status(&self, i: usize) -> AgentStatus {
         let w = &self.windows[i];
-        get_agent_state::Reply {
+        AgentStatus {
             window_id: w.id.clone(),
-            state: w.agent.state.as_str().to_string(),
+            state: w.agent.state,
             message: w.agent.message.clone(),
-            agent_state_at: w.agent.at_ns as i64,
-            source: w.agent.source_name().to_string(),
-            harness_id: w.agent.harness.clone().unwrap_or_default(),
-            ..Default::default()
+            since_ns: w.agent.at_ns,
+            source: w.agent.source_name(),
+            harness: w.agent.harness.clone(),
         }
     }
 }
@@ -507,7 +506,7 @@ impl Handler<AgentNotice> for Session {
 
 /// `set-agent-state` for a window of this session (params already checked).
 #[derive(Message)]
-#[rtype(result = "Result<set_agent_state::Reply, VerbError>")]
+#[rtype(result = "Result<AgentReportOutcome, VerbError>")]
 pub struct SetAgentState {
     pub window: Option<String>,
     pub state: AgentState,
@@ -517,35 +516,31 @@ pub struct SetAgentState {
 }
 
 impl Handler<SetAgentState> for Session {
-    type Result = Result<set_agent_state::Reply, VerbError>;
+    type Result = Result<AgentReportOutcome, VerbError>;
     fn handle(&mut self, msg: SetAgentState, ctx: &mut Self::Context) -> Self::Result {
         let i = self.resolve(msg.window.as_deref())?;
-        let sent = msg.message.clone().unwrap_or_default();
         let mut r = Report::new(msg.state, msg.source);
         r.message = msg.message.filter(|m| !m.is_empty());
         r.harness = msg.harness.filter(|h| !h.is_empty());
         let out = self.agent_apply(i, r, ctx);
-        Ok(set_agent_state::Reply {
+        Ok(AgentReportOutcome {
             window_id: self.windows[i].id.clone(),
-            state: out.state.as_str().to_string(),
-            message: sent,
-            source: msg.source.as_str().to_string(),
+            state: out.state,
             applied: out.applied,
-            ..Default::default()
         })
     }
 }
 
 /// `get-agent-state` for a window of this session.
 #[derive(Message)]
-#[rtype(result = "Result<get_agent_state::Reply, VerbError>")]
+#[rtype(result = "Result<AgentStatus, VerbError>")]
 pub struct GetAgentState(pub Option<String>);
 
 impl Handler<GetAgentState> for Session {
-    type Result = Result<get_agent_state::Reply, VerbError>;
+    type Result = Result<AgentStatus, VerbError>;
     fn handle(&mut self, msg: GetAgentState, _: &mut Self::Context) -> Self::Result {
         let i = self.resolve(msg.0.as_deref())?;
-        Ok(self.agent_state_reply(i))
+        Ok(self.agent_status(i))
     }
 }
 

@@ -3,16 +3,14 @@
 use std::collections::BTreeMap;
 
 use actix::prelude::*;
-use protocol::verbs::{
-    set_session_accent, set_session_name, set_workspace_name, set_workspace_order,
-};
 use protocol::VerbError;
 
+use super::views::{SessionLabels, WorkspaceLabel};
 use super::workspaces::check_workspace;
 use super::{Session, NUM_WORKSPACES};
 
 #[derive(Message)]
-#[rtype(result = "set_session_name::Reply")]
+#[rtype(result = "SessionLabels")]
 pub struct SetSessionName(pub String);
 
 impl Handler<SetSessionName> for Session {
@@ -23,17 +21,13 @@ impl Handler<SetSessionName> for Session {
         self.display_name = (!name.is_empty()).then_some(name);
         // Attached clients show the session's name: they redraw it now.
         self.broadcast_state();
-        MessageResult(set_session_name::Reply {
-            session: self.name.clone(),
-            display_name: self.display_name.clone().unwrap_or_default(),
-            ..Default::default()
-        })
+        MessageResult(self.labels())
     }
 }
 
 /// Set (or with an empty string, clear) the accent; the caller has validated it.
 #[derive(Message)]
-#[rtype(result = "set_session_accent::Reply")]
+#[rtype(result = "SessionLabels")]
 pub struct SetSessionAccent(pub String);
 
 impl Handler<SetSessionAccent> for Session {
@@ -42,23 +36,30 @@ impl Handler<SetSessionAccent> for Session {
         self.save_soon(ctx);
         self.accent = (!msg.0.is_empty()).then_some(msg.0);
         self.broadcast_state();
-        MessageResult(set_session_accent::Reply {
+        MessageResult(self.labels())
+    }
+}
+
+impl Session {
+    /// What set-session-name and set-session-accent answer: every label, as it now stands.
+    fn labels(&self) -> SessionLabels {
+        SessionLabels {
             session: self.name.clone(),
-            accent: self.accent.clone().unwrap_or_default(),
-            ..Default::default()
-        })
+            display_name: self.display_name.clone(),
+            accent: self.accent.clone(),
+        }
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<set_workspace_name::Reply, VerbError>")]
+#[rtype(result = "Result<WorkspaceLabel, VerbError>")]
 pub struct SetWorkspaceName {
     pub workspace: i64,
     pub name: String,
 }
 
 impl Handler<SetWorkspaceName> for Session {
-    type Result = Result<set_workspace_name::Reply, VerbError>;
+    type Result = Result<WorkspaceLabel, VerbError>;
     fn handle(&mut self, msg: SetWorkspaceName, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
         let n = check_workspace(msg.workspace)?;
@@ -66,24 +67,24 @@ impl Handler<SetWorkspaceName> for Session {
         if name.is_empty() {
             self.workspace_names.remove(&n);
         } else {
-            self.workspace_names.insert(n, name.clone());
+            self.workspace_names.insert(n, name);
         }
-        Ok(set_workspace_name::Reply {
+        Ok(WorkspaceLabel {
             workspace: n,
-            name,
-            ..Default::default()
+            name: self.workspace_names.get(&n).cloned(),
         })
     }
 }
 
 /// Set the display order: entries out of range and repeats are dropped; an ascending result
-/// is the natural order and clears the setting.
+/// is the natural order and clears the setting. Answers the order now in effect (`None`: the
+/// natural one).
 #[derive(Message)]
-#[rtype(result = "Result<set_workspace_order::Reply, VerbError>")]
+#[rtype(result = "Result<Option<Vec<i64>>, VerbError>")]
 pub struct SetWorkspaceOrder(pub Vec<i64>);
 
 impl Handler<SetWorkspaceOrder> for Session {
-    type Result = Result<set_workspace_order::Reply, VerbError>;
+    type Result = Result<Option<Vec<i64>>, VerbError>;
     fn handle(&mut self, msg: SetWorkspaceOrder, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
         let mut kept: Vec<i64> = Vec::new();
@@ -103,10 +104,7 @@ impl Handler<SetWorkspaceOrder> for Session {
         } else {
             Some(kept)
         };
-        Ok(set_workspace_order::Reply {
-            workspace_order: self.workspace_order.clone(),
-            ..Default::default()
-        })
+        Ok(self.workspace_order.clone())
     }
 }
 

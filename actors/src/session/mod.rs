@@ -3,8 +3,6 @@
 use actix::prelude::*;
 use futures_util::future::join_all;
 use protocol::closest::echo_name;
-use protocol::verbs::common::{ExitCode, WindowRow};
-use protocol::verbs::{list_windows, new_window, session_info};
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -22,11 +20,13 @@ mod clients;
 pub mod handover;
 mod labels;
 pub mod saved;
+mod views;
 mod workspaces;
 
 pub use agent::{AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState};
 pub use clients::*;
 pub use labels::*;
+pub use views::*;
 pub use workspaces::*;
 
 /// Workspaces per session.
@@ -144,7 +144,7 @@ impl Session {
         self.focused.as_deref().and_then(|id| self.index_of(id))
     }
 
-    fn window_row(&self, idx: usize) -> WindowRow {
+    fn window_info(&self, idx: usize) -> WindowInfo {
         let w = &self.windows[idx];
         // The outer box an attached client placed the window in, as Go reports it; until one
         // has, the whole session area (Go's placeholder for daemon-created windows).
@@ -152,10 +152,11 @@ impl Session {
             Some(b) => (i64::from(b.x), i64::from(b.y), b.width, b.height),
             None => (0, 0, self.width, self.height),
         };
-        let mut row = WindowRow {
-            window_id: w.id.clone(),
+        WindowInfo {
+            id: w.id.clone(),
             index: idx,
             title: w.title().to_string(),
+            custom_name: w.custom_name.clone(),
             display_name: w.display_name().to_string(),
             workspace: w.workspace,
             minimized: w.minimized,
@@ -165,21 +166,10 @@ impl Session {
             width,
             height,
             pty_id: w.pty_id.clone(),
-            alive: w.exited.is_none(),
             failed_frames: w.failed_frames,
-            custom_name: w.custom_name.clone(),
-            ..Default::default()
-        };
-        w.agent.fill_row(&mut row);
-        if let Some(exit) = w.exited {
-            row.exit_code = exit.code.map(ExitCode::Code);
-            row.signal = exit.signal;
-            if let Some(reason) = exit.reason {
-                row.exit_code = Some(ExitCode::Unknown);
-                row.exit_reason = Some(reason.to_string());
-            }
+            agent: w.agent.facts(),
+            exited: w.exited,
         }
-        row
     }
 
     /// The window target rules of the protocol: empty = focused; exact id; index; unique id
@@ -369,7 +359,7 @@ impl Session {
         }
     }
 
-    fn info(&self) -> session_info::Reply {
+    fn describe(&self) -> SessionDescription {
         // The layout is the attached clients' (opaque to the daemon apart from this flag).
         let tiling = self
             .clients
@@ -377,35 +367,21 @@ impl Session {
             .as_deref()
             .and_then(|l| serde_json::from_str::<Value>(l).ok())
             .and_then(|l| l["workspaces"][self.current_workspace.to_string()]["tiling"].as_bool());
-        session_info::Reply {
-            session_name: self.name.clone(),
-            session_id: self.id.clone(),
-            display_name: self.display_name.clone().unwrap_or_default(),
-            accent: self.accent.clone().unwrap_or_default(),
-            mode: "unknown".into(),
+        SessionDescription {
+            name: self.name.clone(),
+            id: self.id.clone(),
+            display_name: self.display_name.clone(),
+            accent: self.accent.clone(),
             current_workspace: self.current_workspace,
             num_workspaces: NUM_WORKSPACES,
-            workspace_names: self
-                .workspace_names
-                .iter()
-                .map(|(k, v)| (k.to_string(), Value::from(v.clone())))
-                .collect(),
+            workspace_names: self.workspace_names.clone(),
             workspace_order: self.workspace_order.clone(),
-            layout_mode: if tiling.is_some() { "bsp" } else { "unknown" }.into(),
+            tiling,
             window_count: self.windows.len(),
-            tiling_mode: if tiling == Some(true) {
-                "tiling"
-            } else {
-                "floating"
-            }
-            .into(),
-            master_ratio: 0.5,
             width: self.width,
             height: self.height,
-            tui_attached: self.has_clients(),
             clients: self.clients.list.len(),
             created: self.created,
-            ..Default::default()
         }
     }
 }
@@ -552,11 +528,11 @@ pub struct NewWindowSpec {
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<new_window::Reply, VerbError>")]
+#[rtype(result = "Result<OpenedWindow, VerbError>")]
 pub struct NewWindow(pub NewWindowSpec);
 
 impl Handler<NewWindow> for Session {
-    type Result = ResponseActFuture<Self, Result<new_window::Reply, VerbError>>;
+    type Result = ResponseActFuture<Self, Result<OpenedWindow, VerbError>>;
     fn handle(&mut self, msg: NewWindow, _: &mut Self::Context) -> Self::Result {
         self.spawn_window(uuid::Uuid::new_v4().to_string(), msg.0, false)
     }
@@ -570,7 +546,7 @@ impl Session {
         id: String,
         spec: NewWindowSpec,
         restored: bool,
-    ) -> ResponseActFuture<Self, Result<new_window::Reply, VerbError>> {
+    ) -> ResponseActFuture<Self, Result<OpenedWindow, VerbError>> {
         let requested_ws = spec.workspace;
         if requested_ws != 0 {
             if let Err(e) = workspaces::check_workspace(requested_ws) {
@@ -659,7 +635,7 @@ impl Session {
         spawned: pty::SpawnedPty,
         (cols, rows): (u16, u16),
         ctx: &mut Context<Self>,
-    ) -> Result<new_window::Reply, VerbError> {
+    ) -> Result<OpenedWindow, VerbError> {
         // Here, not in the verb's handler: the program starts on the blocking pool first, and a
         // failed start changes nothing.
         self.save_soon(ctx);
@@ -726,14 +702,12 @@ impl Session {
         }
         tracing::info!(session = %self.name, window = %id, "window created");
         self.publish_changes(before);
-        Ok(new_window::Reply {
+        Ok(OpenedWindow {
             window_id: id,
             name: stored_title,
             workspace,
             pty_id,
             focused: spec.focus,
-            unplaced: true,
-            ..Default::default()
         })
     }
 }
@@ -804,14 +778,14 @@ impl Handler<CloseWindow> for Session {
 }
 
 #[derive(Message)]
-#[rtype(result = "list_windows::Reply")]
+#[rtype(result = "WindowList")]
 pub struct ListWindows;
 
 impl Handler<ListWindows> for Session {
     type Result = MessageResult<ListWindows>;
     fn handle(&mut self, _: ListWindows, _: &mut Self::Context) -> Self::Result {
-        let windows: Vec<WindowRow> = (0..self.windows.len())
-            .map(|i| self.window_row(i))
+        let windows: Vec<WindowInfo> = (0..self.windows.len())
+            .map(|i| self.window_info(i))
             .collect();
         let mut per_workspace = vec![0usize; NUM_WORKSPACES as usize];
         for w in &self.windows {
@@ -819,30 +793,24 @@ impl Handler<ListWindows> for Session {
                 *slot += 1;
             }
         }
-        MessageResult(list_windows::Reply {
+        MessageResult(WindowList {
             windows,
-            total: self.windows.len(),
-            focused_index: self.focused_index().map(|i| i as i64).unwrap_or(-1),
-            focused_window_id: self
-                .focused
-                .clone()
-                .filter(|_| self.focused_index().is_some())
-                .unwrap_or_default(),
+            focused: self.focused_index(),
             current_workspace: self.current_workspace,
-            workspace_windows: per_workspace,
-            ..Default::default()
+            per_workspace,
         })
     }
 }
 
+/// The session as session-info describes it.
 #[derive(Message)]
-#[rtype(result = "session_info::Reply")]
-pub struct SessionInfo;
+#[rtype(result = "SessionDescription")]
+pub struct DescribeSession;
 
-impl Handler<SessionInfo> for Session {
-    type Result = MessageResult<SessionInfo>;
-    fn handle(&mut self, _: SessionInfo, _: &mut Self::Context) -> Self::Result {
-        MessageResult(self.info())
+impl Handler<DescribeSession> for Session {
+    type Result = MessageResult<DescribeSession>;
+    fn handle(&mut self, _: DescribeSession, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.describe())
     }
 }
 

@@ -2,11 +2,11 @@
 //! move-window, set-window, focus-window and their run-command twins). Each mutation goes
 //! through `publish_changes`, so the matching events come from the state change itself.
 use actix::prelude::*;
-use protocol::verbs::common::WindowRow;
-use protocol::verbs::{focus_window, list_workspaces, move_window, select_workspace, set_window};
 use protocol::{ErrorCode, Hint, VerbError};
-use serde_json::json;
 
+use super::views::{
+    FocusState, MovedWindow, SelectedWorkspace, WindowInfo, WorkspaceInfo, WorkspaceList,
+};
 use super::{Session, NUM_WORKSPACES};
 
 /// The error for a workspace number outside the session's range.
@@ -52,12 +52,11 @@ impl Session {
         self.workspace_focus.insert(ws, id);
     }
 
-    fn focus_result(&self) -> focus_window::Reply {
-        focus_window::Reply {
-            focused_window_id: self.focused.clone().unwrap_or_default(),
+    fn focus_state(&self) -> FocusState {
+        FocusState {
+            focused_window_id: self.focused.clone(),
             current_workspace: self.current_workspace,
-            window: self.focused_index().map(|i| self.window_row(i)),
-            ..Default::default()
+            window: self.focused_index().map(|i| self.window_info(i)),
         }
     }
 
@@ -117,55 +116,51 @@ impl Session {
 }
 
 #[derive(Message)]
-#[rtype(result = "list_workspaces::Reply")]
+#[rtype(result = "WorkspaceList")]
 pub struct ListWorkspaces;
 
 impl Handler<ListWorkspaces> for Session {
     type Result = MessageResult<ListWorkspaces>;
     fn handle(&mut self, _: ListWorkspaces, _: &mut Self::Context) -> Self::Result {
-        let rows: Vec<serde_json::Value> = (1..=NUM_WORKSPACES)
-            .map(|n| {
-                json!({
-                    "workspace": n,
-                    "name": self.workspace_names.get(&n).cloned().unwrap_or_default(),
-                    "window_count": self.windows.iter().filter(|w| w.workspace == n).count(),
-                    "current": n == self.current_workspace,
-                    "focused_window_id": self.workspace_focus.get(&n).cloned().unwrap_or_default(),
-                })
+        let workspaces = (1..=NUM_WORKSPACES)
+            .map(|n| WorkspaceInfo {
+                number: n,
+                name: self.workspace_names.get(&n).cloned(),
+                window_count: self.windows.iter().filter(|w| w.workspace == n).count(),
+                current: n == self.current_workspace,
+                focused_window_id: self.workspace_focus.get(&n).cloned(),
             })
             .collect();
-        MessageResult(list_workspaces::Reply {
-            workspaces: rows,
+        MessageResult(WorkspaceList {
+            workspaces,
             current_workspace: self.current_workspace,
             order: self.workspace_order.clone(),
-            ..Default::default()
         })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<select_workspace::Reply, VerbError>")]
+#[rtype(result = "Result<SelectedWorkspace, VerbError>")]
 pub struct SelectWorkspace(pub i64);
 
 impl Handler<SelectWorkspace> for Session {
-    type Result = Result<select_workspace::Reply, VerbError>;
+    type Result = Result<SelectedWorkspace, VerbError>;
     fn handle(&mut self, msg: SelectWorkspace, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
         let n = check_workspace(msg.0)?;
         let before = self.snapshot();
         self.switch_workspace(n);
         self.publish_changes(before);
-        Ok(select_workspace::Reply {
+        Ok(SelectedWorkspace {
             current_workspace: self.current_workspace,
-            focused_window_id: self.focused.clone().unwrap_or_default(),
+            focused_window_id: self.focused.clone(),
             window_count: self.windows.iter().filter(|w| w.workspace == n).count(),
-            ..Default::default()
         })
     }
 }
 
 #[derive(Message)]
-#[rtype(result = "Result<move_window::Reply, VerbError>")]
+#[rtype(result = "Result<MovedWindow, VerbError>")]
 pub struct MoveWindow {
     pub target: Option<String>,
     pub workspace: i64,
@@ -173,7 +168,7 @@ pub struct MoveWindow {
 }
 
 impl Handler<MoveWindow> for Session {
-    type Result = Result<move_window::Reply, VerbError>;
+    type Result = Result<MovedWindow, VerbError>;
     fn handle(&mut self, msg: MoveWindow, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
         let idx = self.resolve(msg.target.as_deref())?;
@@ -184,18 +179,18 @@ impl Handler<MoveWindow> for Session {
             self.switch_workspace(n);
         }
         self.publish_changes(before);
-        Ok(move_window::Reply {
+        Ok(MovedWindow {
             window_id: self.windows[idx].id.clone(),
             from_workspace: from,
             workspace: n,
             current_workspace: self.current_workspace,
-            ..Default::default()
         })
     }
 }
 
+/// Rename and/or minimize a window; answers the window as it now is.
 #[derive(Message)]
-#[rtype(result = "Result<set_window::Reply, VerbError>")]
+#[rtype(result = "Result<WindowInfo, VerbError>")]
 pub struct SetWindow {
     pub target: Option<String>,
     pub name: Option<String>,
@@ -203,7 +198,7 @@ pub struct SetWindow {
 }
 
 impl Handler<SetWindow> for Session {
-    type Result = Result<set_window::Reply, VerbError>;
+    type Result = Result<WindowInfo, VerbError>;
     fn handle(&mut self, msg: SetWindow, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
         if msg.name.is_none() && msg.minimized.is_none() {
@@ -221,23 +216,20 @@ impl Handler<SetWindow> for Session {
             self.set_minimized(idx, m);
         }
         self.publish_changes(before);
-        Ok(set_window::Reply {
-            window: self.window_row(idx),
-            ..Default::default()
-        })
+        Ok(self.window_info(idx))
     }
 }
 
 /// Focus a window by target, or cycle with `relative`.
 #[derive(Message)]
-#[rtype(result = "Result<focus_window::Reply, VerbError>")]
+#[rtype(result = "Result<FocusState, VerbError>")]
 pub enum FocusWindow {
     Target(String),
     Relative { forward: bool },
 }
 
 impl Handler<FocusWindow> for Session {
-    type Result = Result<focus_window::Reply, VerbError>;
+    type Result = Result<FocusState, VerbError>;
     fn handle(&mut self, msg: FocusWindow, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
         let before = self.snapshot();
@@ -249,20 +241,20 @@ impl Handler<FocusWindow> for Session {
             FocusWindow::Relative { forward } => self.focus_relative(forward)?,
         }
         self.publish_changes(before);
-        Ok(self.focus_result())
+        Ok(self.focus_state())
     }
 }
 
-/// One window's row, as list-windows shows it.
+/// One window, as list-windows describes it.
 #[derive(Message)]
-#[rtype(result = "Result<WindowRow, VerbError>")]
+#[rtype(result = "Result<WindowInfo, VerbError>")]
 pub struct GetWindow(pub Option<String>);
 
 impl Handler<GetWindow> for Session {
-    type Result = Result<WindowRow, VerbError>;
+    type Result = Result<WindowInfo, VerbError>;
     fn handle(&mut self, msg: GetWindow, _: &mut Self::Context) -> Self::Result {
         let idx = self.resolve(msg.0.as_deref())?;
-        Ok(self.window_row(idx))
+        Ok(self.window_info(idx))
     }
 }
 
@@ -316,15 +308,15 @@ impl Handler<WindowCommand> for Session {
     }
 }
 
-/// The focus state as focus-window reports it.
+/// The focus as it stands, as focus-window reports it (after a client moved it).
 #[derive(Message)]
-#[rtype(result = "focus_window::Reply")]
-pub struct FocusResult;
+#[rtype(result = "FocusState")]
+pub struct GetFocus;
 
-impl Handler<FocusResult> for Session {
-    type Result = MessageResult<FocusResult>;
-    fn handle(&mut self, _: FocusResult, ctx: &mut Self::Context) -> Self::Result {
+impl Handler<GetFocus> for Session {
+    type Result = MessageResult<GetFocus>;
+    fn handle(&mut self, _: GetFocus, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
-        MessageResult(self.focus_result())
+        MessageResult(self.focus_state())
     }
 }

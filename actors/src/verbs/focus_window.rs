@@ -2,8 +2,8 @@
 use protocol::verbs::focus_window::{Params, Reply};
 use protocol::attach::RoutedRequest;
 use protocol::{Hint, VerbError};
-use super::{mailbox, session, VerbEnv};
-use crate::session::{self as sess};
+use super::{mailbox, rows, session, VerbEnv};
+use crate::session::{self as sess, FocusState};
 
 pub(super) async fn handle(
     env: &VerbEnv,
@@ -38,13 +38,14 @@ pub(super) async fn handle(
     if let Some(rel) = p.relative.filter(|r| !r.is_empty()) {
         protocol::registry::check_accepted("focus-window", "relative", &rel)?;
         let s = session(env, p.session).await?;
-        return mailbox(
+        let focus = mailbox(
             s.addr
                 .send(sess::FocusWindow::Relative {
                     forward: rel == "next",
                 })
                 .await,
-        )?;
+        )??;
+        return Ok(reply(focus));
     }
     if let Some(dir) = p.direction.filter(|d| !d.is_empty()) {
         protocol::registry::check_accepted("focus-window", "direction", &dir)?;
@@ -56,12 +57,22 @@ pub(super) async fn handle(
         )
         .await?;
         // The client focused through the daemon; report the state as it now stands.
-        return mailbox(s.addr.send(sess::FocusResult).await);
+        return Ok(reply(mailbox(s.addr.send(sess::GetFocus).await)?));
     }
     let s = session(env, p.session).await?;
-    mailbox(
+    let focus = mailbox(
         s.addr
             .send(sess::FocusWindow::Target(p.window.unwrap_or_default()))
             .await,
-    )?
+    )??;
+    Ok(reply(focus))
+}
+
+fn reply(f: FocusState) -> Reply {
+    Reply {
+        focused_window_id: f.focused_window_id.unwrap_or_default(),
+        current_workspace: f.current_workspace,
+        window: f.window.map(rows::window_row),
+        ..Default::default()
+    }
 }

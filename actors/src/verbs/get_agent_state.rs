@@ -11,5 +11,14 @@ pub(super) async fn handle(
     p: AgentWindowParams,
 ) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
-    mailbox(s.addr.send(GetAgentState(p.window)).await)?
+    let status = mailbox(s.addr.send(GetAgentState(p.window)).await)??;
+    Ok(Reply {
+        window_id: status.window_id,
+        state: status.state.as_str().to_string(),
+        message: status.message,
+        agent_state_at: status.since_ns as i64,
+        source: status.source.to_string(),
+        harness_id: status.harness.unwrap_or_default(),
+        ..Default::default()
+    })
 }

@@ -17,6 +17,7 @@ pub use crate::verb_env::{mailbox, VerbEnv};
 
 mod agent_lookup;
 mod option_lookup;
+mod rows;
 
 pub use list_sessions::session_list;
 

@@ -11,7 +11,7 @@ pub(super) async fn handle(
 ) -> Result<Reply, VerbError> {
     let n = p.workspace;
     let s = session(env, p.session).await?;
-    mailbox(
+    let moved = mailbox(
         s.addr
             .send(sess::MoveWindow {
                 target: p.window,
@@ -19,5 +19,12 @@ pub(super) async fn handle(
                 follow: p.follow.unwrap_or(false),
             })
             .await,
-    )?
+    )??;
+    Ok(Reply {
+        window_id: moved.window_id,
+        from_workspace: moved.from_workspace,
+        workspace: moved.workspace,
+        current_workspace: moved.current_workspace,
+        ..Default::default()
+    })
 }

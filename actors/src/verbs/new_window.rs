@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use protocol::closest::echo_name;
 use protocol::VerbError;
 use super::{mailbox, session, VerbEnv};
-use crate::session::{self as sess, NewWindowSpec};
+use crate::session::{self as sess, NewWindowSpec, OpenedWindow};
 
 pub(super) async fn handle(
     env: &VerbEnv,
@@ -63,5 +63,18 @@ pub(super) async fn handle(
         remain: params.remain.unwrap_or(false),
         env: extra_env,
     };
-    mailbox(s.addr.send(sess::NewWindow(spec)).await)?
+    Ok(reply(mailbox(s.addr.send(sess::NewWindow(spec)).await)??))
+}
+
+fn reply(w: OpenedWindow) -> Reply {
+    Reply {
+        window_id: w.window_id,
+        name: w.name,
+        workspace: w.workspace,
+        pty_id: w.pty_id,
+        focused: w.focused,
+        // A window just opened has no box from a client yet.
+        unplaced: true,
+        ..Default::default()
+    }
 }

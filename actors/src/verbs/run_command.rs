@@ -131,9 +131,16 @@ pub(super) async fn handle(
             )??;
             json!({})
         }
-        "ListWindows" => reply_value(mailbox(s.addr.send(sess::ListWindows).await)?),
-        "GetSessionInfo" => reply_value(mailbox(s.addr.send(sess::SessionInfo).await)?),
-        "GetWindow" => reply_value(mailbox(s.addr.send(sess::GetWindow(arg(0))).await)??),
+        // The same wire forms as list-windows, session-info and a list-windows row.
+        "ListWindows" => reply_value(super::list_windows::reply(
+            mailbox(s.addr.send(sess::ListWindows).await)?,
+        )),
+        "GetSessionInfo" => reply_value(super::session_info::reply(
+            mailbox(s.addr.send(sess::DescribeSession).await)?,
+        )),
+        "GetWindow" => reply_value(super::rows::window_row(
+            mailbox(s.addr.send(sess::GetWindow(arg(0))).await)??,
+        )),
         other => {
             return Err(crate::errors::internal(format!(
                 "command {other} is marked daemon-runnable but has no implementation"

@@ -10,5 +10,11 @@ pub(super) async fn handle(
 ) -> Result<Reply, VerbError> {
     let n = p.workspace;
     let s = session(env, p.session).await?;
-    mailbox(s.addr.send(sess::SelectWorkspace(n)).await)?
+    let selected = mailbox(s.addr.send(sess::SelectWorkspace(n)).await)??;
+    Ok(Reply {
+        current_workspace: selected.current_workspace,
+        focused_window_id: selected.focused_window_id.unwrap_or_default(),
+        window_count: selected.window_count,
+        ..Default::default()
+    })
 }

@@ -3,8 +3,9 @@
 use protocol::verbs::session_info::Reply;
 use protocol::params::*;
 use protocol::VerbError;
+use serde_json::Value;
 use crate::event_hub::{CountSubscriptions, SubscriptionKind};
-use crate::session as sess;
+use crate::session::{self as sess, SessionDescription};
 
 use super::{mailbox, session, VerbEnv};
 
@@ -13,7 +14,7 @@ pub(super) async fn handle(
     p: SessionParams,
 ) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
-    let mut info = mailbox(s.addr.send(sess::SessionInfo).await)?;
+    let mut info = reply(mailbox(s.addr.send(sess::DescribeSession).await)?);
     // Live wait-for calls on this session: a harness can check that none leaked.
     info.waiters = mailbox(
         env.services
@@ -25,4 +26,40 @@ pub(super) async fn handle(
             .await,
     )?;
     Ok(info)
+}
+
+/// The wire form of a session's description, without the waiters (run-command's
+/// GetSessionInfo sends it too). `mode` and `master_ratio` are fixed values the reference
+/// implementation reports.
+pub(super) fn reply(d: SessionDescription) -> Reply {
+    Reply {
+        session_name: d.name,
+        session_id: d.id,
+        display_name: d.display_name.unwrap_or_default(),
+        accent: d.accent.unwrap_or_default(),
+        mode: "unknown".into(),
+        current_workspace: d.current_workspace,
+        num_workspaces: d.num_workspaces,
+        workspace_names: d
+            .workspace_names
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Value::from(v)))
+            .collect(),
+        workspace_order: d.workspace_order,
+        layout_mode: if d.tiling.is_some() { "bsp" } else { "unknown" }.into(),
+        window_count: d.window_count,
+        tiling_mode: if d.tiling == Some(true) {
+            "tiling"
+        } else {
+            "floating"
+        }
+        .into(),
+        master_ratio: 0.5,
+        width: d.width,
+        height: d.height,
+        tui_attached: d.clients > 0,
+        clients: d.clients,
+        created: d.created,
+        ..Default::default()
+    }
 }

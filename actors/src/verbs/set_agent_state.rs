@@ -12,7 +12,9 @@ pub(super) async fn handle(
     let state = parse_state_param(Some(p.state.as_str()))?;
     let source = parse_source_param(p.source.as_deref())?;
     let s = session(env, p.session).await?;
-    mailbox(
+    // The reply echoes the message as sent, empty included.
+    let sent = p.message.clone().unwrap_or_default();
+    let outcome = mailbox(
         s.addr
             .send(SetAgentState {
                 window: p.window,
@@ -22,5 +24,13 @@ pub(super) async fn handle(
                 harness: p.harness,
             })
             .await,
-    )?
+    )??;
+    Ok(Reply {
+        window_id: outcome.window_id,
+        state: outcome.state.as_str().to_string(),
+        message: sent,
+        source: source.as_str().to_string(),
+        applied: outcome.applied,
+        ..Default::default()
+    })
 }

@@ -32,7 +32,12 @@ pub(super) async fn handle(
         })?;
     }
     let s = session(env, p.session).await?;
-    mailbox(s.addr.send(sess::SetSessionAccent(accent)).await)
+    let labels = mailbox(s.addr.send(sess::SetSessionAccent(accent)).await)?;
+    Ok(Reply {
+        session: labels.session,
+        accent: labels.accent.unwrap_or_default(),
+        ..Default::default()
+    })
 }
 const ANSI_NAMES: [&str; 8] = [
     "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",

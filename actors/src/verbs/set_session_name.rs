@@ -9,9 +9,14 @@ pub(super) async fn handle(
     p: Params,
 ) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
-    mailbox(
+    let labels = mailbox(
         s.addr
             .send(sess::SetSessionName(p.name.unwrap_or_default()))
             .await,
-    )
+    )?;
+    Ok(Reply {
+        session: labels.session,
+        display_name: labels.display_name.unwrap_or_default(),
+        ..Default::default()
+    })
 }

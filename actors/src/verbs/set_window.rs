@@ -1,7 +1,7 @@
 //! `set-window`: rename a window, minimize or restore it, or both.
 use protocol::verbs::set_window::{Params, Reply};
 use protocol::VerbError;
-use super::{mailbox, session, VerbEnv};
+use super::{mailbox, rows, session, VerbEnv};
 use crate::session::{self as sess};
 
 pub(super) async fn handle(
@@ -15,7 +15,7 @@ pub(super) async fn handle(
         ));
     }
     let s = session(env, p.session).await?;
-    mailbox(
+    let window = mailbox(
         s.addr
             .send(sess::SetWindow {
                 target: p.window,
@@ -23,5 +23,9 @@ pub(super) async fn handle(
                 minimized: p.minimized,
             })
             .await,
-    )?
+    )??;
+    Ok(Reply {
+        window: rows::window_row(window),
+        ..Default::default()
+    })
 }

@@ -10,12 +10,18 @@ pub(super) async fn handle(
 ) -> Result<Reply, VerbError> {
     let n = p.workspace;
     let s = session(env, p.session).await?;
-    mailbox(
+    let label = mailbox(
         s.addr
             .send(sess::SetWorkspaceName {
                 workspace: n,
                 name: p.name.unwrap_or_default(),
             })
             .await,
-    )?
+    )??;
+    Ok(Reply {
+        workspace: label.workspace,
+        // Cleared is the empty name.
+        name: label.name.unwrap_or_default(),
+        ..Default::default()
+    })
 }

@@ -10,5 +10,9 @@ pub(super) async fn handle(
 ) -> Result<Reply, VerbError> {
     let order = p.order;
     let s = session(env, p.session).await?;
-    mailbox(s.addr.send(sess::SetWorkspaceOrder(order)).await)?
+    let workspace_order = mailbox(s.addr.send(sess::SetWorkspaceOrder(order)).await)??;
+    Ok(Reply {
+        workspace_order,
+        ..Default::default()
+    })
 }
