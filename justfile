@@ -11,6 +11,7 @@ test:
 # Format check and lints, as CI runs them.
 lint:
     cargo fmt --all -- --check
+    rustfmt --edition 2021 --check actors/src/verbs/*.rs client/src/verbs/*.rs
     cargo clippy --workspace --all-targets -- -D warnings
 
 # Side-by-side benchmark against tmux and a bare PTY reader (release build).

@@ -1,16 +1,13 @@
 //! `capture-pane`: return the text of a window's terminal: the visible screen, or scrollback
 //! followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.
-use protocol::verbs::capture_pane::{Params, Reply};
-use protocol::params::*;
-use protocol::VerbError;
 use super::{mailbox, session, window, VerbEnv};
 use crate::errors;
 use crate::window as win;
+use protocol::params::*;
+use protocol::verbs::capture_pane::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    params: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbError> {
     // The source is checked before the session, as the protocol orders it.
     let mode = params.mode()?;
     let s = session(env, params.session).await?;

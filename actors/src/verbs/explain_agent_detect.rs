@@ -1,18 +1,15 @@
 //! `explain-agent-detect`: explain why a window was or was not recognised as running an agent: the
 //! foreground process read now (comm, argv, exe), and which harness manifest or built-in name
 //! matched it, or why each did not.
-use protocol::verbs::explain_agent_detect::Reply;
-use protocol::params::AgentWindowParams;
-use protocol::VerbError;
-use serde_json::json;
-use crate::agent::proc;
 use super::agent_lookup::*;
 use super::VerbEnv;
+use crate::agent::proc;
+use protocol::params::AgentWindowParams;
+use protocol::verbs::explain_agent_detect::Reply;
+use protocol::VerbError;
+use serde_json::json;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: AgentWindowParams,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: AgentWindowParams) -> Result<Reply, VerbError> {
     let info = window_info(env, p.session, p.window).await?;
     let pid = info.pid;
     let alive = info.alive;

@@ -1,17 +1,14 @@
 //! `explain-agent-screen`: show what the screen rules of a harness make of a window: its last
 //! non-blank rows and, for each rule, whether it matched and what was missing or in the way.
-use protocol::verbs::explain_agent_screen::{Params, Reply};
-use protocol::VerbError;
-use crate::agent::screen::{tail_lines, DEFAULT_TAIL_LINES};
-use crate::errors;
 use super::agent_lookup::*;
 use super::VerbEnv;
+use crate::agent::screen::{tail_lines, DEFAULT_TAIL_LINES};
+use crate::errors;
 use crate::window;
+use protocol::verbs::explain_agent_screen::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let manifests = env.services.manifests.clone();
     let registry = blocking(move || manifests.fresh()).await?;
     let asked = p.harness.clone().filter(|h| !h.is_empty());

@@ -1,14 +1,11 @@
 //! `focus-window`: focus a window.
-use protocol::verbs::focus_window::{Params, Reply};
-use protocol::attach::RoutedRequest;
-use protocol::{Hint, VerbError};
 use super::{mailbox, rows, session, VerbEnv};
 use crate::session::{self as sess, FocusState};
+use protocol::attach::RoutedRequest;
+use protocol::verbs::focus_window::{Params, Reply};
+use protocol::{Hint, VerbError};
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
     let count = [given(&p.window), given(&p.relative), given(&p.direction)]
         .iter()

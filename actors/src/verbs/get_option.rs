@@ -1,15 +1,12 @@
 //! `get-option`: read one option: the session's own value if it set one, otherwise the built-in
 //! default.
-use protocol::verbs::get_option::{Params, Reply};
-use protocol::VerbError;
 use super::option_lookup::*;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess};
+use protocol::verbs::get_option::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let key = trimmed_key(p.key)?;
     let s = session(env, p.session).await?;
     let spec = resolve(&key)?;

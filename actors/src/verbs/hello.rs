@@ -1,7 +1,7 @@
 //! `hello`: compare protocol versions with the daemon.
+use crate::session_manager::{self};
 use protocol::verbs::hello::{Params, Reply};
 use protocol::{VerbError, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION};
-use crate::session_manager::{self};
 
 use super::{mailbox, VerbEnv};
 

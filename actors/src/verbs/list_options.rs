@@ -1,18 +1,15 @@
 //! `list-options`: list the options that can be set, with their type, section, default and accepted
 //! values, and the session's own value where it set one.
-use protocol::verbs::list_options::{Params, Reply};
-use config::options::{self};
-use protocol::closest::closest_match;
-use protocol::{ErrorCode, Hint, VerbError};
-use serde_json::Value;
 use super::option_lookup::*;
 use super::{mailbox, VerbEnv};
 use crate::session::{self as sess};
+use config::options::{self};
+use protocol::closest::closest_match;
+use protocol::verbs::list_options::{Params, Reply};
+use protocol::{ErrorCode, Hint, VerbError};
+use serde_json::Value;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = maybe_session(env, p.session).await?;
     let overrides = match &s {
         Some(s) => mailbox(s.addr.send(sess::GetOptions).await)?,

@@ -1,14 +1,14 @@
 //! `list-sessions`: list every session the daemon holds, oldest first, with its size, window count
 //! and whether a client is attached; a session brought back from the state directory has restored:
 //! true.
-use protocol::verbs::list_sessions::{Params, Reply};
+use crate::session as sess;
+use crate::session_manager::{self, SessionManager};
 use actix::prelude::*;
 use futures_util::future::join_all;
 use protocol::verbs::common::SessionRow;
+use protocol::verbs::list_sessions::{Params, Reply};
 use protocol::VerbError;
 use serde_json::{json, Map, Value};
-use crate::session as sess;
-use crate::session_manager::{self, SessionManager};
 
 use super::{mailbox, VerbEnv};
 
@@ -66,4 +66,3 @@ pub async fn session_list(manager: &Addr<SessionManager>) -> Result<Vec<SessionR
     }
     Ok(rows)
 }
-

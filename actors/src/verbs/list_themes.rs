@@ -1,19 +1,16 @@
 //! `list-themes`: list the colour themes there are (built in, plus JSON files in the themes
 //! directory), or describe one theme's palette with the contrast of each colour against its
 //! background.
-use protocol::verbs::list_themes::{Params, Reply};
-use config::themes::{self};
-use protocol::closest::echo_name;
-use protocol::{ErrorCode, Hint, VerbError};
 use super::option_lookup::*;
 use super::{mailbox, VerbEnv};
 use crate::errors;
 use crate::session::{self as sess};
+use config::themes::{self};
+use protocol::closest::echo_name;
+use protocol::verbs::list_themes::{Params, Reply};
+use protocol::{ErrorCode, Hint, VerbError};
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = maybe_session(env, p.session).await?;
     let registry = load_themes().await?;
     let theme = p.theme.filter(|t| !t.is_empty());

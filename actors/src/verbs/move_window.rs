@@ -1,14 +1,11 @@
 //! `move-window`: move a window to another workspace, and optionally switch to that workspace with
 //! it.
-use protocol::verbs::move_window::{Params, Reply};
-use protocol::VerbError;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess};
+use protocol::verbs::move_window::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let n = p.workspace;
     let s = session(env, p.session).await?;
     let moved = mailbox(

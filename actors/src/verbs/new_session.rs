@@ -14,10 +14,7 @@ use crate::session_manager::{CreateSession, KillSession};
 
 const DEFAULT_SIZE: (i64, i64) = (80, 24);
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     // Everything the caller sent is checked before the session exists, so a refusal leaves
     // nothing behind.
     let (width, height) = protocol::limits::check_size(

@@ -1,15 +1,12 @@
 //! `new-window`: open a window in a session.
-use protocol::verbs::new_window::{Params, Reply};
-use std::path::PathBuf;
-use protocol::closest::echo_name;
-use protocol::VerbError;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess, NewWindowSpec, OpenedWindow};
+use protocol::closest::echo_name;
+use protocol::verbs::new_window::{Params, Reply};
+use protocol::VerbError;
+use std::path::PathBuf;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    params: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbError> {
     let extra_env = super::new_session::parse_env(params.env.unwrap_or_default())?;
     let s = session(env, params.session).await?;
     let workspace = params.workspace.unwrap_or(0);

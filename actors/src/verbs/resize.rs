@@ -1,14 +1,11 @@
 //! `resize`: change the size of a window's terminal.
-use protocol::verbs::resize::{Params, Reply};
-use protocol::VerbError;
 use super::{live_window, mailbox, session, VerbEnv};
 use crate::errors;
 use crate::window as win;
+use protocol::verbs::resize::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    params: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbError> {
     let (width, height) = (params.width, params.height);
     if width <= 0 || height <= 0 {
         return Err(VerbError::invalid_params(

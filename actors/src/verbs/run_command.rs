@@ -1,19 +1,16 @@
 //! `run-command`: the named-command vocabulary (the one tapes use). The vocabulary is one table
 //! in `protocol::commands`; commands the daemon can carry out itself run here, the rest need an
 //! attached client.
-use protocol::verbs::run_command::{Params, Reply};
 use protocol::closest::echo_name;
 use protocol::commands::{self, Runner};
+use protocol::verbs::run_command::{Params, Reply};
 use protocol::{Hint, VerbError};
 use serde_json::{json, Map, Value};
 
 use super::{mailbox, reply_value, session, VerbEnv};
 use crate::session::{self as sess, NewWindowSpec, NUM_WORKSPACES};
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let name = p.command;
     if name.is_empty() {
         // Only a client's own run-command reaches here without the registry's required check.
@@ -132,15 +129,15 @@ pub(super) async fn handle(
             json!({})
         }
         // The same wire forms as list-windows, session-info and a list-windows row.
-        "ListWindows" => reply_value(super::list_windows::reply(
-            mailbox(s.addr.send(sess::ListWindows).await)?,
-        )),
-        "GetSessionInfo" => reply_value(super::session_info::reply(
-            mailbox(s.addr.send(sess::DescribeSession).await)?,
-        )),
-        "GetWindow" => reply_value(super::rows::window_row(
-            mailbox(s.addr.send(sess::GetWindow(arg(0))).await)??,
-        )),
+        "ListWindows" => reply_value(super::list_windows::reply(mailbox(
+            s.addr.send(sess::ListWindows).await,
+        )?)),
+        "GetSessionInfo" => reply_value(super::session_info::reply(mailbox(
+            s.addr.send(sess::DescribeSession).await,
+        )?)),
+        "GetWindow" => reply_value(super::rows::window_row(mailbox(
+            s.addr.send(sess::GetWindow(arg(0))).await,
+        )??)),
         other => {
             return Err(crate::errors::internal(format!(
                 "command {other} is marked daemon-runnable but has no implementation"

@@ -1,13 +1,10 @@
 //! `select-workspace`: show another workspace.
-use protocol::verbs::select_workspace::{Params, Reply};
-use protocol::VerbError;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess};
+use protocol::verbs::select_workspace::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let n = p.workspace;
     let s = session(env, p.session).await?;
     let selected = mailbox(s.addr.send(sess::SelectWorkspace(n)).await)??;

@@ -1,12 +1,12 @@
 //! `send-keys`: send keys (names like `ctrl+c`, `enter`, or text) to a window, or through an
 //! attached client when they hold its leader key.
-use protocol::verbs::send_keys::Params;
-use protocol::verbs::common::OkReply;
-use protocol::VerbError;
 use super::{live_window, mailbox, ok, session, VerbEnv};
 use crate::errors;
 use crate::pty_input::{self};
 use crate::window as win;
+use protocol::verbs::common::OkReply;
+use protocol::verbs::send_keys::Params;
+use protocol::VerbError;
 
 pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, VerbError> {
     let keys = params.keys;

@@ -1,12 +1,12 @@
 //! `send-text`: write text to a window's terminal exactly as given, as if it were typed or pasted.
-use protocol::verbs::send_text::Params;
-use protocol::verbs::common::OkReply;
-use protocol::VerbError;
 use super::send_keys::refuse_frames;
 use super::{live_window, mailbox, ok, session, VerbEnv};
 use crate::errors;
 use crate::pty_input::{self, Direct};
 use crate::window as win;
+use protocol::verbs::common::OkReply;
+use protocol::verbs::send_text::Params;
+use protocol::VerbError;
 
 pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, VerbError> {
     let text = params.text;

@@ -1,15 +1,12 @@
 //! `set-layout`: change the tiling layout of the current workspace: turn tiling on or off, turn the
 //! focused split the other way, or make the splits even.
-use protocol::verbs::set_layout::{Params, Reply};
+use super::{session, VerbEnv};
 use protocol::attach::RoutedRequest;
+use protocol::verbs::set_layout::{Params, Reply};
 use protocol::VerbError;
 use serde_json::Value;
-use super::{session, VerbEnv};
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     if p.tiling.is_none() && !p.equalize.unwrap_or(false) && !p.rotate.unwrap_or(false) {
         return Err(VerbError::invalid_params(
             "tiling",

@@ -1,15 +1,12 @@
 //! `set-option`: set an option for a session.
-use protocol::verbs::set_option::{Params, Reply};
-use config::options::{self};
-use protocol::{ErrorCode, Hint, VerbError};
 use super::option_lookup::*;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess};
+use config::options::{self};
+use protocol::verbs::set_option::{Params, Reply};
+use protocol::{ErrorCode, Hint, VerbError};
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let key = trimmed_key(p.key)?;
     let spec = resolve(&key)?;
     let raw = p.value.unwrap_or_default();

@@ -1,15 +1,12 @@
 //! `set-session-accent`: set the accent colour clients use for a session, an ANSI colour name such
 //! as "cyan" or "bright blue", or "#rrggbb" (any case; recorded as sent, without surrounding
 //! spaces); an empty accent clears it.
-use protocol::verbs::set_session_accent::{Params, Reply};
-use protocol::{ErrorCode, Hint, VerbError};
 use super::{mailbox, session, VerbEnv};
 use crate::session as sess;
+use protocol::verbs::set_session_accent::{Params, Reply};
+use protocol::{ErrorCode, Hint, VerbError};
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let raw = p.accent.unwrap_or_default();
     // Checked against the colours clients know, but recorded as sent (trimmed), as the
     // reference implementation records it.

@@ -1,13 +1,10 @@
 //! `set-session-name`: set the name clients display for a session.
-use protocol::verbs::set_session_name::{Params, Reply};
-use protocol::VerbError;
 use super::{mailbox, session, VerbEnv};
 use crate::session as sess;
+use protocol::verbs::set_session_name::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
     let labels = mailbox(
         s.addr

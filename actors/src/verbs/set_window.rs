@@ -1,13 +1,10 @@
 //! `set-window`: rename a window, minimize or restore it, or both.
-use protocol::verbs::set_window::{Params, Reply};
-use protocol::VerbError;
 use super::{mailbox, rows, session, VerbEnv};
 use crate::session::{self as sess};
+use protocol::verbs::set_window::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     if p.name.is_none() && p.minimized.is_none() {
         return Err(VerbError::invalid_params(
             "name",

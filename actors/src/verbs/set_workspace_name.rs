@@ -1,13 +1,10 @@
 //! `set-workspace-name`: name a workspace of a session, or clear its name.
-use protocol::verbs::set_workspace_name::{Params, Reply};
-use protocol::VerbError;
 use super::{mailbox, session, VerbEnv};
 use crate::session as sess;
+use protocol::verbs::set_workspace_name::{Params, Reply};
+use protocol::VerbError;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let n = p.workspace;
     let s = session(env, p.session).await?;
     let label = mailbox(

@@ -1,15 +1,12 @@
 //! `split-window`: split a tiled pane in two, opening a new window in the new half.
-use protocol::verbs::split_window::{Params, Reply};
-use protocol::attach::RoutedRequest;
-use protocol::VerbError;
-use serde_json::Value;
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess};
+use protocol::attach::RoutedRequest;
+use protocol::verbs::split_window::{Params, Reply};
+use protocol::VerbError;
+use serde_json::Value;
 
-pub(super) async fn handle(
-    env: &VerbEnv,
-    p: Params,
-) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let direction = p.direction.clone();
     protocol::registry::check_accepted("split-window", "direction", &direction)?;
     let s = session(env, p.session).await?;

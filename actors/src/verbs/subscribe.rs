@@ -7,5 +7,7 @@ use super::VerbEnv;
 use crate::errors;
 
 pub(super) async fn handle(_env: &VerbEnv, _p: Params) -> Result<Reply, VerbError> {
-    Err(errors::internal("subscribe is served by the connection itself"))
+    Err(errors::internal(
+        "subscribe is served by the connection itself",
+    ))
 }

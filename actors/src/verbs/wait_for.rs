@@ -181,10 +181,7 @@ async fn session_exists(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
     }
 }
 
-async fn target(
-    env: &VerbEnv,
-    p: &Params,
-) -> Result<(SessionRef, ResolvedWindow), VerbError> {
+async fn target(env: &VerbEnv, p: &Params) -> Result<(SessionRef, ResolvedWindow), VerbError> {
     mailbox(
         env.manager
             .send(session_manager::ResolveTarget {

@@ -102,7 +102,10 @@ mod tests {
     #[test]
     fn capture_pane_maps_sources_and_slices() {
         assert_eq!(sent(&["capture-pane"]), None);
-        assert_eq!(sent(&["capture-pane", "-S"]), Some(json!({"source": "recent"})));
+        assert_eq!(
+            sent(&["capture-pane", "-S"]),
+            Some(json!({"source": "recent"}))
+        );
         assert_eq!(
             sent(&[
                 "capture-pane",

@@ -27,9 +27,13 @@ pub fn params(a: &Args) -> Params {
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     // The reply is a bare acknowledgement: the line names the window as the user did.
     let target = a.target.window.clone();
-    super::verb(socket, SPEC.name, &params(&a), a.target.json, |_: &Reply| {
-        print(target.as_deref())
-    })
+    super::verb(
+        socket,
+        SPEC.name,
+        &params(&a),
+        a.target.json,
+        |_: &Reply| print(target.as_deref()),
+    )
 }
 
 fn print(target: Option<&str>) -> String {

@@ -52,7 +52,11 @@ pub(super) fn header(window_id: &str, state: &str, source: &str, harness_id: &st
     format!(
         "window {}: state {state} (source {source}), harness {}\n",
         short_id(window_id),
-        if harness_id.is_empty() { "-" } else { harness_id }
+        if harness_id.is_empty() {
+            "-"
+        } else {
+            harness_id
+        }
     )
 }
 

@@ -122,10 +122,7 @@ mod tests {
             window: None,
             ..reply
         };
-        assert_eq!(
-            print(&unnamed),
-            "focused window 01234567 on workspace 2\n"
-        );
+        assert_eq!(print(&unnamed), "focused window 01234567 on workspace 2\n");
         let none = Reply {
             current_workspace: 3,
             ..Default::default()

@@ -10,7 +10,12 @@ pub const ALIASES: &[&str] = &[];
 pub use crate::cli::HelloArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    verb_command(socket, &super::legacy_request(protocol::verbs::hello::SPEC.name, &params(&a)), a.json, output::hello)
+    verb_command(
+        socket,
+        &super::legacy_request(protocol::verbs::hello::SPEC.name, &params(&a)),
+        a.json,
+        output::hello,
+    )
 }
 
 /// The typed params this command sends.

@@ -11,7 +11,10 @@ pub use crate::cli::KillSessionArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        call(socket, &super::legacy_request(protocol::verbs::kill_session::SPEC.name, &params(&a)))?;
+        call(
+            socket,
+            &super::legacy_request(protocol::verbs::kill_session::SPEC.name, &params(&a)),
+        )?;
         emit(&format!(
             "killed session {}\n",
             output::escape_controls(&a.session)

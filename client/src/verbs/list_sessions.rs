@@ -11,7 +11,10 @@ pub use crate::cli::LsArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        let result = match call(socket, &super::legacy_request(protocol::verbs::list_sessions::SPEC.name, &params(&a))) {
+        let result = match call(
+            socket,
+            &super::legacy_request(protocol::verbs::list_sessions::SPEC.name, &params(&a)),
+        ) {
             // Nothing is running, but sessions saved by a daemon that stopped are worth
             // knowing about: they come back when one starts.
             Err(failure @ Failure::NoDaemon(_)) if !a.json => {

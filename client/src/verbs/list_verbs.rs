@@ -11,7 +11,10 @@ pub use crate::cli::ListVerbsArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     {
-        let result = call(socket, &super::legacy_request(protocol::verbs::list_verbs::SPEC.name, &params(&a)))?;
+        let result = call(
+            socket,
+            &super::legacy_request(protocol::verbs::list_verbs::SPEC.name, &params(&a)),
+        )?;
         if a.json {
             print_json(&result)
         } else {

@@ -115,7 +115,11 @@ mod tests {
         let reply = Reply {
             current_workspace: 2,
             order: Some(vec![3, 1]),
-            workspaces: vec![ws(1, "", 2, false), ws(2, "logs", 1, true), ws(3, "", 0, false)],
+            workspaces: vec![
+                ws(1, "", 2, false),
+                ws(2, "logs", 1, true),
+                ws(3, "", 0, false),
+            ],
             ..Default::default()
         };
         let t = print(&reply);

@@ -118,7 +118,10 @@ mod tests {
 
     #[test]
     fn the_client_directory_is_sent_unless_one_is_named() {
-        assert_eq!(crate::verbs::client_cwd(Some("/srv".into())).as_deref(), Some("/srv"));
+        assert_eq!(
+            crate::verbs::client_cwd(Some("/srv".into())).as_deref(),
+            Some("/srv")
+        );
         let here = std::env::current_dir().unwrap();
         assert_eq!(
             crate::verbs::client_cwd(None),

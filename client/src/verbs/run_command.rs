@@ -67,7 +67,12 @@ fn vocabulary(commands: &[CommandSpec]) -> String {
         .map(|c| {
             vec![
                 c.usage(),
-                if c.runner == Runner::Daemon { "yes" } else { "no" }.to_string(),
+                if c.runner == Runner::Daemon {
+                    "yes"
+                } else {
+                    "no"
+                }
+                .to_string(),
                 c.description.to_string(),
             ]
         })
@@ -105,7 +110,11 @@ fn print(r: &Reply) -> String {
         }
     }
     if data.is_empty() {
-        let by = if r.routed { " in the attached client" } else { "" };
+        let by = if r.routed {
+            " in the attached client"
+        } else {
+            ""
+        };
         return format!("ran {}{by}\n", r.command);
     }
     if data.get("windows").is_some_and(Value::is_array) {
@@ -180,18 +189,24 @@ mod tests {
     #[test]
     fn command_results_show_their_data() {
         assert_eq!(
-            print(&reply(json!({"type": "command_result", "command": "NextWindow",
-                "routed": false}))),
+            print(&reply(
+                json!({"type": "command_result", "command": "NextWindow",
+                "routed": false})
+            )),
             "ran NextWindow\n"
         );
         assert_eq!(
-            print(&reply(json!({"type": "command_result", "command": "NewWindow",
-                "routed": false, "window_id": "w1", "name": "logs"}))),
+            print(&reply(
+                json!({"type": "command_result", "command": "NewWindow",
+                "routed": false, "window_id": "w1", "name": "logs"})
+            )),
             "name: logs\nwindow_id: w1\n"
         );
-        let t = print(&reply(json!({"type": "command_result", "command": "ListWindows",
+        let t = print(&reply(
+            json!({"type": "command_result", "command": "ListWindows",
             "routed": false,
-            "windows": [{"window_id": "0123456789", "index": 0, "workspace": 1}]})));
+            "windows": [{"window_id": "0123456789", "index": 0, "workspace": 1}]}),
+        ));
         assert!(t.starts_with("INDEX"), "{t}");
         let vocab = vocabulary(protocol::commands::commands());
         let split = vocab

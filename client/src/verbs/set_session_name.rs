@@ -1,7 +1,6 @@
 //! `tuios set-session-name`: the name clients display for a session.
 use std::path::Path;
 
-
 use protocol::verbs::set_session_name::{Params, Reply, SPEC};
 
 use super::target::SessionTarget;

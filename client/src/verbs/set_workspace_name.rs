@@ -60,10 +60,7 @@ mod tests {
             sends(&["set-workspace-name", "2", "logs"]),
             json!({"workspace": 2, "name": "logs"})
         );
-        assert_eq!(
-            sends(&["set-workspace-name", "2"]),
-            json!({"workspace": 2})
-        );
+        assert_eq!(sends(&["set-workspace-name", "2"]), json!({"workspace": 2}));
     }
 
     #[test]

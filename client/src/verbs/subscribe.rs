@@ -10,7 +10,11 @@ pub const ALIASES: &[&str] = &[];
 pub use crate::cli::SubscribeArgs as Args;
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    subscribe(socket, &super::legacy_request(protocol::verbs::subscribe::SPEC.name, &params(&a)), a.quiet)
+    subscribe(
+        socket,
+        &super::legacy_request(protocol::verbs::subscribe::SPEC.name, &params(&a)),
+        a.quiet,
+    )
 }
 
 /// The typed params this command sends.
