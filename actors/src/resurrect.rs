@@ -7,7 +7,6 @@ use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 
 use actix::prelude::*;
-use protocol::verbs::resurrect;
 use protocol::{Hint, VerbError};
 use serde_json::{json, Value};
 
@@ -169,13 +168,22 @@ pub(super) fn restore_at_start(mgr: &mut SessionManager, ctx: &mut Context<Sessi
     }));
 }
 
+/// What a resurrection did: the sessions restored (as list-sessions rows), those refused with
+/// the reason, and the saved files that could not be read.
+#[derive(Debug, Default)]
+pub struct Resurrection {
+    pub restored: Vec<Value>,
+    pub failed: Vec<Value>,
+    pub unreadable: Vec<Value>,
+}
+
 /// Restore saved sessions that are not running: the one named, or all of them.
 #[derive(Message)]
-#[rtype(result = "Result<resurrect::Reply, VerbError>")]
+#[rtype(result = "Result<Resurrection, VerbError>")]
 pub struct Resurrect(pub Option<String>);
 
 impl Handler<Resurrect> for SessionManager {
-    type Result = ResponseActFuture<Self, Result<resurrect::Reply, VerbError>>;
+    type Result = ResponseActFuture<Self, Result<Resurrection, VerbError>>;
     fn handle(&mut self, msg: Resurrect, _: &mut Self::Context) -> Self::Result {
         let wanted = msg.0.filter(|n| !n.is_empty());
         let scan = scan_store(self.services.info.sessions_dir.clone());
@@ -206,11 +214,10 @@ impl Handler<Resurrect> for SessionManager {
                 for job in jobs {
                     restored.push(job.await.to_json());
                 }
-                Ok(resurrect::Reply {
-                    sessions: restored,
+                Ok(Resurrection {
+                    restored,
                     failed,
                     unreadable,
-                    ..Default::default()
                 })
             }
             .into_actor(act)

@@ -533,7 +533,7 @@ async fn upgrade_once(
     handle: &mut actors::DaemonHandle,
     ctx: Option<&crate::upgrade::Context>,
     check: bool,
-    reply: Option<tokio::sync::oneshot::Sender<Result<actors::handover::VerbValue, String>>>,
+    reply: Option<tokio::sync::oneshot::Sender<Result<actors::handover::UpgradeAnswer, String>>>,
 ) {
     let Some(ctx) = ctx else {
         let why = "the listening socket cannot be handed over".to_string();

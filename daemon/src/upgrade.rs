@@ -10,7 +10,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use actors::handover::VerbValue;
+use actors::handover::UpgradeAnswer;
 use actors::handover::{self, Incoming, State, ENV_FD};
 use rustix::io::FdFlags;
 use tokio::sync::oneshot;
@@ -49,9 +49,9 @@ pub async fn perform(
     handle: &mut actors::DaemonHandle,
     ctx: &Context,
     check: bool,
-    reply: Option<oneshot::Sender<Result<VerbValue, String>>>,
+    reply: Option<oneshot::Sender<Result<UpgradeAnswer, String>>>,
 ) -> Option<String> {
-    let answer = |r: Result<VerbValue, String>| {
+    let answer = |r: Result<UpgradeAnswer, String>| {
         if let Some(reply) = reply {
             let _ = reply.send(r);
         }
@@ -66,15 +66,17 @@ pub async fn perform(
             return Some(why);
         }
         Ok((exe, reads)) if check => {
-            answer(Ok(handover::check_result(
-                &exe.display().to_string(),
-                &reads,
-            )));
+            answer(Ok(UpgradeAnswer::WouldUpgrade {
+                binary: exe.display().to_string(),
+                reads,
+            }));
             return None;
         }
         Ok((exe, _)) => exe,
     };
-    answer(Ok(handover::upgrading_result(&exe.display().to_string())));
+    answer(Ok(UpgradeAnswer::Upgrading {
+        binary: exe.display().to_string(),
+    }));
     // Whatever JSON requests are in flight (this upgrade's among them) are answered before
     // the exec closes their connections; new ones wait in the socket's queue for the new
     // daemon, so nobody is answered by this one past this point.

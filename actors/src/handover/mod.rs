@@ -27,9 +27,7 @@ pub use format::{
 use std::os::fd::OwnedFd;
 
 use actix::prelude::*;
-use protocol::params::UpgradeParams;
-use protocol::verbs::upgrade;
-use protocol::{ErrorCode, Hint, VerbError};
+
 use tokio::sync::{mpsc, oneshot};
 
 use crate::session::Session;
@@ -37,8 +35,15 @@ use crate::session_manager::ListSessions;
 use crate::supervisor::{PauseReaping, Supervisor};
 use crate::verb_env::VerbEnv;
 
-/// A verb result (re-exported for the daemon, which has no JSON dependency of its own).
-pub type VerbValue = upgrade::Reply;
+/// What the daemon's main loop answers an upgrade request with (the `upgrade` verb's module
+/// turns it into its reply).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpgradeAnswer {
+    /// Only checking: the binary on disk could take over, reading these handover versions.
+    WouldUpgrade { binary: String, reads: Vec<u32> },
+    /// The switch is about to happen, to this binary.
+    Upgrading { binary: String },
+}
 
 /// A request to upgrade, or with `check` only to ask whether the binary on disk could take
 /// over. The daemon answers once the binary on disk has been checked: `Ok` with the result
@@ -46,7 +51,7 @@ pub type VerbValue = upgrade::Reply;
 /// it will not happen.
 pub struct UpgradeRequest {
     pub check: bool,
-    pub reply: oneshot::Sender<Result<VerbValue, String>>,
+    pub reply: oneshot::Sender<Result<UpgradeAnswer, String>>,
 }
 
 /// Where upgrade requests go: the daemon's main loop, which alone may exec. Empty in a daemon
@@ -58,58 +63,11 @@ impl UpgradeTrigger {
     pub fn new(tx: mpsc::UnboundedSender<UpgradeRequest>) -> UpgradeTrigger {
         UpgradeTrigger(Some(tx))
     }
-}
 
-/// The `upgrade` verb. A real upgrade is answered before the exec: every JSON connection gets
-/// the answers in flight and is then closed, and the new daemon serves the next connection.
-pub async fn request(env: &VerbEnv, params: UpgradeParams) -> Result<upgrade::Reply, VerbError> {
-    let check = params.check.unwrap_or(false);
-    let Some(tx) = &env.services.upgrade.0 else {
-        return Err(VerbError::new(
-            ErrorCode::CommandFailed,
-            "this daemon cannot upgrade itself (it was not started as `tuios daemon`)",
-        ));
-    };
-    let (reply, answer) = oneshot::channel();
-    let closed = || {
-        VerbError::new(
-            ErrorCode::CommandFailed,
-            "the daemon is shutting down; nothing to upgrade",
-        )
-    };
-    tx.send(UpgradeRequest { check, reply })
-        .map_err(|_| closed())?;
-    match answer.await {
-        Ok(Ok(result)) => Ok(result),
-        Ok(Err(why)) => Err(VerbError::new(
-            ErrorCode::CommandFailed,
-            format!("the upgrade will not happen: {why}"),
-        )
-        .with_hint(Hint::new().detail(
-            "The daemon carries on as it was, with every session and program. Install a tuios binary that supports live upgrade at the path the daemon was started from (upgrade with check true tells whether it would work), or restart the daemon: sessions are restored, programs are not.",
-        ))),
-        Err(_) => Err(closed()),
+    /// Where requests go; `None` when this daemon cannot upgrade itself.
+    pub fn sender(&self) -> Option<&mpsc::UnboundedSender<UpgradeRequest>> {
+        self.0.as_ref()
     }
-}
-
-/// The `upgrade` verb's result when only checking.
-pub fn check_result(binary: &str, reads: &[u32]) -> upgrade::Reply {
-    upgrade::Reply::Check(upgrade::Check {
-        binary: binary.to_string(),
-        reads: reads.to_vec(),
-        writes: VERSION,
-        would_upgrade: true,
-        ..Default::default()
-    })
-}
-
-/// The `upgrade` verb's result, sent just before the daemon executes the new binary.
-pub fn upgrading_result(binary: &str) -> upgrade::Reply {
-    upgrade::Reply::Upgrading(upgrade::Upgrading {
-        binary: binary.to_string(),
-        from_version: env!("CARGO_PKG_VERSION").to_string(),
-        ..Default::default()
-    })
 }
 
 /// The exported state, ready to cross the exec, and how to undo the export.

@@ -1,4 +1,4 @@
-//! `resurrect`: bring a saved session back (the session manager restores it).
+//! `resurrect`: bring saved sessions back (the session manager restores them).
 use protocol::verbs::resurrect::{Params, Reply};
 use protocol::VerbError;
 
@@ -6,5 +6,11 @@ use super::{mailbox, VerbEnv};
 use crate::session_manager::resurrect::Resurrect;
 
 pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
-    mailbox(env.manager.send(Resurrect(p.session)).await)?
+    let done = mailbox(env.manager.send(Resurrect(p.session)).await)??;
+    Ok(Reply {
+        sessions: done.restored,
+        failed: done.failed,
+        unreadable: done.unreadable,
+        ..Default::default()
+    })
 }
