@@ -14,7 +14,6 @@ use bytes::BytesMut;
 use protocol::closest::closest_match;
 use protocol::envelope::{failure_line, parse_request_bytes, success_line};
 use protocol::events::{Event, EventFilter, EVENT_TYPES};
-use protocol::params::SubscribeParams;
 use protocol::verbs::{subscribe, Request as TypedRequest};
 use protocol::{ErrorCode, Hint, VerbError, MAX_LINE_BYTES};
 use serde_json::Value;
@@ -192,7 +191,7 @@ impl JsonConnection {
     fn subscribe(
         &mut self,
         id: Option<Value>,
-        p: SubscribeParams,
+        p: subscribe::Params,
         permit: Option<OwnedSemaphorePermit>,
         ctx: &mut Context<Self>,
     ) {
@@ -287,7 +286,7 @@ impl JsonConnection {
 
 async fn start_stream(
     env: &VerbEnv,
-    p: SubscribeParams,
+    p: subscribe::Params,
 ) -> Result<(subscriber::Subscription, subscribe::Reply), VerbError> {
     let types = p.types.unwrap_or_default();
     for t in &types {

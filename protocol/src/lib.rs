@@ -19,7 +19,7 @@ pub mod keys;
 pub mod limits;
 pub mod lumen;
 mod msgpack_utf8;
-pub mod params;
+
 pub mod registry;
 pub mod shell;
 pub mod verbs;

@@ -98,9 +98,9 @@ proptest! {
         let req = Request::new(Some(json!(1)), verb, params.clone());
         if registry::validate(&req).is_ok() {
             // Whatever validate passed must decode as some verb's params without panicking.
-            let _ = registry::decode::<tuios_protocol::params::NewWindowParams>(&params);
-            let _ = registry::decode::<tuios_protocol::params::ResizeParams>(&params);
-            let _ = registry::decode::<tuios_protocol::params::CapturePaneParams>(&params);
+            let _ = registry::decode::<tuios_protocol::verbs::new_window::Params>(&params);
+            let _ = registry::decode::<tuios_protocol::verbs::resize::Params>(&params);
+            let _ = registry::decode::<tuios_protocol::verbs::capture_pane::Params>(&params);
         }
     }
 

@@ -3,7 +3,7 @@
 use super::{mailbox, session, window, VerbEnv};
 use crate::errors;
 use crate::window as win;
-use protocol::params::*;
+use protocol::verbs::capture_pane::slice_capture;
 use protocol::verbs::capture_pane::{Params, Reply};
 use protocol::VerbError;
 

@@ -4,12 +4,11 @@
 use super::agent_lookup::*;
 use super::VerbEnv;
 use crate::agent::proc;
-use protocol::params::AgentWindowParams;
-use protocol::verbs::explain_agent_detect::Reply;
+use protocol::verbs::explain_agent_detect::{Params, Reply};
 use protocol::VerbError;
 use serde_json::json;
 
-pub(super) async fn handle(env: &VerbEnv, p: AgentWindowParams) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let info = window_info(env, p.session, p.window).await?;
     let pid = info.pid;
     let alive = info.alive;

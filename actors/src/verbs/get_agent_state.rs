@@ -2,11 +2,10 @@
 //! was set, who set it and the harness it is attributed to.
 use super::{mailbox, session, VerbEnv};
 use crate::session::GetAgentState;
-use protocol::params::AgentWindowParams;
-use protocol::verbs::get_agent_state::Reply;
+use protocol::verbs::get_agent_state::{Params, Reply};
 use protocol::VerbError;
 
-pub(super) async fn handle(env: &VerbEnv, p: AgentWindowParams) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
     let status = mailbox(s.addr.send(GetAgentState(p.window)).await)??;
     Ok(Reply {

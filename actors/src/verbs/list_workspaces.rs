@@ -2,12 +2,11 @@
 //! shown, and the window that has its focus.
 use super::{mailbox, session, VerbEnv};
 use crate::session::{self as sess, WorkspaceList};
-use protocol::params::*;
-use protocol::verbs::list_workspaces::Reply;
+use protocol::verbs::list_workspaces::{Params, Reply};
 use protocol::VerbError;
 use serde_json::json;
 
-pub(super) async fn handle(env: &VerbEnv, p: SessionParams) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
     Ok(reply(mailbox(s.addr.send(sess::ListWorkspaces).await)?))
 }

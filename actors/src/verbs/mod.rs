@@ -2,7 +2,6 @@
 //! dispatched by an exhaustive match, and is carried out by messages to the session manager, a
 //! session and a window. Every handler returns its verb's typed reply.
 
-use protocol::params::*;
 use protocol::verbs::common::OkReply;
 use protocol::verbs::{Reply, Request};
 use protocol::{ErrorCode, Hint, VerbError};
@@ -54,7 +53,7 @@ pub async fn run_command_for_client(
 ) -> Result<Value, VerbError> {
     run_command::handle(
         env,
-        RunCommandParams {
+        protocol::verbs::run_command::Params {
             session: Some(session.to_string()),
             command: name,
             args: Some(args),

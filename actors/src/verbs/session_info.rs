@@ -2,14 +2,13 @@
 //! count, and whether a client is attached.
 use crate::event_hub::{CountSubscriptions, SubscriptionKind};
 use crate::session::{self as sess, SessionDescription};
-use protocol::params::*;
-use protocol::verbs::session_info::Reply;
+use protocol::verbs::session_info::{Params, Reply};
 use protocol::VerbError;
 use serde_json::Value;
 
 use super::{mailbox, session, VerbEnv};
 
-pub(super) async fn handle(env: &VerbEnv, p: SessionParams) -> Result<Reply, VerbError> {
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
     let mut info = reply(mailbox(s.addr.send(sess::DescribeSession).await)?);
     // Live wait-for calls on this session: a harness can check that none leaked.

@@ -251,6 +251,9 @@ pub fn reply_keys(schema: &Value) -> std::collections::BTreeSet<String> {
 }
 
 #[cfg(test)]
+mod decode_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
