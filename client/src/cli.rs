@@ -129,31 +129,6 @@ pub struct DaemonArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Without -d it then attaches this terminal to the session. The first window starts in this directory unless -c names another."
-)]
-pub struct NewArgs {
-    /// Session name; omit to let the daemon pick one (session-0, session-1, ...).
-    pub name: Option<String>,
-    /// Create the session without attaching to it.
-    #[arg(short = 'd', long)]
-    pub detach: bool,
-    /// Directory the first window starts in (default: this one).
-    #[arg(short = 'c', long, value_name = "DIR")]
-    pub cwd: Option<String>,
-    /// Extra environment for the first window, NAME=value; repeat for more.
-    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
-    pub env: Vec<String>,
-    #[arg(long, value_name = "COLS")]
-    pub width: Option<i64>,
-    #[arg(long, value_name = "ROWS")]
-    pub height: Option<i64>,
-    /// Program and arguments to run instead of a shell (after `--`); no shell parsing.
-    #[arg(last = true, value_name = "ARGV")]
-    pub command: Vec<String>,
-}
-
-#[derive(Debug, Args)]
 pub struct AttachArgs {
     /// Session name; omit for the most recently active session.
     pub session: Option<String>,
@@ -163,34 +138,6 @@ pub struct AttachArgs {
     /// Attach even to the session this terminal is a window of (it then shows itself).
     #[arg(long)]
     pub force: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct LsArgs {
-    /// Print the sessions as a JSON array.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct KillSessionArgs {
-    pub session: String,
-}
-
-#[derive(Debug, Args)]
-pub struct ResurrectArgs {
-    pub session: Option<String>,
-    /// Print the daemon's result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct ListVerbsArgs {
-    pub verb: Option<String>,
-    /// Print the daemon's verb_list result as JSON.
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -297,42 +244,6 @@ pub struct ResizeArgs {
     pub width: i64,
     #[arg(value_name = "HEIGHT")]
     pub height: i64,
-}
-
-#[derive(Debug, Args)]
-pub struct WaitForArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "CONDITION")]
-    pub condition: String,
-    #[arg(long, value_name = "RE")]
-    pub pattern: Option<String>,
-    #[arg(long, value_enum)]
-    pub source: Option<CaptureSource>,
-    #[arg(long)]
-    pub fresh: bool,
-    #[arg(long, value_name = "MS")]
-    pub idle: Option<i64>,
-    #[arg(long, value_name = "MS")]
-    pub timeout: Option<i64>,
-    // Sent joined with commas, as the verb takes them; each state is checked on its own.
-    #[arg(long, value_delimiter = ',', value_name = "STATE,...")]
-    pub until: Vec<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SubscribeArgs {
-    #[arg(short = 's', long, value_name = "NAME")]
-    pub session: Option<String>,
-    #[arg(short = 'w', long, value_name = "WINDOW")]
-    pub window: Option<String>,
-    #[arg(long, value_delimiter = ',', value_name = "TYPE,...")]
-    pub types: Vec<String>,
-    #[arg(long, value_name = "N")]
-    pub queue: Option<i64>,
-    /// Do not report the subscription on stderr; only events are printed.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -467,14 +378,6 @@ pub struct SetWorkspaceOrderArgs {
     /// Several arguments, or one comma-separated list: `3 1 2` or `3,1,2`.
     #[arg(required = true, value_delimiter = ',', value_name = "N")]
     pub order: Vec<i64>,
-}
-
-#[derive(Debug, Args)]
-pub struct SetSessionAccentArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "ACCENT")]
-    pub accent: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -617,13 +520,6 @@ pub struct TapeValidateArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Print the parsed commands as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct HelloArgs {
-    /// Print the daemon's hello result as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -10,12 +10,10 @@ mod json_client;
 mod output;
 mod params;
 mod paste_check;
-mod resurrect;
 mod socket_check;
 mod ssh;
 mod tape;
 mod tui;
-mod upgrade;
 mod verbs;
 mod web;
 
@@ -36,8 +34,6 @@ use crate::params::Request;
 
 /// How long kill-server waits for the daemon to remove its socket.
 const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
-/// Size of a session created by `tuios new` before any client gives it one.
-const NEW_SESSION_SIZE: (u16, u16) = (80, 24);
 
 fn main() -> ExitCode {
     let json_errors = wants_json_errors(std::env::args_os().skip(1));
@@ -350,47 +346,6 @@ fn call_raw(socket: &Path, verb: &str, params_arg: Option<&str>) -> Result<i32, 
     })
 }
 
-/// `tuios subscribe`: every line after the ack goes to stdout as received, flushed one by one so
-/// a reader at the other end of a pipe sees each event as it happens. Ends with status 0 when the
-/// daemon closes the stream, stdout goes away, or the user interrupts.
-fn subscribe(socket: &Path, req: &Request, quiet: bool) -> Result<i32, Failure> {
-    let mut client = JsonClient::connect(socket)?;
-    let ack = client.call(req.verb, req.params_value().as_ref())?;
-    exit_on_interrupt();
-    if !quiet {
-        let _ = io::stderr()
-            .lock()
-            .write_all(output::subscribed(&ack).as_bytes());
-    }
-    let mut stream = client.into_stream()?;
-    let mut out = io::stdout().lock();
-    while let Some(mut line) = stream.next_line()? {
-        if line.last() != Some(&b'\n') {
-            line.push(b'\n');
-        }
-        match out.write_all(&line).and_then(|()| out.flush()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break,
-            Err(e) => return Err(Failure::msg(format!("cannot write output: {e}"))),
-        }
-    }
-    Ok(0)
-}
-
-/// Ctrl+C or SIGTERM is how a stream is meant to end, not a failure. Every line is flushed as it
-/// is written, so leaving at once loses nothing.
-fn exit_on_interrupt() {
-    extern "C" fn leave(_: libc::c_int) {
-        // SAFETY: _exit is async-signal-safe and touches no Rust state.
-        unsafe { libc::_exit(0) }
-    }
-    let handler: extern "C" fn(libc::c_int) = leave;
-    for sig in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only calls an async-signal-safe function.
-        unsafe { libc::signal(sig, handler as libc::sighandler_t) };
-    }
-}
-
 /// The session this terminal is a window of: the daemon sets `TUIOS_SESSION` and
 /// `TUIOS_SOCKET` in every window, and a session of the same name on another daemon is not it.
 fn own_session(socket: &Path) -> Option<String> {
@@ -411,7 +366,11 @@ fn refuse_own_session(socket: &Path, target: Option<&str>) -> Result<(), Failure
     let target = match target {
         Some(t) => t.to_string(),
         // The most recently active session is what attach would pick; ask which that is.
-        None => match call(socket, &params::session_info_default()) {
+        None => match verbs::send(
+            socket,
+            protocol::verbs::session_info::SPEC.name,
+            &protocol::verbs::session_info::Params::default(),
+        ) {
             Ok(info) => info
                 .get("session_name")
                 .and_then(Value::as_str)
@@ -447,43 +406,6 @@ fn with_client_cwd(mut req: Request) -> Request {
         }
     }
     req
-}
-
-/// `tuios new [NAME] [-d]`: start the daemon if needed, create the session with the
-/// `new-session` verb (its first window in this directory), then attach unless detached.
-fn new_session(socket: &Path, a: &cli::NewArgs) -> Result<i32, Failure> {
-    if let Some(n) = &a.name {
-        // Refuse a bad name before starting a daemon just to hear it refused.
-        protocol::binary::validate_session_name(n)
-            .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
-    }
-    autostart::ensure_daemon(socket)?;
-    let mut req = with_client_cwd(params::new_session(a));
-    for (key, value) in [
-        ("width", NEW_SESSION_SIZE.0),
-        ("height", NEW_SESSION_SIZE.1),
-    ] {
-        req.params.entry(key).or_insert(Value::from(value));
-    }
-    let created = call(socket, &req)?;
-    let name = created
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    if a.detach {
-        return emit(&output::session_created(&name));
-    }
-    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-        // Nothing to attach to: the session stays, driven like a detached one.
-        emit(&output::session_created(&name))?;
-        let _ = writeln!(
-            io::stderr(),
-            "note: not attaching, because stdin and stdout are not both a terminal"
-        );
-        return Ok(0);
-    }
-    tui::attach(socket, Some(name), false)
 }
 
 /// `tuios kill-server`: ask the daemon to stop and wait until its socket is gone.

@@ -197,7 +197,6 @@ pub fn agent_screen(result: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::wait_result;
     use serde_json::json;
 
     #[test]
@@ -249,9 +248,5 @@ mod tests {
         assert!(screen.contains("last 2 rows:\n  | a\n  | b\n"), "{screen}");
         assert!(screen.contains("missing: Allow?; empty"), "{screen}");
         assert!(screen.ends_with("verdict: no rule matched\n"), "{screen}");
-        assert_eq!(
-            wait_result(&json!({"condition": "agent-state", "state": "done"})),
-            "matched: agent state done\n"
-        );
     }
 }

@@ -6,23 +6,17 @@
 
 mod agent;
 mod commands;
-mod daemon;
 mod format;
 mod options;
 mod reply;
-mod sessions;
-mod waits;
 mod windows;
 mod workspaces;
 
 pub use agent::{agent_detect, agent_screen, agent_state, agent_state_set};
 pub use commands::{command_result, command_vocabulary, command_vocabulary_json};
-pub use daemon::{hello, verb_list};
 pub use format::{escape_controls, escape_value, format_local_time, shell_quote, table};
 pub use options::{option_set, option_value, options_table, themes};
-pub use reply::{key_values, verb_reply};
-pub use sessions::{session_accent_set, session_created, sessions_table};
-pub use waits::{subscribed, wait_result};
+pub use reply::key_values;
 pub use windows::{
     capture, focused, layout_set, resized, window_closed, window_created, window_moved, window_set,
     window_split, windows_table,

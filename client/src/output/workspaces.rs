@@ -93,7 +93,7 @@ pub fn workspace_order_set(result: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::{columns, session_accent_set};
+    use crate::output::columns;
     use serde_json::json;
 
     #[test]
@@ -133,9 +133,5 @@ mod tests {
             "workspace order: 3 1 2\n"
         );
         assert!(workspace_order_set(&json!({"workspace_order": null})).contains("natural"));
-        assert_eq!(
-            session_accent_set(&json!({"session": "my work", "accent": ""})),
-            "session 'my work': accent cleared\n"
-        );
     }
 }

@@ -6,25 +6,17 @@ use crate::verbs::target::{SessionTarget, WindowTarget};
 
 mod agent;
 mod commands;
-mod daemon;
 mod input;
 mod options;
 mod sessions;
-mod waits;
 mod windows;
 mod wire;
 mod workspaces;
 
 pub use agent::{explain_agent_detect, explain_agent_screen, get_agent_state, set_agent_state};
 pub use commands::run_command;
-pub use daemon::{hello, list_verbs};
 pub use input::{capture_pane, run, send_keys, send_keys_tmux, send_text};
 pub use options::{get_option, list_options, list_themes, set_option};
-pub use sessions::{
-    kill_session, list_sessions, new_session, resurrect, session_info, session_info_default,
-    set_session_accent,
-};
-pub use waits::{subscribe, wait_for};
 pub use windows::{
     close_window, focus_window, list_windows, move_window, new_window, resize, set_layout,
     set_window, split_window,
