@@ -5,8 +5,6 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-pub use crate::verbs::target::{SessionTarget, WindowTarget};
-
 #[derive(Debug, Parser)]
 #[command(
     name = "tuios",
@@ -73,7 +71,15 @@ pub struct SchemaArgs {
 pub struct CompletionsArgs {
     /// The shell to write the script for.
     #[arg(value_enum)]
-    pub shell: crate::docs::Shell,
+    pub shell: Shell,
+}
+
+/// The shells `tuios completions` writes a script for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 #[derive(Debug, Args)]
@@ -129,31 +135,6 @@ pub struct DaemonArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Without -d it then attaches this terminal to the session. The first window starts in this directory unless -c names another."
-)]
-pub struct NewArgs {
-    /// Session name; omit to let the daemon pick one (session-0, session-1, ...).
-    pub name: Option<String>,
-    /// Create the session without attaching to it.
-    #[arg(short = 'd', long)]
-    pub detach: bool,
-    /// Directory the first window starts in (default: this one).
-    #[arg(short = 'c', long, value_name = "DIR")]
-    pub cwd: Option<String>,
-    /// Extra environment for the first window, NAME=value; repeat for more.
-    #[arg(short = 'e', long, value_name = "NAME=VALUE")]
-    pub env: Vec<String>,
-    #[arg(long, value_name = "COLS")]
-    pub width: Option<i64>,
-    #[arg(long, value_name = "ROWS")]
-    pub height: Option<i64>,
-    /// Program and arguments to run instead of a shell (after `--`); no shell parsing.
-    #[arg(last = true, value_name = "ARGV")]
-    pub command: Vec<String>,
-}
-
-#[derive(Debug, Args)]
 pub struct AttachArgs {
     /// Session name; omit for the most recently active session.
     pub session: Option<String>,
@@ -166,111 +147,12 @@ pub struct AttachArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct LsArgs {
-    /// Print the sessions as a JSON array.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct KillSessionArgs {
-    pub session: String,
-}
-
-#[derive(Debug, Args)]
-pub struct ResurrectArgs {
-    pub session: Option<String>,
-    /// Print the daemon's result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct ListVerbsArgs {
-    pub verb: Option<String>,
-    /// Print the daemon's verb_list result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
 pub struct CallArgs {
     /// Verb name, e.g. list-windows.
     pub verb: String,
     /// Params object as JSON; omit for none, or `-` to read it from stdin.
     #[arg(value_name = "PARAMS-JSON")]
     pub params: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SessionOnlyArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CaptureSource {
-    Visible,
-    Recent,
-}
-
-impl CaptureSource {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CaptureSource::Visible => "visible",
-            CaptureSource::Recent => "recent",
-        }
-    }
-}
-
-#[derive(Debug, Args)]
-pub struct WaitForArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-    #[arg(value_name = "CONDITION")]
-    pub condition: String,
-    #[arg(long, value_name = "RE")]
-    pub pattern: Option<String>,
-    #[arg(long, value_enum)]
-    pub source: Option<CaptureSource>,
-    #[arg(long)]
-    pub fresh: bool,
-    #[arg(long, value_name = "MS")]
-    pub idle: Option<i64>,
-    #[arg(long, value_name = "MS")]
-    pub timeout: Option<i64>,
-    // Sent joined with commas, as the verb takes them; each state is checked on its own.
-    #[arg(long, value_delimiter = ',', value_name = "STATE,...")]
-    pub until: Vec<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SubscribeArgs {
-    #[arg(short = 's', long, value_name = "NAME")]
-    pub session: Option<String>,
-    #[arg(short = 'w', long, value_name = "WINDOW")]
-    pub window: Option<String>,
-    #[arg(long, value_delimiter = ',', value_name = "TYPE,...")]
-    pub types: Vec<String>,
-    #[arg(long, value_name = "N")]
-    pub queue: Option<i64>,
-    /// Do not report the subscription on stderr; only events are printed.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct WindowOnlyArgs {
-    #[command(flatten)]
-    pub target: WindowTarget,
-}
-
-#[derive(Debug, Args)]
-pub struct SetSessionAccentArgs {
-    #[command(flatten)]
-    pub target: SessionTarget,
-    #[arg(value_name = "ACCENT")]
-    pub accent: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -315,13 +197,6 @@ pub struct TapeValidateArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Print the parsed commands as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct HelloArgs {
-    /// Print the daemon's hello result as JSON.
     #[arg(long)]
     pub json: bool,
 }

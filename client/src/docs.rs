@@ -5,15 +5,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use clap::ValueEnum;
-
-/// The shells `tuios completions` writes a script for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Shell {
-    Bash,
-    Zsh,
-    Fish,
-}
+use crate::cli::Shell;
 
 /// The completion script for `shell`, completing subcommands, flags and the accepted values
 /// the registry publishes (wait-for conditions, subscribe types, ...).

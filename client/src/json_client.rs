@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::failure::{DaemonError, Failure};
-use crate::params::request_line;
+use crate::request_line::request_line;
 
 /// How long a call waits for its answer unless the verb says otherwise.
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);

@@ -8,18 +8,16 @@ mod docs;
 mod failure;
 mod json_client;
 mod output;
-mod params;
 mod paste_check;
-mod resurrect;
+mod request_line;
 mod socket_check;
 mod ssh;
 mod tape;
 mod tui;
-mod upgrade;
 mod verbs;
 mod web;
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -32,12 +30,9 @@ use crate::binary_client::{unexpected, BinaryClient};
 use crate::cli::{Cli, Command};
 use crate::failure::Failure;
 use crate::json_client::JsonClient;
-use crate::params::Request;
 
 /// How long kill-server waits for the daemon to remove its socket.
 const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
-/// Size of a session created by `tuios new` before any client gives it one.
-const NEW_SESSION_SIZE: (u16, u16) = (80, 24);
 
 fn main() -> ExitCode {
     let json_errors = wants_json_errors(std::env::args_os().skip(1));
@@ -273,26 +268,6 @@ fn print_json(value: &Value) -> Result<i32, Failure> {
     emit(&format!("{text}\n"))
 }
 
-fn call(socket: &Path, req: &Request) -> Result<Value, Failure> {
-    JsonClient::connect(socket)?.call(req.verb, req.params_value().as_ref())
-}
-
-/// Run one verb; print its result as JSON or through `human`, which gets the result with every
-/// string escaped for the terminal.
-fn verb_command(
-    socket: &Path,
-    req: &Request,
-    json: bool,
-    human: impl FnOnce(&Value) -> String,
-) -> Result<i32, Failure> {
-    let result = call(socket, req)?;
-    if json {
-        print_json(&result)
-    } else {
-        emit(&human(&output::escape_value(&result)))
-    }
-}
-
 /// `tuios call VERB [PARAMS-JSON]`: the response line verbatim; exit 1 on an error response.
 fn call_raw(socket: &Path, verb: &str, params_arg: Option<&str>) -> Result<i32, Failure> {
     let text = match params_arg {
@@ -305,7 +280,7 @@ fn call_raw(socket: &Path, verb: &str, params_arg: Option<&str>) -> Result<i32, 
         }
         other => other.map(str::to_string),
     };
-    let params = params::call_params(text.as_deref()).map_err(Failure::msg)?;
+    let params = request_line::call_params(text.as_deref()).map_err(Failure::msg)?;
     let line = JsonClient::connect(socket)?.call_raw(verb, params.as_ref())?;
     emit(&format!("{line}\n"))?;
     Ok(if json_client::is_error_response(&line) {
@@ -313,47 +288,6 @@ fn call_raw(socket: &Path, verb: &str, params_arg: Option<&str>) -> Result<i32, 
     } else {
         0
     })
-}
-
-/// `tuios subscribe`: every line after the ack goes to stdout as received, flushed one by one so
-/// a reader at the other end of a pipe sees each event as it happens. Ends with status 0 when the
-/// daemon closes the stream, stdout goes away, or the user interrupts.
-fn subscribe(socket: &Path, req: &Request, quiet: bool) -> Result<i32, Failure> {
-    let mut client = JsonClient::connect(socket)?;
-    let ack = client.call(req.verb, req.params_value().as_ref())?;
-    exit_on_interrupt();
-    if !quiet {
-        let _ = io::stderr()
-            .lock()
-            .write_all(output::subscribed(&ack).as_bytes());
-    }
-    let mut stream = client.into_stream()?;
-    let mut out = io::stdout().lock();
-    while let Some(mut line) = stream.next_line()? {
-        if line.last() != Some(&b'\n') {
-            line.push(b'\n');
-        }
-        match out.write_all(&line).and_then(|()| out.flush()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break,
-            Err(e) => return Err(Failure::msg(format!("cannot write output: {e}"))),
-        }
-    }
-    Ok(0)
-}
-
-/// Ctrl+C or SIGTERM is how a stream is meant to end, not a failure. Every line is flushed as it
-/// is written, so leaving at once loses nothing.
-fn exit_on_interrupt() {
-    extern "C" fn leave(_: libc::c_int) {
-        // SAFETY: _exit is async-signal-safe and touches no Rust state.
-        unsafe { libc::_exit(0) }
-    }
-    let handler: extern "C" fn(libc::c_int) = leave;
-    for sig in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only calls an async-signal-safe function.
-        unsafe { libc::signal(sig, handler as libc::sighandler_t) };
-    }
 }
 
 /// The session this terminal is a window of: the daemon sets `TUIOS_SESSION` and
@@ -376,7 +310,11 @@ fn refuse_own_session(socket: &Path, target: Option<&str>) -> Result<(), Failure
     let target = match target {
         Some(t) => t.to_string(),
         // The most recently active session is what attach would pick; ask which that is.
-        None => match call(socket, &params::session_info_default()) {
+        None => match verbs::send(
+            socket,
+            protocol::verbs::session_info::SPEC.name,
+            &protocol::verbs::session_info::Params::default(),
+        ) {
             Ok(info) => info
                 .get("session_name")
                 .and_then(Value::as_str)
@@ -398,46 +336,6 @@ fn refuse_own_session(socket: &Path, target: Option<&str>) -> Result<(), Failure
             format!("attach anyway: tuios attach --force {shown}"),
         ],
     ))
-}
-
-/// `tuios new [NAME] [-d]`: start the daemon if needed, create the session with the
-/// `new-session` verb (its first window in this directory), then attach unless detached.
-fn new_session(socket: &Path, a: &cli::NewArgs) -> Result<i32, Failure> {
-    if let Some(n) = &a.name {
-        // Refuse a bad name before starting a daemon just to hear it refused.
-        protocol::binary::validate_session_name(n)
-            .map_err(|e| Failure::msg(format!("invalid session name {n:?}: {e}")))?;
-    }
-    autostart::ensure_daemon(socket)?;
-    let mut req = params::new_session(a);
-    if let Some(cwd) = verbs::client_cwd(a.cwd.clone()) {
-        req.params.insert("cwd".into(), Value::from(cwd));
-    }
-    for (key, value) in [
-        ("width", NEW_SESSION_SIZE.0),
-        ("height", NEW_SESSION_SIZE.1),
-    ] {
-        req.params.entry(key).or_insert(Value::from(value));
-    }
-    let created = call(socket, &req)?;
-    let name = created
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    if a.detach {
-        return emit(&output::session_created(&name));
-    }
-    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
-        // Nothing to attach to: the session stays, driven like a detached one.
-        emit(&output::session_created(&name))?;
-        let _ = writeln!(
-            io::stderr(),
-            "note: not attaching, because stdin and stdout are not both a terminal"
-        );
-        return Ok(0);
-    }
-    tui::attach(socket, Some(name), false)
 }
 
 /// `tuios kill-server`: ask the daemon to stop and wait until its socket is gone.

@@ -34,18 +34,6 @@ pub fn escape_value(value: &Value) -> Value {
     }
 }
 
-pub(super) fn s<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-pub(super) fn i(v: &Value, key: &str) -> i64 {
-    v.get(key).and_then(Value::as_i64).unwrap_or(0)
-}
-
-pub(super) fn b(v: &Value, key: &str) -> bool {
-    v.get(key).and_then(Value::as_bool).unwrap_or(false)
-}
-
 /// Quote a word for a POSIX shell only when it needs it, so printed commands can be pasted.
 pub use protocol::shell::quote_if_needed as shell_quote;
 

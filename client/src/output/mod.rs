@@ -4,16 +4,8 @@
 //! output passes them through [`escape_controls`] first (see [`escape_value`]), so none can
 //! drive the terminal of whoever runs the command; `--json` output is printed as received.
 
-mod daemon;
 mod format;
-mod reply;
-mod sessions;
-mod waits;
 mod windows;
 
-pub use daemon::{hello, verb_list};
 pub use format::{escape_controls, escape_value, format_local_time, shell_quote, short_id, table};
-pub use reply::verb_reply;
-pub use sessions::{session_accent_set, session_created, sessions_table};
-pub use waits::{subscribed, wait_result};
 pub use windows::windows_table;

@@ -2,10 +2,9 @@
 use std::io::{self, IsTerminal};
 use std::path::Path;
 
-use clap::ValueEnum;
 use protocol::verbs::capture_pane::{Params, Reply, SPEC};
 
-use super::target::WindowTarget;
+use super::target::{CaptureSource, WindowTarget};
 use crate::failure::Failure;
 
 pub const NAME: Option<&str> = Some("capture-pane");
@@ -16,7 +15,7 @@ pub struct Args {
     #[command(flatten)]
     pub target: WindowTarget,
     #[arg(long, value_enum, conflicts_with = "scrollback")]
-    pub source: Option<Source>,
+    pub source: Option<CaptureSource>,
     /// Include scrollback (the same as --source recent).
     #[arg(short = 'S', long)]
     pub scrollback: bool,
@@ -30,20 +29,13 @@ pub struct Args {
     pub end: Option<i64>,
 }
 
-/// What to read: the verb's `source` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Source {
-    Visible,
-    Recent,
-}
-
 /// The typed params this command sends.
 pub fn params(a: &Args) -> Params {
     // -S is the older spelling of source=recent; sending the source keeps the reply's
     // `source` field truthful about what was captured.
     let source = match (a.source, a.scrollback) {
-        (Some(Source::Visible), _) => Some("visible"),
-        (Some(Source::Recent), _) | (None, true) => Some("recent"),
+        (Some(CaptureSource::Visible), _) => Some("visible"),
+        (Some(CaptureSource::Recent), _) | (None, true) => Some("recent"),
         (None, false) => None,
     };
     Params {

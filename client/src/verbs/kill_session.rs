@@ -1,28 +1,51 @@
-//! `tuios kill-session`: the `kill-session` verb from the command line.
+//! `tuios kill-session NAME`: end a session and every program in it.
 use std::path::Path;
 
+use protocol::verbs::kill_session::{Params, Reply, SPEC};
+
 use crate::failure::Failure;
-#[allow(unused_imports)]
-use crate::*;
+use crate::output::escape_controls;
 
 pub const NAME: Option<&str> = Some("kill-session");
 pub const ALIASES: &[&str] = &[];
-pub use crate::cli::KillSessionArgs as Args;
 
-pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    {
-        call(
-            socket,
-            &super::legacy_request(protocol::verbs::kill_session::SPEC.name, &params(&a)),
-        )?;
-        emit(&format!(
-            "killed session {}\n",
-            output::escape_controls(&a.session)
-        ))
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    pub session: String,
+}
+
+pub fn params(a: &Args) -> Params {
+    Params {
+        session: a.session.clone(),
     }
 }
 
-/// The typed params this command sends.
-pub fn params(a: &Args) -> protocol::verbs::kill_session::Params {
-    super::from_legacy(crate::params::kill_session(&a.session))
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    // No --json: the reply is a bare acknowledgement.
+    super::verb(socket, SPEC.name, &params(&a), false, |r| {
+        print(r, &a.session)
+    })
+}
+
+/// The reply only acknowledges; the session named on the command line is what ended.
+fn print(_: &Reply, session: &str) -> String {
+    format!("killed session {}\n", escape_controls(session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_session_is_sent_as_given_and_printed_escaped() {
+        let a = Args {
+            session: "a b".into(),
+        };
+        assert_eq!(
+            super::super::params_value(&params(&a)),
+            Some(json!({"session": "a b"}))
+        );
+        assert_eq!(print(&Reply::default(), "x\x1b"), "killed session x\\x1b\n");
+    }
 }

@@ -4,6 +4,8 @@
 //! wiring and its dispatch are generated from the list.
 
 pub mod target;
+#[cfg(test)]
+mod tests;
 
 use clap::error::ErrorKind;
 use clap::{ArgMatches, Args as _, FromArgMatches};
@@ -164,22 +166,6 @@ pub fn client_cwd(named: Option<String>) -> Option<String> {
             .ok()
             .map(|dir| dir.to_string_lossy().into_owned())
     })
-}
-
-/// Until a command prints its typed reply itself: its typed params as the request the
-/// string-based output path sends.
-pub fn legacy_request(verb: &'static str, params: &impl Serialize) -> crate::params::Request {
-    let params = match params_value(params) {
-        Some(Value::Object(map)) => map,
-        _ => serde_json::Map::new(),
-    };
-    crate::params::Request { verb, params }
-}
-
-/// Until a command builds its typed params itself: the params its string-built request holds.
-pub fn from_legacy<P: DeserializeOwned>(req: crate::params::Request) -> P {
-    serde_json::from_value(Value::Object(req.params))
-        .unwrap_or_else(|e| panic!("{} params do not decode: {e}", req.verb))
 }
 
 /// Command lines parsed the way `main` parses them (registry help and accepted sets applied),

@@ -1,24 +1,57 @@
-//! `tuios set-session-accent`: the `set-session-accent` verb from the command line.
+//! `tuios set-session-accent`: the accent colour clients use for a session.
 use std::path::Path;
 
+use protocol::verbs::set_session_accent::{Params, Reply, SPEC};
+
+use super::target::SessionTarget;
 use crate::failure::Failure;
-#[allow(unused_imports)]
-use crate::*;
+use crate::output::shell_quote;
 
 pub const NAME: Option<&str> = Some("set-session-accent");
 pub const ALIASES: &[&str] = &[];
-pub use crate::cli::SetSessionAccentArgs as Args;
 
-pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
-    verb_command(
-        socket,
-        &super::legacy_request(protocol::verbs::set_session_accent::SPEC.name, &params(&a)),
-        a.target.json,
-        output::session_accent_set,
-    )
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub target: SessionTarget,
+    #[arg(value_name = "ACCENT")]
+    pub accent: Option<String>,
 }
 
-/// The typed params this command sends.
-pub fn params(a: &Args) -> protocol::verbs::set_session_accent::Params {
-    super::from_legacy(crate::params::set_session_accent(a))
+pub fn params(a: &Args) -> Params {
+    Params {
+        session: a.target.session.clone(),
+        accent: a.accent.clone(),
+    }
+}
+
+pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
+    super::verb(socket, SPEC.name, &params(&a), a.target.json, print)
+}
+
+fn print(r: &Reply) -> String {
+    let session = shell_quote(&r.session);
+    match r.accent.as_str() {
+        "" => format!("session {session}: accent cleared\n"),
+        accent => format!("session {session} accent {accent}\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_accent_is_shown_and_an_empty_one_as_cleared() {
+        let reply = |session: &str, accent: &str| Reply {
+            session: session.into(),
+            accent: accent.into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            print(&reply("my work", "")),
+            "session 'my work': accent cleared\n"
+        );
+        assert_eq!(print(&reply("work", "cyan")), "session work accent cyan\n");
+    }
 }

@@ -1,5 +1,5 @@
 //! The flags every verb command that targets a session or a window shares.
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 /// Flags shared by commands that target a session.
 #[derive(Debug, Args)]
@@ -21,4 +21,20 @@ pub struct WindowTarget {
     /// Print the result object as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// What capture-pane and wait-for read: the verbs' `source` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CaptureSource {
+    Visible,
+    Recent,
+}
+
+impl CaptureSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaptureSource::Visible => "visible",
+            CaptureSource::Recent => "recent",
+        }
+    }
 }

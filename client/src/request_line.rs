@@ -1,4 +1,4 @@
-//! Raw requests: the params of `tuios call`, and the request line every JSON command sends.
+//! The request line every JSON command sends, and the params of `tuios call` (raw JSON).
 
 use serde_json::Value;
 
