@@ -445,3 +445,9 @@ mod tests {
         assert!(starts_cell('字'));
     }
 }
+
+/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
+#[inline]
+pub(crate) fn blank_suffix(cells: &[Cell]) -> usize {
+    cells.iter().rev().take_while(|c| is_plain_blank(c)).count()
+}

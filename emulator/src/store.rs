@@ -16,13 +16,15 @@
 mod encode;
 mod pack;
 mod read;
+mod varint;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use alacritty_terminal::term::cell::{Cell, Flags};
 
-use self::encode::{blank_suffix, put_varint_into};
+use self::varint::put_varint_into;
+use crate::render::blank_suffix;
 
 /// Arena block size. Small enough that the partly used first and last blocks waste little,
 /// large enough that block bookkeeping is negligible.
@@ -312,7 +314,7 @@ mod tests {
     use alacritty_terminal::term::cell::{Cell, Hyperlink};
     use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
 
-    use super::encode::put_varint;
+    use super::varint::put_varint;
     use crate::render::{cell_char, push_char, same_style, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS};
 
     fn row(text: &str, width: usize) -> Vec<Cell> {

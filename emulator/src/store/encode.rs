@@ -4,10 +4,11 @@
 use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::vte::ansi::{Color, NamedColor, Rgb};
 
+use super::varint::{get_varint, put_varint};
 use super::Store;
 use crate::render::{
-    self, cell_char, is_default_bg, is_default_fg, is_plain_blank, push_char, same_style, Link,
-    Pen, DEFAULT_BG, DEFAULT_FG, STYLE_FLAGS,
+    self, cell_char, is_default_bg, is_default_fg, push_char, same_style, Link, Pen, DEFAULT_BG,
+    DEFAULT_FG, STYLE_FLAGS,
 };
 
 impl Store {
@@ -102,44 +103,6 @@ fn plain_prefix(cells: &[Cell], key: &Cell) -> usize {
             .take_while(|c| c.fg == fg && c.bg == bg && rest(c))
             .count()
     }
-}
-
-/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
-#[inline]
-pub(super) fn blank_suffix(cells: &[Cell]) -> usize {
-    cells.iter().rev().take_while(|c| is_plain_blank(c)).count()
-}
-
-pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-pub(super) fn put_varint_into(buf: &mut [u8], mut pos: usize, mut v: u64) -> usize {
-    while v >= 0x80 {
-        buf[pos] = (v as u8) | 0x80;
-        pos += 1;
-        v >>= 7;
-    }
-    buf[pos] = v as u8;
-    pos + 1
-}
-
-pub(super) fn get_varint(buf: &[u8], pos: &mut usize) -> u64 {
-    let mut v = 0u64;
-    let mut shift = 0;
-    while let Some(&b) = buf.get(*pos) {
-        *pos += 1;
-        v |= u64::from(b & 0x7F) << shift;
-        if b & 0x80 == 0 {
-            break;
-        }
-        shift += 7;
-    }
-    v
 }
 
 // Style tag bits: two bits of colour kind for fg and bg, then presence bits.

@@ -7,7 +7,8 @@ use std::ops::Deref;
 use alacritty_terminal::term::cell::{Cell, Flags, Hyperlink};
 use unicode_width::UnicodeWidthChar;
 
-use super::encode::{get_style, get_varint};
+use super::encode::get_style;
+use super::varint::get_varint;
 use super::{Block, Store, LEN_MASK, LEN_WHOLE, WRAPPED};
 use crate::render::{self, flags_of_attrs, Link, Pen};
 
