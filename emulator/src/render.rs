@@ -403,6 +403,12 @@ pub(crate) fn render_cells_styled(out: &mut String, cells: &[Cell]) {
     write_sgr(out, &pen, &Pen::DEFAULT);
 }
 
+/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
+#[inline]
+pub(crate) fn blank_suffix(cells: &[Cell]) -> usize {
+    cells.iter().rev().take_while(|c| is_plain_blank(c)).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,10 +450,4 @@ mod tests {
         assert!(!starts_cell('\u{301}'));
         assert!(starts_cell('字'));
     }
-}
-
-/// How many trailing cells are blanks that trimming may drop (see `is_plain_blank`).
-#[inline]
-pub(crate) fn blank_suffix(cells: &[Cell]) -> usize {
-    cells.iter().rev().take_while(|c| is_plain_blank(c)).count()
 }
