@@ -5,7 +5,20 @@ use protocol::agent::{may_replace, AgentSource, AgentState};
 use serde_json::{json, Map, Value};
 
 use super::PaneLink;
-use crate::session::AgentFacts;
+
+/// A window's agent state, as a window's description carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentFacts {
+    pub state: AgentState,
+    /// What the last report said; `None` when it said nothing.
+    pub message: Option<String>,
+    /// When the state was last set (Unix nanoseconds); `None` if it never was.
+    pub since_ns: Option<u64>,
+    /// The harness the window is attributed to.
+    pub harness: Option<String>,
+    /// The program in the foreground, when it is not the session's shell.
+    pub foreground_cmd: Option<String>,
+}
 
 /// A claim on a window, as it stood before the screen tier displaced it.
 #[derive(Debug, Clone, PartialEq, Eq)]

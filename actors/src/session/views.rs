@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use protocol::agent::AgentState;
 
+use crate::agent::state::AgentFacts;
 use crate::pty::ExitInfo;
 
 /// One window: what list-windows, get-window, set-window and focus-window describe.
@@ -34,20 +35,6 @@ pub struct WindowInfo {
     pub agent: AgentFacts,
     /// How its program ended; `None` while it runs.
     pub exited: Option<ExitInfo>,
-}
-
-/// A window's agent state, as a window's description carries it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AgentFacts {
-    pub state: AgentState,
-    /// What the last report said; `None` when it said nothing.
-    pub message: Option<String>,
-    /// When the state was last set (Unix nanoseconds); `None` if it never was.
-    pub since_ns: Option<u64>,
-    /// The harness the window is attributed to.
-    pub harness: Option<String>,
-    /// The program in the foreground, when it is not the session's shell.
-    pub foreground_cmd: Option<String>,
 }
 
 /// Every window of a session, in order, with the focus and the workspace counts.

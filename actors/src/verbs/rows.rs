@@ -44,8 +44,8 @@ pub(super) fn window_row(w: WindowInfo) -> WindowRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::state::AgentFacts;
     use crate::pty::ExitInfo;
-    use crate::session::AgentFacts;
     use protocol::agent::AgentState;
     use serde_json::Value;
 
