@@ -80,16 +80,9 @@ fn print(r: &Reply, stdout_is_tty: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::parse;
-    use crate::verbs::VerbCommand;
-    use serde_json::{json, Value};
+    use crate::verbs::testing::params_sent as sent;
 
-    fn sent(argv: &[&str]) -> Option<Value> {
-        match parse(argv) {
-            VerbCommand::CapturePane(a) => crate::verbs::params_value(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
+    use serde_json::json;
 
     #[test]
     fn capture_pane_maps_sources_and_slices() {

@@ -3,25 +3,17 @@ use std::path::Path;
 
 use protocol::verbs::close_window::{Params, Reply, SPEC};
 
-use super::target::WindowTarget;
 use crate::failure::Failure;
 use crate::output::shell_quote;
 
 pub const NAME: Option<&str> = Some("close-window");
 pub const ALIASES: &[&str] = &["kill-window"];
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub target: WindowTarget,
-}
+pub type Args = super::target::WindowOnly;
 
 /// The typed params this command sends.
 pub fn params(a: &Args) -> Params {
-    Params {
-        session: a.target.session.clone(),
-        window: a.target.window.clone(),
-    }
+    a.params()
 }
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {

@@ -5,34 +5,22 @@ use protocol::verbs::explain_agent_detect::{Params, Reply, SPEC};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::target::WindowTarget;
 use crate::failure::Failure;
+use crate::output::short_id;
 use crate::output::table;
 
 pub const NAME: Option<&str> = Some("explain-agent-detect");
 pub const ALIASES: &[&str] = &[];
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub target: WindowTarget,
-}
+pub type Args = super::target::WindowOnly;
 
 /// The typed params this command sends.
 pub fn params(a: &Args) -> Params {
-    Params {
-        session: a.target.session.clone(),
-        window: a.target.window.clone(),
-    }
+    a.params()
 }
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
     super::verb(socket, SPEC.name, &params(&a), a.target.json, print)
-}
-
-/// Window ids in one-line messages: the same prefix list-windows shows, which still targets it.
-pub(super) fn short_id(id: &str) -> String {
-    id.chars().take(8).collect()
 }
 
 /// A string or a list of strings as one piece of text.

@@ -63,17 +63,11 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::{parse, refused, sent};
-    use crate::verbs::VerbCommand;
+    use crate::verbs::testing::refused;
+    use crate::verbs::testing::sends;
+
     use protocol::verbs::common::WindowRow;
     use serde_json::json;
-
-    fn sends(argv: &[&str]) -> serde_json::Value {
-        match parse(argv) {
-            VerbCommand::FocusWindow(a) => sent(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
 
     #[test]
     fn focus_window_takes_exactly_one_way_of_naming() {

@@ -3,26 +3,18 @@ use std::path::Path;
 
 use protocol::verbs::get_agent_state::{Params, Reply, SPEC};
 
-use super::explain_agent_detect::short_id;
-use super::target::WindowTarget;
 use crate::failure::Failure;
 use crate::output::format_local_time;
+use crate::output::short_id;
 
 pub const NAME: Option<&str> = Some("get-agent-state");
 pub const ALIASES: &[&str] = &[];
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub target: WindowTarget,
-}
+pub type Args = super::target::WindowOnly;
 
 /// The typed params this command sends.
 pub fn params(a: &Args) -> Params {
-    Params {
-        session: a.target.session.clone(),
-        window: a.target.window.clone(),
-    }
+    a.params()
 }
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {

@@ -107,16 +107,9 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::parse;
-    use crate::verbs::VerbCommand;
-    use serde_json::{json, Value};
+    use crate::verbs::testing::params_sent as sent;
 
-    fn sent(argv: &[&str]) -> Option<Value> {
-        match parse(argv) {
-            VerbCommand::ListOptions(a) => crate::verbs::params_value(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
+    use serde_json::{json, Value};
 
     #[test]
     fn list_options_maps_prefix_and_section() {

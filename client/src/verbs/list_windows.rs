@@ -4,24 +4,17 @@ use std::path::Path;
 use protocol::verbs::common::WindowRow;
 use protocol::verbs::list_windows::{Params, Reply, SPEC};
 
-use super::target::SessionTarget;
 use crate::failure::Failure;
 use crate::output::table;
 
 pub const NAME: Option<&str> = Some("list-windows");
 pub const ALIASES: &[&str] = &[];
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub target: SessionTarget,
-}
+pub type Args = super::target::SessionOnly;
 
 /// The typed params this command sends.
 pub fn params(a: &Args) -> Params {
-    Params {
-        session: a.target.session.clone(),
-    }
+    a.params()
 }
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {

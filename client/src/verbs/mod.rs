@@ -199,6 +199,17 @@ pub mod testing {
             .kind()
     }
 
+    /// The params object `tuios ARGS...` sends (`None`: it sends none), as the generated
+    /// request table builds it.
+    pub fn params_sent(args: &[&str]) -> Option<serde_json::Value> {
+        parse(args).request().1
+    }
+
+    /// The same, `{}` when none.
+    pub fn sends(args: &[&str]) -> serde_json::Value {
+        params_sent(args).unwrap_or_else(|| serde_json::json!({}))
+    }
+
     /// A typed params object as the JSON sent: `{}` when nothing is.
     pub fn sent(params: &impl serde::Serialize) -> serde_json::Value {
         super::params_value(params)

@@ -4,23 +4,16 @@ use std::path::Path;
 use protocol::verbs::session_info::{Params, Reply, SPEC};
 use serde_json::Value;
 
-use super::target::SessionTarget;
 use crate::failure::Failure;
 
 pub const NAME: Option<&str> = Some("session-info");
 pub const ALIASES: &[&str] = &[];
 
 // Its own copy of the session-only flags (list-windows and list-workspaces share cli.rs's).
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub target: SessionTarget,
-}
+pub type Args = super::target::SessionOnly;
 
 pub fn params(a: &Args) -> Params {
-    Params {
-        session: a.target.session.clone(),
-    }
+    a.params()
 }
 
 pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
@@ -50,6 +43,7 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verbs::target::SessionTarget;
     use serde_json::json;
 
     #[test]

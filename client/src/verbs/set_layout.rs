@@ -53,16 +53,10 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::{parse, refused, sent};
-    use crate::verbs::VerbCommand;
-    use serde_json::json;
+    use crate::verbs::testing::refused;
+    use crate::verbs::testing::sends;
 
-    fn sends(argv: &[&str]) -> serde_json::Value {
-        match parse(argv) {
-            VerbCommand::SetLayout(a) => sent(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
+    use serde_json::json;
 
     #[test]
     fn set_layout_needs_a_change() {

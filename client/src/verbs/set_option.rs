@@ -54,16 +54,10 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::{parse, refused};
-    use crate::verbs::VerbCommand;
-    use serde_json::{json, Value};
+    use crate::verbs::testing::params_sent as sent;
+    use crate::verbs::testing::refused;
 
-    fn sent(argv: &[&str]) -> Option<Value> {
-        match parse(argv) {
-            VerbCommand::SetOption(a) => crate::verbs::params_value(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
+    use serde_json::json;
 
     #[test]
     fn set_option_sends_key_and_value_even_an_empty_one() {

@@ -69,17 +69,11 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::{parse, refused, sent};
-    use crate::verbs::VerbCommand;
+    use crate::verbs::testing::refused;
+    use crate::verbs::testing::sends;
+
     use protocol::verbs::common::WindowRow;
     use serde_json::json;
-
-    fn sends(argv: &[&str]) -> serde_json::Value {
-        match parse(argv) {
-            VerbCommand::SetWindow(a) => sent(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
 
     #[test]
     fn name_and_minimized_map_from_their_flags() {

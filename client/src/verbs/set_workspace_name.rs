@@ -43,16 +43,9 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::{parse, sent};
-    use crate::verbs::VerbCommand;
-    use serde_json::json;
+    use crate::verbs::testing::sends;
 
-    fn sends(argv: &[&str]) -> serde_json::Value {
-        match parse(argv) {
-            VerbCommand::SetWorkspaceName(a) => sent(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
+    use serde_json::json;
 
     #[test]
     fn the_workspace_and_its_name_are_sent() {

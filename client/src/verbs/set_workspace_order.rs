@@ -43,16 +43,10 @@ fn print(r: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbs::testing::{parse, refused, sent};
-    use crate::verbs::VerbCommand;
-    use serde_json::json;
+    use crate::verbs::testing::refused;
+    use crate::verbs::testing::sends;
 
-    fn sends(argv: &[&str]) -> serde_json::Value {
-        match parse(argv) {
-            VerbCommand::SetWorkspaceOrder(a) => sent(&params(&a)),
-            other => panic!("{other:?}"),
-        }
-    }
+    use serde_json::json;
 
     #[test]
     fn the_order_is_taken_as_words_or_a_list() {

@@ -1,5 +1,6 @@
 //! The flags every verb command that targets a session or a window shares.
 use clap::{Args, ValueEnum};
+use protocol::verbs::common::{SessionParams, WindowParams};
 
 /// Flags shared by commands that target a session.
 #[derive(Debug, Args)]
@@ -21,6 +22,37 @@ pub struct WindowTarget {
     /// Print the result object as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The arguments of a command whose verb takes only a session (list-windows, ...).
+#[derive(Debug, Args)]
+pub struct SessionOnly {
+    #[command(flatten)]
+    pub target: SessionTarget,
+}
+
+impl SessionOnly {
+    pub fn params(&self) -> SessionParams {
+        SessionParams {
+            session: self.target.session.clone(),
+        }
+    }
+}
+
+/// The arguments of a command whose verb takes only a window (close-window, ...).
+#[derive(Debug, Args)]
+pub struct WindowOnly {
+    #[command(flatten)]
+    pub target: WindowTarget,
+}
+
+impl WindowOnly {
+    pub fn params(&self) -> WindowParams {
+        WindowParams {
+            session: self.target.session.clone(),
+            window: self.target.window.clone(),
+        }
+    }
 }
 
 /// What capture-pane and wait-for read: the verbs' `source` values.
