@@ -1,9 +1,29 @@
-//! A connection's place among the daemon's [`MAX_CONNECTIONS`]. In a module of its own because
-//! both sides need it: the acceptor hands one out and starts the connection actors, which hold
-//! it until they stop; neither has to import the other for it.
+//! What the connection actors share, in a module of its own so nobody has to import another
+//! connection for it:
+//!
+//! * a connection's place among the daemon's [`MAX_CONNECTIONS`]: the acceptor hands one out and
+//!   starts the connection actors, which hold it until they stop;
+//! * [`WriterDone`], how each connection's writer task tells its actor that it ended.
 //!
 //! [`MAX_CONNECTIONS`]: protocol::limits::MAX_CONNECTIONS
+use actix::Message;
 
 /// One of the [`MAX_CONNECTIONS`](protocol::limits::MAX_CONNECTIONS) places; the connection
 /// actor holds it until it stops.
 pub type ConnectionSlot = tokio::sync::OwnedSemaphorePermit;
+
+/// The connection's writer task ended: nothing more is written to the socket. The task sends
+/// it to its connection actor.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct WriterDone(pub WriterEnd);
+
+/// How a writer task ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriterEnd {
+    /// Everything was written and the socket closed.
+    Done,
+    /// Nobody reads any more: a write failed, the peer closed both directions, or it was
+    /// dropped for not reading.
+    PeerGone,
+}

@@ -28,17 +28,18 @@ pub struct Deliver {
 /// End a subscription: the consumer gets what was handed off, then the end of the stream.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct Close;
+pub struct EndSubscription;
 
 /// Where the hub sends a subscription's events and its end. Recipients rather than the
 /// subscriber actor's address, so the hub does not depend on the subscriber module.
 #[derive(Clone)]
 pub struct SubscriberLink {
     pub deliver: Recipient<Deliver>,
-    pub close: Recipient<Close>,
+    pub close: Recipient<EndSubscription>,
 }
 
-struct Subscription {
+/// The hub's record of one subscription: what it listens to and where its events go.
+struct SubscriptionRecord {
     id: u64,
     kind: SubscriptionKind,
     filter: EventFilter,
@@ -51,7 +52,7 @@ struct Subscription {
 pub struct EventHub {
     seq: u64,
     next_id: u64,
-    subs: Vec<Subscription>,
+    subs: Vec<SubscriptionRecord>,
     /// Live `wait-for` calls per session (for `session-info`'s `waiters`).
     waiters: HashMap<String, usize>,
     /// Shutting down: new subscriptions end at once.
@@ -131,10 +132,10 @@ impl Handler<Subscribe> for EventHub {
     fn handle(&mut self, msg: Subscribe, _: &mut Self::Context) -> Self::Result {
         self.next_id += 1;
         if self.closed {
-            msg.to.close.do_send(Close);
+            msg.to.close.do_send(EndSubscription);
             return MessageResult((self.next_id, self.seq));
         }
-        self.subs.push(Subscription {
+        self.subs.push(SubscriptionRecord {
             id: self.next_id,
             kind: msg.kind,
             filter: msg.filter,
@@ -170,7 +171,7 @@ impl Handler<CloseAll> for EventHub {
     fn handle(&mut self, _: CloseAll, _: &mut Self::Context) {
         for sub in self.subs.drain(..) {
             // Stopping the subscriber ends its consumer's stream.
-            sub.to.close.do_send(Close);
+            sub.to.close.do_send(EndSubscription);
         }
         self.subs_changed();
         self.closed = true;

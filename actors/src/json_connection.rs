@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::connection_slot::ConnectionSlot;
+use crate::connection_slot::{ConnectionSlot, WriterDone, WriterEnd};
 use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::closest::closest_match;
@@ -33,7 +33,7 @@ use crate::verbs::{self, reply_value};
 pub const MAX_PENDING: usize = 32;
 
 /// What the writer task is told, in the order it must happen.
-enum Outgoing {
+enum ToWriter {
     /// An answer; its request's permit is released once it is written.
     Line(String, Option<OwnedSemaphorePermit>),
     /// Start writing this stream's events (after the ack line queued before it).
@@ -42,12 +42,13 @@ enum Outgoing {
     Detach,
 }
 
-type Pending = (BytesMut, Option<OwnedSemaphorePermit>);
+/// A request line read and not yet handled, with its place among the `MAX_PENDING`.
+type QueuedRequest = (BytesMut, Option<OwnedSemaphorePermit>);
 
 pub struct JsonConnection {
-    out: mpsc::Sender<Outgoing>,
+    out: mpsc::Sender<ToWriter>,
     env: VerbEnv,
-    queue: VecDeque<Pending>,
+    queue: VecDeque<QueuedRequest>,
     /// The request being carried out, so it can be cancelled when the client goes away.
     in_flight: Option<SpawnHandle>,
     /// The permit of the request in flight, returned with its answer.
@@ -116,10 +117,10 @@ impl JsonConnection {
         permit: Option<OwnedSemaphorePermit>,
         ctx: &mut Context<Self>,
     ) {
-        self.push(Outgoing::Line(line, permit), ctx);
+        self.push(ToWriter::Line(line, permit), ctx);
     }
 
-    fn push(&mut self, msg: Outgoing, ctx: &mut Context<Self>) {
+    fn push(&mut self, msg: ToWriter, ctx: &mut Context<Self>) {
         // The channel has room for every answer the permits allow; full means a bug, and
         // closing beats growing.
         if let Err(mpsc::error::TrySendError::Full(_)) = self.out.try_send(msg) {
@@ -222,7 +223,7 @@ impl JsonConnection {
                         let (events, guard) = sub.into_parts();
                         act.stream = Some(guard);
                         act.send_with(success_line(&id, &reply_value(result)), permit, ctx);
-                        act.push(Outgoing::Attach(events), ctx);
+                        act.push(ToWriter::Attach(events), ctx);
                     }
                     Err(err) => act.send_with(failure_line(&id, &err), permit, ctx),
                 }
@@ -251,7 +252,7 @@ impl JsonConnection {
             self.send_with(failure_line(&id, &err), permit, ctx);
             return;
         }
-        self.push(Outgoing::Detach, ctx);
+        self.push(ToWriter::Detach, ctx);
         let reply = protocol::verbs::unsubscribe::Reply::default();
         self.send_with(success_line(&id, &reply_value(reply)), permit, ctx);
     }
@@ -342,29 +343,20 @@ async fn start_stream(
     Ok((sub, result))
 }
 
-/// How the writer ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum WriterEnd {
-    /// Everything was written and the socket closed.
-    Done,
-    /// The peer closed both directions (or a write failed): nobody reads the answers.
-    PeerGone,
-}
-
 /// The only writer of the socket: responses in order, events from the attached stream between
 /// them. A client that stops reading blocks this task, not the daemon: its events pile up in the
 /// subscriber's bounded queue and turn into a `gap`. While idle it also watches for the peer
 /// hanging up completely, so a wait whose client left is dropped at once.
-async fn write_loop(mut writer: OwnedWriteHalf, mut rx: mpsc::Receiver<Outgoing>) -> WriterEnd {
+async fn write_loop(mut writer: OwnedWriteHalf, mut rx: mpsc::Receiver<ToWriter>) -> WriterEnd {
     let mut events: Option<mpsc::Receiver<Arc<Event>>> = None;
     loop {
         let (line, permit) = tokio::select! {
             biased;
             msg = rx.recv() => match msg {
                 None => break,
-                Some(Outgoing::Line(line, permit)) => (line, permit),
-                Some(Outgoing::Attach(q)) => { events = Some(q); continue; }
-                Some(Outgoing::Detach) => { events = None; continue; }
+                Some(ToWriter::Line(line, permit)) => (line, permit),
+                Some(ToWriter::Attach(q)) => { events = Some(q); continue; }
+                Some(ToWriter::Detach) => { events = None; continue; }
             },
             ev = next_event(&mut events) => match ev {
                 Some(e) => (serde_json::to_string(&*e).unwrap_or_default(), None),
@@ -410,10 +402,6 @@ async fn next_event(events: &mut Option<mpsc::Receiver<Arc<Event>>>) -> Option<A
 impl Actor for JsonConnection {
     type Context = Context<Self>;
 }
-
-#[derive(Message)]
-#[rtype(result = "()")]
-struct WriterDone(WriterEnd);
 
 impl Handler<WriterDone> for JsonConnection {
     type Result = ();

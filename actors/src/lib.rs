@@ -48,7 +48,7 @@ pub struct DaemonInfo {
     /// or another daemon holds it).
     pub sessions_dir: Option<PathBuf>,
     /// The agent detector's settings from the daemon's environment.
-    pub agent: agent::Settings,
+    pub agent: agent::AgentSettings,
 }
 
 /// The daemon-wide actors every session and verb can reach.
@@ -136,7 +136,7 @@ impl ArbiterPool {
 #[derive(Default)]
 pub struct Startup {
     /// The sessions a live upgrade handed over: taken over instead of restored from disk.
-    pub incoming: Option<handover::Incoming>,
+    pub incoming: Option<handover::IncomingHandover>,
     /// Descriptors the service manager passed back after a crash, by store name (the window
     /// PTYs among them are taken over by their saved windows).
     pub kept: Vec<(String, OwnedFd)>,
@@ -175,7 +175,7 @@ impl DaemonHandle {
     }
 
     /// Stop reaping and freeze every window, collecting the state to hand over.
-    pub async fn freeze(&self) -> Result<handover::Outgoing, String> {
+    pub async fn freeze(&self) -> Result<handover::OutgoingHandover, String> {
         handover::freeze(&self.env).await
     }
 

@@ -15,14 +15,15 @@ use bytes::Bytes;
 use tokio::sync::{mpsc, watch, Notify};
 
 pub struct Outbox {
-    shared: Mutex<Shared>,
+    shared: Mutex<OutboxState>,
     screens: mpsc::Sender<Bytes>,
     /// Tells the writer a window left a frame half written.
     leftover_ready: Notify,
 }
 
+/// The outbox's state behind its one lock, which the writer task and the windows both take.
 #[derive(Default)]
-struct Shared {
+struct OutboxState {
     /// Frames queued or being written by the writer task (control, state, screens, leftover).
     unwritten: usize,
     /// A session state waits in the connection's watch channel.
@@ -47,7 +48,7 @@ impl Outbox {
     pub fn new(fd: Option<OwnedFd>, screens: mpsc::Sender<Bytes>) -> Arc<Outbox> {
         let direct = fd.is_some();
         Arc::new(Outbox {
-            shared: Mutex::new(Shared {
+            shared: Mutex::new(OutboxState {
                 fd,
                 direct,
                 ..Default::default()
@@ -57,7 +58,7 @@ impl Outbox {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Shared> {
+    fn lock(&self) -> MutexGuard<'_, OutboxState> {
         // Every change under the lock is a single field update: a poisoned lock is consistent.
         self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -10,7 +10,8 @@ pub struct Held {
     pub has_controls: bool,
 }
 
-pub enum Outcome {
+/// What to do with a paste: write these bytes, hold it for the user's choice, or refuse it.
+pub enum PasteAction {
     Write(Vec<u8>),
     Hold(Held),
     Reject(String),
@@ -18,15 +19,15 @@ pub enum Outcome {
 
 /// What to do with `data` for a window with or without bracketed paste, given the user's
 /// `choice` for a held paste ("" on the first attempt).
-pub fn deliver(data: &[u8], bracketed: bool, choice: &str) -> Outcome {
+pub fn deliver(data: &[u8], bracketed: bool, choice: &str) -> PasteAction {
     match decide_paste(data, bracketed) {
-        PasteDecision::Send(bytes) => Outcome::Write(bytes),
-        PasteDecision::Reject(reason) => Outcome::Reject(reason),
+        PasteDecision::Send(bytes) => PasteAction::Write(bytes),
+        PasteDecision::Reject(reason) => PasteAction::Reject(reason),
         PasteDecision::Hold(held) => match choice {
-            "send" => Outcome::Write(held.stripped),
-            "one-line" => Outcome::Write(held.one_line),
-            "keep-controls" => Outcome::Write(held.keep_controls),
-            _ => Outcome::Hold(Held {
+            "send" => PasteAction::Write(held.stripped),
+            "one-line" => PasteAction::Write(held.one_line),
+            "keep-controls" => PasteAction::Write(held.keep_controls),
+            _ => PasteAction::Hold(Held {
                 preview: held.preview,
                 one_line: String::from_utf8_lossy(&held.one_line).into_owned(),
                 has_controls: held.has_controls,

@@ -318,10 +318,10 @@ pub(super) async fn forget_saved(dir: Option<PathBuf>, name: String) -> bool {
 fn adopt_handed_over(
     mgr: &mut SessionManager,
     ctx: &mut Context<SessionManager>,
-    incoming: crate::handover::format::Incoming,
+    incoming: crate::handover::format::IncomingHandover,
 ) {
     use crate::session::handover::{AdoptWindow, HandedOver};
-    let crate::handover::format::Incoming { state, mut fds } = incoming;
+    let crate::handover::format::IncomingHandover { state, mut fds } = incoming;
     let mut jobs = Vec::new();
     for handed in state.sessions {
         let addr = match mgr.begin_restore(&handed.saved) {

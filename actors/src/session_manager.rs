@@ -31,7 +31,7 @@ pub struct SessionManager {
     /// `session-exists` waits: answered when a session of that name is created.
     watches: Vec<(String, tokio::sync::oneshot::Sender<()>)>,
     /// What a live upgrade handed over, until the manager takes it over as it starts.
-    incoming: Option<crate::handover::format::Incoming>,
+    incoming: Option<crate::handover::format::IncomingHandover>,
     /// PTYs kept through a crash, until the saved windows restored at start claim theirs.
     survivors: crate::fd_store::Survivors,
 }
@@ -39,7 +39,7 @@ pub struct SessionManager {
 impl SessionManager {
     pub fn new(
         services: Services,
-        incoming: Option<crate::handover::format::Incoming>,
+        incoming: Option<crate::handover::format::IncomingHandover>,
         survivors: crate::fd_store::Survivors,
     ) -> Self {
         SessionManager {
@@ -234,7 +234,7 @@ impl Handler<CreateSession> for SessionManager {
                     // A session whose first window cannot start is not left behind half-made.
                     act.sessions.retain(|s| s.name != name);
                     act.publish("session-closed", &name);
-                    addr.do_send(session::Terminate);
+                    addr.do_send(session::TerminateSession);
                     Err((BinaryErrorCode::Internal, e.message))
                 }
                 Err(e) => {
@@ -316,7 +316,7 @@ impl Handler<KillSession> for SessionManager {
         Box::pin(async move {
             // The file goes first: a killed session never comes back.
             let _ = record.addr.send(session::saved::Forget).await;
-            let _ = record.addr.send(session::Terminate).await;
+            let _ = record.addr.send(session::TerminateSession).await;
             Ok(())
         })
     }
@@ -335,7 +335,7 @@ impl Handler<Shutdown> for SessionManager {
         Box::pin(async move {
             // Saved while every window is still there, for the next start to restore.
             join_all(all.iter().map(|s| s.send(session::saved::SaveNow))).await;
-            join_all(all.iter().map(|s| s.send(session::Terminate))).await;
+            join_all(all.iter().map(|s| s.send(session::TerminateSession))).await;
         })
     }
 }

@@ -13,7 +13,7 @@ use protocol::events::{Event, EventFilter};
 use tokio::sync::mpsc;
 
 use crate::event_hub::{
-    Close, Deliver, EventHub, Subscribe, SubscriberLink, SubscriptionKind, Unsubscribe,
+    Deliver, EndSubscription, EventHub, Subscribe, SubscriberLink, SubscriptionKind, Unsubscribe,
 };
 
 /// Default events buffered per subscription.
@@ -77,7 +77,7 @@ pub struct SubscriberGuard(Addr<Subscriber>);
 
 impl Drop for SubscriberGuard {
     fn drop(&mut self) {
-        self.0.do_send(Close);
+        self.0.do_send(EndSubscription);
     }
 }
 
@@ -236,9 +236,9 @@ impl Handler<Registered> for Subscriber {
     }
 }
 
-impl Handler<Close> for Subscriber {
+impl Handler<EndSubscription> for Subscriber {
     type Result = ();
-    fn handle(&mut self, _: Close, ctx: &mut Self::Context) {
+    fn handle(&mut self, _: EndSubscription, ctx: &mut Self::Context) {
         ctx.stop();
     }
 }

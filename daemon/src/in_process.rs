@@ -62,7 +62,7 @@ impl InProcessDaemon {
                     scrollback_lines: cfg.scrollback_lines,
                     default_shell: cfg.shell,
                     sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
-                    agent: actors::agent::Settings::from_env(),
+                    agent: actors::agent::AgentSettings::from_env(),
                 };
                 system.block_on(serve(info, ready_tx, stop_rx));
             })

@@ -338,7 +338,7 @@ fn check_sessions_dir(dir: &Path) -> io::Result<()> {
 /// The listening socket a live upgrade handed over, as if systemd had passed it (it is bound
 /// and listening already).
 fn take_handed_listener(
-    h: &mut actors::handover::Incoming,
+    h: &mut actors::handover::IncomingHandover,
 ) -> Option<crate::activation::Activated> {
     let fd = h.fds.remove(&h.state.listener_fd)?;
     let listener = std::os::unix::net::UnixListener::from(fd);
@@ -369,7 +369,7 @@ struct ServeInfo {
     /// Where sessions are saved; `None` when saving is off.
     sessions_dir: Option<PathBuf>,
     /// What a live upgrade handed over.
-    incoming: Option<actors::handover::Incoming>,
+    incoming: Option<actors::handover::IncomingHandover>,
     /// Descriptors systemd passed back after a crash, by name (window PTYs).
     kept: Vec<(String, std::os::fd::OwnedFd)>,
 }
@@ -461,7 +461,7 @@ async fn serve(info: ServeInfo) -> i32 {
             scrollback_lines: info.scrollback_lines,
             default_shell: info.default_shell,
             sessions_dir: info.sessions_dir,
-            agent: actors::agent::Settings::from_env(),
+            agent: actors::agent::AgentSettings::from_env(),
         },
         actors::Startup {
             incoming: info.incoming,

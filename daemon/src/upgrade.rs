@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use actors::handover::UpgradeAnswer;
-use actors::handover::{self, Incoming, State, ENV_FD};
+use actors::handover::{self, HandoverState, IncomingHandover, ENV_FD};
 use rustix::io::FdFlags;
 use tokio::sync::oneshot;
 
@@ -101,7 +101,7 @@ async fn switch(handle: &actors::DaemonHandle, ctx: &Context, exe: &Path) -> Str
         Ok(out) => out,
         Err(why) => return format!("the sessions could not be handed over: {why}"),
     };
-    let state = State {
+    let state = HandoverState {
         version: handover::VERSION,
         written_by: env!("CARGO_PKG_VERSION").to_string(),
         listener_fd: ctx.listener.as_raw_fd(),
@@ -270,7 +270,7 @@ fn set_cloexec(fds: &[BorrowedFd<'_>], on: bool) -> io::Result<()> {
 
 /// The state a previous daemon handed over, if this process was started by a live upgrade.
 /// The variable is removed at once. Must run while the process has one thread.
-pub fn receive() -> Result<Option<Incoming>, String> {
+pub fn receive() -> Result<Option<IncomingHandover>, String> {
     let Some(value) = std::env::var_os(ENV_FD) else {
         return Ok(None);
     };
@@ -305,7 +305,7 @@ pub fn receive() -> Result<Option<Incoming>, String> {
             None => tracing::warn!(fd = n, "a handed-over descriptor is not open"),
         }
     }
-    Ok(Some(Incoming { state, fds }))
+    Ok(Some(IncomingHandover { state, fds }))
 }
 
 /// Own descriptor `fd`, if it is open, and make it close-on-exec again.

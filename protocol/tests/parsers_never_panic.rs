@@ -11,7 +11,7 @@ use tuios_protocol::binary::{
     kind, split_client_frame, split_frame, ClientMessage, DaemonMessage, DecodeError,
     MAX_SESSION_NAME_BYTES,
 };
-use tuios_protocol::envelope::{parse_request, parse_request_bytes, parse_response, Request};
+use tuios_protocol::envelope::{parse_request, parse_request_bytes, parse_response, RequestLine};
 use tuios_protocol::limits::{self, EscapeStringCap};
 use tuios_protocol::lumen::{self, FrameScanner};
 use tuios_protocol::{keys, registry, ErrorCode};
@@ -86,7 +86,7 @@ proptest! {
             Value::Object(m) => Value::Object(m),
             other => json!({"p": other}),
         };
-        let req = Request::new(id, verb, params);
+        let req = RequestLine::new(id, verb, params);
         let back = parse_request(&req.to_line()).unwrap();
         prop_assert_eq!(back, req);
     }
@@ -95,7 +95,7 @@ proptest! {
     fn every_verb_validates_and_decodes_any_params(verb_index in 0usize..64, params in json_value()) {
         let verbs = registry::verbs();
         let verb = verbs[verb_index % verbs.len()].name;
-        let req = Request::new(Some(json!(1)), verb, params.clone());
+        let req = RequestLine::new(Some(json!(1)), verb, params.clone());
         if registry::validate(&req).is_ok() {
             // Whatever validate passed must decode as some verb's params without panicking.
             let _ = registry::decode::<tuios_protocol::verbs::new_window::Params>(&params);
@@ -106,7 +106,7 @@ proptest! {
 
     #[test]
     fn resize_sizes_are_bounded(w in any::<i64>(), h in any::<i64>()) {
-        let req = Request::new(None, "resize", json!({"width": w, "height": h}));
+        let req = RequestLine::new(None, "resize", json!({"width": w, "height": h}));
         let ok = (1..=limits::MAX_COLS as i64).contains(&w) && (1..=limits::MAX_ROWS as i64).contains(&h);
         match registry::validate(&req) {
             Ok(_) => prop_assert!(ok),

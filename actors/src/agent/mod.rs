@@ -70,10 +70,10 @@ pub fn unix_ns() -> u64 {
     crate::event_hub::unix_nanos()
 }
 
-/// Settings from the environment. The daemon reads them once at start and hands them to the
-/// actors in `DaemonInfo::agent`.
+/// Agent detection settings from the environment. The daemon reads them once at start and hands
+/// them to the actors in `DaemonInfo::agent`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Settings {
+pub struct AgentSettings {
     pub autodetect: Option<bool>,
     pub detect_seconds: Option<i64>,
     /// `None`: the silence heuristic is off.
@@ -82,14 +82,14 @@ pub struct Settings {
     pub extra_names: Vec<String>,
 }
 
-impl Settings {
+impl AgentSettings {
     /// Read from this process's environment.
-    pub fn from_env() -> Settings {
-        Settings::from_lookup(|k| std::env::var(k).ok())
+    pub fn from_env() -> AgentSettings {
+        AgentSettings::from_lookup(|k| std::env::var(k).ok())
     }
 
     /// Read from a variable lookup (the process environment in the daemon).
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Settings {
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> AgentSettings {
         let autodetect = get("TUIOS_AGENT_AUTODETECT").and_then(|v| bool_word(&v));
         let detect_seconds = get("TUIOS_AGENT_DETECT_SECONDS").and_then(|v| v.trim().parse().ok());
         let stall = match get("TUIOS_AGENT_STALL_SECONDS") {
@@ -108,7 +108,7 @@ impl Settings {
                     .collect()
             })
             .unwrap_or_default();
-        Settings {
+        AgentSettings {
             autodetect,
             detect_seconds,
             stall,
@@ -290,12 +290,12 @@ pub fn foreground_cmd(p: &proc::ProcInfo, session_shell: Option<&str>) -> String
 mod tests {
     use super::*;
 
-    fn settings_of(vars: &[(&str, &str)]) -> Settings {
+    fn settings_of(vars: &[(&str, &str)]) -> AgentSettings {
         let vars: Vec<(String, String)> = vars
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        Settings::from_lookup(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+        AgentSettings::from_lookup(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
     }
 
     #[test]

@@ -61,7 +61,7 @@ impl Report {
 
 /// What a report did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
+pub struct ReportEffect {
     /// False when a higher-ranked claim stands; nothing changed then.
     pub applied: bool,
     /// The state value changed (an `agent-state` event is due).
@@ -153,9 +153,9 @@ impl WindowAgent {
     /// Apply a report under the rank rule. A report naming a harness attributes the window to
     /// it; one naming none keeps the attribution; `none` clears the claim, the attribution and
     /// the detector's ownership.
-    pub fn apply(&mut self, r: Report, now: Stamp) -> Outcome {
+    pub fn apply(&mut self, r: Report, now: Stamp) -> ReportEffect {
         if !r.force && !may_replace(self.source, r.source) {
-            return Outcome {
+            return ReportEffect {
                 applied: false,
                 changed: false,
                 state: self.state,
@@ -184,7 +184,7 @@ impl WindowAgent {
                 self.harness = Some(h);
             }
         }
-        Outcome {
+        ReportEffect {
             applied: true,
             changed: before != self.state,
             state: self.state,
@@ -192,7 +192,7 @@ impl WindowAgent {
     }
 
     /// Put back a displaced claim.
-    pub fn restore(&mut self, c: Claim, now: Stamp) -> Outcome {
+    pub fn restore(&mut self, c: Claim, now: Stamp) -> ReportEffect {
         let before = self.state;
         self.state = c.state;
         self.source = c.source;
@@ -202,7 +202,7 @@ impl WindowAgent {
         self.displaced = None;
         self.at_ns = now.unix_ns;
         self.at_ms = now.mono_ms;
-        Outcome {
+        ReportEffect {
             applied: true,
             changed: before != self.state,
             state: self.state,

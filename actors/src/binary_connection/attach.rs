@@ -414,7 +414,7 @@ impl BinaryConnection {
             }
             .into_actor(self)
             .map(|res, act, _| match res {
-                Ok((window, crate::paste::Outcome::Hold(held))) => {
+                Ok((window, crate::paste::PasteAction::Hold(held))) => {
                     act.send(&DaemonMessage::Op(DaemonOp::PasteHeld {
                         window,
                         preview: held.preview,
@@ -422,10 +422,10 @@ impl BinaryConnection {
                         has_controls: held.has_controls,
                     }))
                 }
-                Ok((_, crate::paste::Outcome::Reject(reason))) => {
+                Ok((_, crate::paste::PasteAction::Reject(reason))) => {
                     act.notice(NoticeLevel::Warning, &reason)
                 }
-                Ok((_, crate::paste::Outcome::Write(_))) => {}
+                Ok((_, crate::paste::PasteAction::Write(_))) => {}
                 Err(e) => act.notice(NoticeLevel::Warning, &e.message),
             }),
         );

@@ -22,7 +22,7 @@ use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
 use crate::codec::{FrameCodec, FrameCodecError};
-use crate::connection_slot::ConnectionSlot;
+use crate::connection_slot::{ConnectionSlot, WriterDone, WriterEnd};
 use crate::outbox::Outbox;
 use crate::reader::{self, Incoming, ReaderGuard};
 use crate::session::ToClient;
@@ -130,8 +130,8 @@ impl BinaryConnection {
                     screens: screens_rx,
                     outbox: to_write,
                 };
-                write_loop(writer, queues, abort).await;
-                addr.do_send(WriterDone);
+                let end = write_loop(writer, queues, abort).await;
+                addr.do_send(WriterDone(end));
             });
             ctx.run_later(HANDSHAKE_DEADLINE, |act, ctx| {
                 if !act.greeted {
@@ -180,7 +180,7 @@ impl BinaryConnection {
                 let _ = abort.send(());
             }
             if let Some(me) = self.me.upgrade() {
-                me.do_send(Close);
+                me.do_send(CloseConnection);
             }
         }
     }
@@ -227,20 +227,22 @@ async fn write_loop(
     writer: OwnedFd,
     mut q: WriterQueues,
     mut abort: tokio::sync::oneshot::Receiver<()>,
-) {
+) -> WriterEnd {
     let outbox = q.outbox.clone();
-    write_frames(&writer, &mut q, &mut abort).await;
+    let end = write_frames(&writer, &mut q, &mut abort).await;
     // Windows stop writing before the socket is shut down.
     outbox.close();
     let _ = rustix::net::shutdown(&writer, rustix::net::Shutdown::Write);
+    end
 }
 
-/// Writes frames until the queues close, the abort fires or a write fails.
+/// Writes frames until the queues close (`Done`), the abort fires or a write fails
+/// (`PeerGone`).
 async fn write_frames(
     writer: &OwnedFd,
     q: &mut WriterQueues,
     abort: &mut tokio::sync::oneshot::Receiver<()>,
-) {
+) -> WriterEnd {
     let mut state_open = true;
     let mut abort_armed = true;
     // Registered for writability only while the peer's buffer is full (see `fdio`).
@@ -250,7 +252,7 @@ async fn write_frames(
             biased;
             a = &mut *abort, if abort_armed => {
                 if a.is_ok() {
-                    return;
+                    return WriterEnd::PeerGone;
                 }
                 abort_armed = false;
                 continue;
@@ -261,7 +263,7 @@ async fn write_frames(
                     q.out_bytes.fetch_sub(f.len(), Ordering::Relaxed);
                     Some(f)
                 }
-                None => return,
+                None => return WriterEnd::Done,
             },
             changed = q.state.changed(), if state_open => {
                 if changed.is_err() {
@@ -282,7 +284,7 @@ async fn write_frames(
                 r = crate::fdio::write_all(writer, &f, &mut blocked) => r,
                 a = &mut *abort, if abort_armed => {
                     if a.is_ok() {
-                        return;
+                        return WriterEnd::PeerGone;
                     }
                     abort_armed = false;
                     crate::fdio::write_all(writer, &f, &mut blocked).await
@@ -290,7 +292,7 @@ async fn write_frames(
             };
             if let Err(e) = written {
                 tracing::debug!(error = %e, "binary connection write failed");
-                return;
+                return WriterEnd::PeerGone;
             }
             q.outbox.written();
         }
@@ -300,21 +302,18 @@ async fn write_frames(
 /// Close the connection (sent to itself when the peer fell too far behind).
 #[derive(Message)]
 #[rtype(result = "()")]
-struct Close;
+struct CloseConnection;
 
-impl Handler<Close> for BinaryConnection {
+impl Handler<CloseConnection> for BinaryConnection {
     type Result = ();
-    fn handle(&mut self, _: Close, ctx: &mut Self::Context) {
+    fn handle(&mut self, _: CloseConnection, ctx: &mut Self::Context) {
         self.close(ctx);
     }
 }
 
-#[derive(Message)]
-#[rtype(result = "()")]
-struct WriterDone;
-
 impl Handler<WriterDone> for BinaryConnection {
     type Result = ();
+    /// However the writer ended, the peer gets nothing more: leave the session and stop.
     fn handle(&mut self, _: WriterDone, ctx: &mut Self::Context) {
         self.leave_session();
         ctx.stop();

@@ -20,7 +20,7 @@ pub const MAGIC: &str = "tuios-handover";
 
 /// Everything handed over.
 #[derive(Debug, Serialize, Deserialize)]
-pub struct State {
+pub struct HandoverState {
     pub version: u32,
     /// The version of tuios that wrote it, for the log.
     pub written_by: String,
@@ -73,7 +73,7 @@ pub struct HandedWindow {
 }
 
 /// The handover document as written to the memfd.
-pub fn encode(state: &State) -> Result<Vec<u8>, String> {
+pub fn encode(state: &HandoverState) -> Result<Vec<u8>, String> {
     let mut out = format!("{MAGIC} {}\n", state.version).into_bytes();
     serde_json::to_writer(&mut out, state)
         .map_err(|e| format!("cannot encode the daemon's state: {e}"))?;
@@ -81,7 +81,7 @@ pub fn encode(state: &State) -> Result<Vec<u8>, String> {
 }
 
 /// Read a handover document: the header's version must be one this daemon reads.
-pub fn decode(bytes: &[u8]) -> Result<State, String> {
+pub fn decode(bytes: &[u8]) -> Result<HandoverState, String> {
     let nl = bytes
         .iter()
         .position(|&b| b == b'\n')
@@ -97,7 +97,7 @@ pub fn decode(bytes: &[u8]) -> Result<State, String> {
             "handover format version {version} is not one this tuios reads ({READS:?})"
         ));
     }
-    let state: State = serde_json::from_slice(&bytes[nl + 1..])
+    let state: HandoverState = serde_json::from_slice(&bytes[nl + 1..])
         .map_err(|e| format!("the handed-over state is damaged: {e}"))?;
     if state.version != version {
         return Err(format!(
@@ -110,8 +110,8 @@ pub fn decode(bytes: &[u8]) -> Result<State, String> {
 
 /// What a new daemon received: the document and its descriptors, each owned (and made
 /// close-on-exec again) by the receiver.
-pub struct Incoming {
-    pub state: State,
+pub struct IncomingHandover {
+    pub state: HandoverState,
     pub fds: HashMap<i32, OwnedFd>,
 }
 
@@ -119,8 +119,8 @@ pub struct Incoming {
 mod tests {
     use super::*;
 
-    fn sample() -> State {
-        State {
+    fn sample() -> HandoverState {
+        HandoverState {
             version: VERSION,
             written_by: "0.1.0".into(),
             listener_fd: 3,

@@ -21,7 +21,8 @@
 pub mod format;
 
 pub use format::{
-    decode, encode, HandedSession, HandedWindow, Incoming, State, ENV_FD, MAGIC, READS, VERSION,
+    decode, encode, HandedSession, HandedWindow, HandoverState, IncomingHandover, ENV_FD, MAGIC,
+    READS, VERSION,
 };
 
 use std::os::fd::OwnedFd;
@@ -71,7 +72,7 @@ impl UpgradeTrigger {
 }
 
 /// The exported state, ready to cross the exec, and how to undo the export.
-pub struct Outgoing {
+pub struct OutgoingHandover {
     pub sessions: Vec<HandedSession>,
     /// The PTY masters, close-on-exec dups; their numbers are in `sessions`.
     pub fds: Vec<OwnedFd>,
@@ -79,7 +80,7 @@ pub struct Outgoing {
     supervisor: Addr<Supervisor>,
 }
 
-impl Outgoing {
+impl OutgoingHandover {
     /// The upgrade did not happen: windows read their PTYs again and exits are reaped again.
     /// The exported descriptors are closed (they were dups).
     pub async fn thaw(self) {
@@ -91,13 +92,13 @@ impl Outgoing {
 }
 
 /// Stop reaping and freeze every window, collecting the state to hand over.
-pub async fn freeze(env: &VerbEnv) -> Result<Outgoing, String> {
+pub async fn freeze(env: &VerbEnv) -> Result<OutgoingHandover, String> {
     let supervisor = env.services.supervisor.clone();
     supervisor
         .send(PauseReaping(true))
         .await
         .map_err(|e| format!("the supervisor did not answer: {e}"))?;
-    let mut out = Outgoing {
+    let mut out = OutgoingHandover {
         sessions: Vec::new(),
         fds: Vec::new(),
         frozen: Vec::new(),

@@ -15,7 +15,7 @@ use super::Session;
 use crate::agent::manifest::{Manifest, Registry};
 use crate::agent::proc::ProcInfo;
 use crate::agent::screen::tail_lines;
-use crate::agent::state::{Outcome, Report, Stamp};
+use crate::agent::state::{Report, ReportEffect, Stamp};
 use crate::agent::{self, proc, AgentNotice, SETTLE};
 use crate::event_hub::Publish;
 use crate::window;
@@ -232,13 +232,13 @@ impl Session {
         i: usize,
         report: Report,
         ctx: &mut Context<Self>,
-    ) -> Outcome {
+    ) -> ReportEffect {
         let out = self.windows[i].agent.apply(report, Stamp::now());
         self.agent_after(i, out, ctx);
         out
     }
 
-    fn agent_after(&mut self, i: usize, out: Outcome, ctx: &mut Context<Self>) {
+    fn agent_after(&mut self, i: usize, out: ReportEffect, ctx: &mut Context<Self>) {
         if !out.applied {
             return;
         }

@@ -503,7 +503,7 @@ impl Handler<WindowNotice> for Session {
                 if self.windows[i].command && !self.windows[i].remain {
                     let before = self.snapshot();
                     let entry = self.remove_window(i);
-                    entry.addr.do_send(window::CloseWindow);
+                    entry.addr.do_send(window::HangUp);
                     self.publish_changes(before);
                 } else {
                     self.broadcast_state();
@@ -759,6 +759,8 @@ impl Handler<WindowResized> for Session {
     }
 }
 
+/// Close one of the session's windows (the focused one for `None`): it leaves the table and
+/// is told to [`HangUp`](window::HangUp).
 #[derive(Message)]
 #[rtype(result = "Result<(), VerbError>")]
 pub struct CloseWindow(pub Option<String>);
@@ -771,7 +773,7 @@ impl Handler<CloseWindow> for Session {
         let before = self.snapshot();
         let entry = self.remove_window(i);
         tracing::info!(session = %self.name, window = %entry.id, "window closed");
-        entry.addr.do_send(window::CloseWindow);
+        entry.addr.do_send(window::HangUp);
         self.publish_changes(before);
         Ok(())
     }
@@ -816,7 +818,7 @@ impl Handler<DescribeSession> for Session {
 
 /// The facts `list-sessions` and the binary session list show.
 #[derive(Debug, Clone)]
-pub struct SessionSummary {
+pub struct SessionOverview {
     /// Attached clients.
     pub clients: usize,
     pub name: String,
@@ -836,13 +838,13 @@ pub struct SessionSummary {
 }
 
 #[derive(Message)]
-#[rtype(result = "SessionSummary")]
+#[rtype(result = "SessionOverview")]
 pub struct Summarize;
 
 impl Handler<Summarize> for Session {
     type Result = MessageResult<Summarize>;
     fn handle(&mut self, _: Summarize, _: &mut Self::Context) -> Self::Result {
-        MessageResult(SessionSummary {
+        MessageResult(SessionOverview {
             clients: self.clients.list.len(),
             name: self.name.clone(),
             id: self.id.clone(),
@@ -870,11 +872,11 @@ impl Handler<Summarize> for Session {
 /// End every window's program, wait until they are reaped, then stop.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct Terminate;
+pub struct TerminateSession;
 
-impl Handler<Terminate> for Session {
+impl Handler<TerminateSession> for Session {
     type Result = ResponseActFuture<Self, ()>;
-    fn handle(&mut self, _: Terminate, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, _: TerminateSession, _: &mut Self::Context) -> Self::Result {
         // Whatever was to be saved has been (shutdown) or deleted (kill): an emptied table must
         // never overwrite it.
         self.saved.stop();
@@ -887,7 +889,7 @@ impl Handler<Terminate> for Session {
         tracing::info!(session = %self.name, windows = windows.len(), "session ending");
         Box::pin(
             async move {
-                join_all(windows.iter().map(|w| w.send(window::Terminate))).await;
+                join_all(windows.iter().map(|w| w.send(window::KillAndReap))).await;
             }
             .into_actor(self)
             .map(|_, _, ctx| ctx.stop()),

@@ -107,11 +107,11 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             .await
             .map_err(|e| errors::internal(format!("reading the window's processes failed: {e}")))?;
         match probe {
-            Ok(Probe::Ready(f)) => break f,
+            Ok(ShellReadiness::Ready(f)) => break f,
             // Forked but not yet exec'd: a window created a moment ago. Its shell is a few
             // milliseconds away; nothing signals the exec, so look again shortly.
-            Ok(Probe::Starting) if Instant::now() < deadline => {}
-            Ok(Probe::Starting) => return Err(timed_out(&w.id, timeout_ms)),
+            Ok(ShellReadiness::Starting) if Instant::now() < deadline => {}
+            Ok(ShellReadiness::Starting) => return Err(timed_out(&w.id, timeout_ms)),
             Err(r) if r.retry && Instant::now() < busy_until => {}
             Err(r) => return Err(r.error),
         }
@@ -228,7 +228,7 @@ fn timed_out(window_id: &str, timeout_ms: i64) -> VerbError {
 }
 
 /// What the window's foreground process says about typing into it now.
-enum Probe {
+enum ShellReadiness {
     Ready(Flavour),
     /// Still the daemon's fork, before its exec.
     Starting,
@@ -242,7 +242,7 @@ struct Refusal {
 
 /// Which syntax to type in, from the window's foreground process: it must be a shell waiting
 /// at its prompt, not a program the shell started.
-fn shell_flavour(window_id: &str, pid: i32) -> Result<Probe, Refusal> {
+fn shell_flavour(window_id: &str, pid: i32) -> Result<ShellReadiness, Refusal> {
     use crate::agent::proc;
     let refuse = |comm: &str, what: &str, retry: bool| Refusal {
         error: busy(window_id, comm, what),
@@ -252,15 +252,15 @@ fn shell_flavour(window_id: &str, pid: i32) -> Result<Probe, Refusal> {
         // No terminal yet: the fork before its setsid and exec. Without /proc to ask, assume
         // the common case rather than refuse.
         return Ok(match proc::read_process(pid) {
-            Some(p) if is_daemon_exe(&p.exe) => Probe::Starting,
-            _ => Probe::Ready(Flavour::Posix),
+            Some(p) if is_daemon_exe(&p.exe) => ShellReadiness::Starting,
+            _ => ShellReadiness::Ready(Flavour::Posix),
         });
     };
     let Some(fg) = proc::read_process(fg_pgid) else {
-        return Ok(Probe::Ready(Flavour::Posix));
+        return Ok(ShellReadiness::Ready(Flavour::Posix));
     };
     if fg_pgid == pid && is_daemon_exe(&fg.exe) {
-        return Ok(Probe::Starting);
+        return Ok(ShellReadiness::Starting);
     }
     // The window's own shell, or a shell started from it (`bash` typed at the prompt), as long
     // as it is interactive: `sh script.sh` or `sh -c ...` in the foreground is a running program.
@@ -277,7 +277,7 @@ fn shell_flavour(window_id: &str, pid: i32) -> Result<Probe, Refusal> {
             "is running a command in the foreground",
             true,
         )),
-        Some(flavour) => Ok(Probe::Ready(flavour)),
+        Some(flavour) => Ok(ShellReadiness::Ready(flavour)),
         None if fg_pgid != pid => Err(refuse(&fg.comm, "is running in the foreground", false)),
         None => Err(refuse(
             &fg.comm,

@@ -92,7 +92,7 @@ impl Handler<SendKeys> for Window {
 /// bracketed-paste mode it is checked against is the one in force when it is written, and keys
 /// typed after it (later messages) cannot overtake it.
 #[derive(Message)]
-#[rtype(result = "Result<crate::paste::Outcome, VerbError>")]
+#[rtype(result = "Result<crate::paste::PasteAction, VerbError>")]
 pub struct Paste {
     pub data: Vec<u8>,
     pub choice: String,
@@ -100,17 +100,17 @@ pub struct Paste {
 }
 
 impl Handler<Paste> for Window {
-    type Result = ResponseFuture<Result<crate::paste::Outcome, VerbError>>;
+    type Result = ResponseFuture<Result<crate::paste::PasteAction, VerbError>>;
     fn handle(&mut self, msg: Paste, _: &mut Self::Context) -> Self::Result {
         let bracketed = self.emulator.modes().bracketed_paste;
         let outcome = crate::paste::deliver(&msg.data, bracketed, &msg.choice);
-        let crate::paste::Outcome::Write(bytes) = outcome else {
+        let crate::paste::PasteAction::Write(bytes) = outcome else {
             return Box::pin(async move { Ok(outcome) });
         };
         let written = self.queue_write(bytes.clone());
         Box::pin(async move {
             written.await?;
-            Ok(crate::paste::Outcome::Write(bytes))
+            Ok(crate::paste::PasteAction::Write(bytes))
         })
     }
 }

@@ -75,11 +75,11 @@ impl Handler<ChildExited> for Window {
 /// Close the window: hang up its program and stop.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct CloseWindow;
+pub struct HangUp;
 
-impl Handler<CloseWindow> for Window {
+impl Handler<HangUp> for Window {
     type Result = ();
-    fn handle(&mut self, _: CloseWindow, ctx: &mut Self::Context) {
+    fn handle(&mut self, _: HangUp, ctx: &mut Self::Context) {
         ctx.stop();
     }
 }
@@ -87,11 +87,11 @@ impl Handler<CloseWindow> for Window {
 /// Kill the program at once (daemon shutdown) and resolve when it has been reaped.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct Terminate;
+pub struct KillAndReap;
 
-impl Handler<Terminate> for Window {
+impl Handler<KillAndReap> for Window {
     type Result = ResponseActFuture<Self, ()>;
-    fn handle(&mut self, _: Terminate, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, _: KillAndReap, _: &mut Self::Context) -> Self::Result {
         let pid = self.pid;
         let reaped = if self.reaped.is_some() {
             None

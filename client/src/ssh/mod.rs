@@ -123,7 +123,7 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::msg(format!("cannot read the listening address: {e}")))?;
-    let registry = status::Registry::new(
+    let registry = status::ConnectionRegistry::new(
         status::status_dir().as_deref(),
         addr.to_string(),
         String::new(),

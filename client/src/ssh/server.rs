@@ -10,7 +10,7 @@ use russh::keys::PublicKey;
 use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet};
 
-use super::status::{Client, Registry};
+use super::status::{Client, ConnectionRegistry};
 use super::term::{self, ChannelWriter};
 use crate::tui::{SendError, StreamInput, StreamTerminal};
 
@@ -26,7 +26,7 @@ pub struct Shared {
     pub socket: PathBuf,
     pub authorized_keys: PathBuf,
     pub default_session: Option<String>,
-    pub registry: Registry,
+    pub registry: ConnectionRegistry,
     pub rt: tokio::runtime::Handle,
     /// The daemon this process runs itself, when none ran (kept alive here).
     pub in_process: Mutex<Option<daemon::in_process::InProcessDaemon>>,

@@ -38,7 +38,7 @@ pub struct ServerStatus {
 }
 
 /// The running server's record, kept in memory and mirrored to its file.
-pub struct Registry {
+pub struct ConnectionRegistry {
     path: Option<PathBuf>,
     inner: Mutex<Inner>,
 }
@@ -56,9 +56,13 @@ pub fn status_dir() -> Option<PathBuf> {
     daemon::paths::sessions_dir().and_then(|d| d.parent().map(|p| p.join("ssh")))
 }
 
-impl Registry {
+impl ConnectionRegistry {
     /// A registry written to `<dir>/<pid>.json`; `None` for `dir` keeps it in memory only.
-    pub fn new(dir: Option<&Path>, listen: String, daemon: String) -> Result<Registry, Failure> {
+    pub fn new(
+        dir: Option<&Path>,
+        listen: String,
+        daemon: String,
+    ) -> Result<ConnectionRegistry, Failure> {
         let path = match dir {
             Some(dir) => {
                 fs::DirBuilder::new()
@@ -71,7 +75,7 @@ impl Registry {
             }
             None => None,
         };
-        let reg = Registry {
+        let reg = ConnectionRegistry {
             path,
             inner: Mutex::new(Inner {
                 listen,
@@ -141,7 +145,7 @@ impl Registry {
     }
 }
 
-impl Drop for Registry {
+impl Drop for ConnectionRegistry {
     fn drop(&mut self) {
         if let Some(path) = &self.path {
             let _ = fs::remove_file(path);
@@ -290,7 +294,7 @@ mod tests {
     fn the_file_follows_the_registry_and_goes_with_it() {
         let dir = tempfile::tempdir().unwrap();
         let sub = dir.path().join("ssh");
-        let reg = Registry::new(Some(&sub), "127.0.0.1:2222".into(), "1".into()).unwrap();
+        let reg = ConnectionRegistry::new(Some(&sub), "127.0.0.1:2222".into(), "1".into()).unwrap();
         let client = Client {
             user: "me".into(),
             key: "SHA256:x".into(),

@@ -106,7 +106,7 @@ fn load_into(file: &Path, stack: &mut Vec<PathBuf>, out: &mut Vec<Located>) -> R
 }
 
 /// Settings a tape changes as it runs.
-struct State {
+struct TapeSettings {
     typing_speed: Option<Duration>,
     wait_timeout: Duration,
 }
@@ -138,7 +138,7 @@ pub fn run(socket: &Path, opts: &RunOptions<'_>) -> Result<usize, Failure> {
             })),
         }));
     }
-    let mut state = State {
+    let mut state = TapeSettings {
         typing_speed: None,
         wait_timeout: parse::DEFAULT_WAIT_TIMEOUT,
     };
@@ -204,7 +204,7 @@ fn run_step(
     client: &mut JsonClient,
     session: &str,
     attached: bool,
-    state: &mut State,
+    state: &mut TapeSettings,
     step: &Step,
 ) -> Result<(), Failure> {
     let run_command = |client: &mut JsonClient, name: &str, args: &[String]| {
@@ -328,7 +328,7 @@ fn run_step(
 /// After a command that opens a window (focused), wait until its program has drawn something:
 /// a shell that is still setting up its terminal may flush what the next `Type` sends. A
 /// window that stays blank (a silent program) only delays the tape, never fails it.
-fn wait_window_ready(client: &mut JsonClient, session: &str, state: &State) {
+fn wait_window_ready(client: &mut JsonClient, session: &str, state: &TapeSettings) {
     let timeout = state.wait_timeout.min(WINDOW_READY_LIMIT);
     let _ = client.call(
         "wait-for",

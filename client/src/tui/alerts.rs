@@ -102,8 +102,10 @@ impl Fired {
     }
 }
 
+/// An alert waiting out its settle time: the state it is for, the one before, and when it
+/// fires.
 #[derive(Debug)]
-struct Pending {
+struct PendingAlert {
     state: String,
     previous: String,
     due: Instant,
@@ -113,7 +115,7 @@ struct Pending {
 #[derive(Debug, Default)]
 pub struct Alerts {
     seen: Option<BTreeMap<String, String>>,
-    pending: BTreeMap<String, Pending>,
+    pending: BTreeMap<String, PendingAlert>,
     last_sound: Option<Instant>,
 }
 
@@ -143,7 +145,7 @@ impl Alerts {
                 if cfg.enabled && cfg.states.contains(state) {
                     self.pending.insert(
                         id.clone(),
-                        Pending {
+                        PendingAlert {
                             state: state.clone(),
                             previous,
                             due: now + cfg.settle,

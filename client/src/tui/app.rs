@@ -13,9 +13,9 @@ use protocol::binary::DaemonMessage;
 use serde_json::{json, Value};
 use termwiz::input::{InputEvent, KeyCode, KeyEvent, Modifiers, MouseButtons, MouseEvent};
 
-use super::copy::{CopyMode, Outcome};
+use super::copy::{CopyMode, CopyOutcome};
 use super::input::{encode_key, encode_mouse, normalize_mods, MouseAction};
-use super::keys::{token_events, Action, Chord, KeyConfig, Mode, Route, Router};
+use super::keys::{token_events, Action, InputMode, KeyChord, KeyConfig, KeyRoute, Router};
 use super::layout::{
     content_rect, hit, neighbour, split_handle_at, Axis, Direction, Layout, Member, Part,
     Placement, Rect, SplitHandle, WindowFrame,
@@ -358,11 +358,11 @@ impl App {
         self.focused().map(|w| w.id.clone())
     }
 
-    fn mode(&self) -> Mode {
+    fn mode(&self) -> InputMode {
         self.router.mode
     }
 
-    fn leader(&self) -> Chord {
+    fn leader(&self) -> KeyChord {
         self.router.leader
     }
 

@@ -35,7 +35,7 @@ const READ_BUDGET: usize = 16;
 
 /// What the connection passes on to the run loop.
 #[derive(Debug)]
-pub enum Incoming {
+pub enum FromDaemon {
     Message(Box<DaemonMessage>),
     Closed(String),
     /// The reader thread is gone without saying why.
@@ -122,7 +122,7 @@ enum Inbound {
     /// [`DaemonConn::start`]).
     Setup(Option<FrameReader>),
     /// From the reader thread.
-    Thread(Receiver<Incoming>),
+    Thread(Receiver<FromDaemon>),
     /// Read on the run loop's thread; `reads_left` of [`READ_BUDGET`] since the wait last said
     /// the socket was readable.
     Inline {
@@ -263,11 +263,11 @@ impl DaemonConn {
             .name("tuios-attach-reader".into())
             .spawn(move || loop {
                 let item = match reader.next() {
-                    Ok(Some(m)) => Incoming::Message(Box::new(m)),
-                    Ok(None) => Incoming::Closed("the daemon closed the connection".into()),
-                    Err(e) => Incoming::Closed(e),
+                    Ok(Some(m)) => FromDaemon::Message(Box::new(m)),
+                    Ok(None) => FromDaemon::Closed("the daemon closed the connection".into()),
+                    Err(e) => FromDaemon::Closed(e),
                 };
-                let closed = matches!(item, Incoming::Closed(_));
+                let closed = matches!(item, FromDaemon::Closed(_));
                 if tx.send(item).is_err() {
                     return;
                 }
@@ -304,19 +304,19 @@ impl DaemonConn {
     /// The next message already here, without waiting; `None` when there is none for now.
     /// Read on this thread, every whole frame in the buffer is taken before `None`, so nothing
     /// sits read but unseen while the loop waits on the socket.
-    pub fn next_incoming(&mut self) -> Option<Incoming> {
+    pub fn next_incoming(&mut self) -> Option<FromDaemon> {
         match &mut self.inbound {
             Inbound::Setup(_) => None,
             Inbound::Thread(rx) => match rx.try_recv() {
                 Ok(item) => Some(item),
                 Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => Some(Incoming::ReaderGone),
+                Err(TryRecvError::Disconnected) => Some(FromDaemon::ReaderGone),
             },
             Inbound::Inline { reader, reads_left } => loop {
                 match reader.take() {
-                    Ok(Some(m)) => return Some(Incoming::Message(Box::new(m))),
+                    Ok(Some(m)) => return Some(FromDaemon::Message(Box::new(m))),
                     Ok(None) => {}
-                    Err(e) => return Some(Incoming::Closed(e)),
+                    Err(e) => return Some(FromDaemon::Closed(e)),
                 }
                 if *reads_left == 0 {
                     return None;
@@ -324,7 +324,9 @@ impl DaemonConn {
                 *reads_left -= 1;
                 match reader.read_now() {
                     Ok(0) => {
-                        return Some(Incoming::Closed("the daemon closed the connection".into()))
+                        return Some(FromDaemon::Closed(
+                            "the daemon closed the connection".into(),
+                        ))
                     }
                     Ok(_) => {}
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -333,7 +335,7 @@ impl DaemonConn {
                         return None;
                     }
                     Err(e) => {
-                        return Some(Incoming::Closed(format!(
+                        return Some(FromDaemon::Closed(format!(
                             "reading from the daemon failed: {e}"
                         )))
                     }
@@ -414,7 +416,7 @@ fn capped_sizes(op: &ClientOp) -> Option<ClientOp> {
 const INCOMING_QUEUE: usize = 256;
 
 /// A channel pair for the reader thread.
-fn channel() -> (SyncSender<Incoming>, Receiver<Incoming>) {
+fn channel() -> (SyncSender<FromDaemon>, Receiver<FromDaemon>) {
     std::sync::mpsc::sync_channel(INCOMING_QUEUE)
 }
 
@@ -451,9 +453,9 @@ mod tests {
         }
     }
 
-    fn message_text(item: Option<Incoming>) -> String {
+    fn message_text(item: Option<FromDaemon>) -> String {
         match item {
-            Some(Incoming::Message(m)) => match *m {
+            Some(FromDaemon::Message(m)) => match *m {
                 DaemonMessage::Error { message, .. } => message,
                 DaemonMessage::Ok => "ok".into(),
                 other => panic!("unexpected message {other:?}"),
@@ -501,7 +503,7 @@ mod tests {
         drop(daemon);
         assert_eq!(message_text(conn.next_incoming()), "last");
         match conn.next_incoming() {
-            Some(Incoming::Closed(why)) => assert_eq!(why, "the daemon closed the connection"),
+            Some(FromDaemon::Closed(why)) => assert_eq!(why, "the daemon closed the connection"),
             other => panic!("expected the close, got {other:?}"),
         }
     }
@@ -513,7 +515,7 @@ mod tests {
         daemon.write_all(&too_long.to_be_bytes()).expect("write");
         daemon.write_all(&[0]).expect("write");
         match conn.next_incoming() {
-            Some(Incoming::Closed(why)) => assert!(why.starts_with("bad frame"), "{why}"),
+            Some(FromDaemon::Closed(why)) => assert!(why.starts_with("bad frame"), "{why}"),
             other => panic!("expected the connection to end, got {other:?}"),
         }
     }

@@ -13,7 +13,7 @@ const CHUNK: u32 = 500;
 
 /// What a key did in copy mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum CopyOutcome {
     Stay,
     Exit,
     /// Leave, copying this text.
@@ -157,25 +157,25 @@ impl CopyMode {
     }
 
     /// Scrolls the view (mouse wheel) by `delta` lines, the cursor kept inside. Returns
-    /// [`Outcome::Exit`] when a wheel-entered view scrolls past the bottom.
-    pub fn scroll(&mut self, delta: isize) -> Outcome {
+    /// [`CopyOutcome::Exit`] when a wheel-entered view scrolls past the bottom.
+    pub fn scroll(&mut self, delta: isize) -> CopyOutcome {
         let max_top = self.total().saturating_sub(self.height);
         if delta > 0 && self.top >= max_top && self.via_wheel && self.anchor.is_none() {
-            return Outcome::Exit;
+            return CopyOutcome::Exit;
         }
         self.top = self.top.saturating_add_signed(delta).min(max_top);
         self.line = self.line.clamp(self.top, self.top + self.height - 1);
         self.line = self.line.min(self.total().saturating_sub(1));
-        Outcome::Stay
+        CopyOutcome::Stay
     }
 
-    pub fn key(&mut self, ev: &KeyEvent) -> Outcome {
+    pub fn key(&mut self, ev: &KeyEvent) -> CopyOutcome {
         let mods = normalize_mods(ev.modifiers);
         let ctrl = mods.contains(Modifiers::CTRL);
         let page = self.height as isize;
         match ev.key {
-            KeyCode::Char('q') | KeyCode::Escape => return Outcome::Exit,
-            KeyCode::Char('c') if ctrl => return Outcome::Exit,
+            KeyCode::Char('q') | KeyCode::Escape => return CopyOutcome::Exit,
+            KeyCode::Char('c') if ctrl => return CopyOutcome::Exit,
             KeyCode::UpArrow | KeyCode::ApplicationUpArrow | KeyCode::Char('k') => self.move_by(-1),
             KeyCode::DownArrow | KeyCode::ApplicationDownArrow | KeyCode::Char('j') => {
                 self.move_by(1)
@@ -229,10 +229,10 @@ impl CopyMode {
                     None => Some((self.line, 0)),
                 };
             }
-            KeyCode::Char('y') | KeyCode::Enter => return Outcome::Yank(self.selected_text()),
+            KeyCode::Char('y') | KeyCode::Enter => return CopyOutcome::Yank(self.selected_text()),
             _ => {}
         }
-        Outcome::Stay
+        CopyOutcome::Stay
     }
 
     /// Ordered selection bounds ((line, col), (line, col)), inclusive.
@@ -373,7 +373,7 @@ mod tests {
         let mut c = CopyMode::new("w", screen(), (0, 0), 20, 3, false);
         c.add_history(0, vec![], false);
         // Line yank without a selection.
-        assert_eq!(c.key(&key('y')), Outcome::Yank("$ echo one".into()));
+        assert_eq!(c.key(&key('y')), CopyOutcome::Yank("$ echo one".into()));
         c.key(&key('l'));
         c.key(&key('l'));
         c.key(&key('v'));
@@ -386,7 +386,7 @@ mod tests {
         c.key(&key('V'));
         c.key(&key('j'));
         assert_eq!(c.selected_text(), "one\n$");
-        assert_eq!(c.key(&key('q')), Outcome::Exit);
+        assert_eq!(c.key(&key('q')), CopyOutcome::Exit);
     }
 
     #[test]
@@ -394,10 +394,10 @@ mod tests {
         let mut c = CopyMode::new("w", screen(), (0, 2), 20, 3, true);
         c.add_history(0, (0..10).map(|i| row(&format!("h{i}"))).collect(), false);
         assert_eq!(c.top, 10);
-        assert_eq!(c.scroll(-3), Outcome::Stay);
+        assert_eq!(c.scroll(-3), CopyOutcome::Stay);
         assert_eq!(c.top, 7);
-        assert_eq!(c.scroll(3), Outcome::Stay);
-        assert_eq!(c.scroll(3), Outcome::Exit);
+        assert_eq!(c.scroll(3), CopyOutcome::Stay);
+        assert_eq!(c.scroll(3), CopyOutcome::Exit);
     }
 
     #[test]

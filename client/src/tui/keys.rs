@@ -12,20 +12,22 @@ use termwiz::input::{KeyCode, KeyEvent, Modifiers};
 use super::input::normalize_mods;
 use super::layout::Direction;
 
-/// A key with modifiers, as written in configuration: `ctrl+b`, `ctrl+shift+escape`, `f2`.
+/// A key with modifiers, as written in configuration: `ctrl+b`, `ctrl+shift+escape`, `f2`. In
+/// termwiz's terms, as the client reads its terminal (the daemon's Lumen rules have their own,
+/// `protocol::lumen::Chord`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Chord {
+pub struct KeyChord {
     pub key: KeyCode,
     pub mods: Modifiers,
 }
 
-impl Chord {
-    pub const fn new(key: KeyCode, mods: Modifiers) -> Chord {
-        Chord { key, mods }
+impl KeyChord {
+    pub const fn new(key: KeyCode, mods: Modifiers) -> KeyChord {
+        KeyChord { key, mods }
     }
 
     /// Parses `mod+mod+key`; modifiers are ctrl, alt/opt/meta, shift, super/cmd/win.
-    pub fn parse(s: &str) -> Option<Chord> {
+    pub fn parse(s: &str) -> Option<KeyChord> {
         let s = s.trim();
         if s.is_empty() {
             return None;
@@ -54,7 +56,7 @@ impl Chord {
             let c = chars.next()?;
             chars.next().is_none().then_some(KeyCode::Char(c))
         })?;
-        Some(Chord { key, mods })
+        Some(KeyChord { key, mods })
     }
 
     /// Whether a key event is this chord. Letters compare without case, since terminals differ
@@ -322,7 +324,7 @@ pub fn binding(ev: &KeyEvent) -> Option<Action> {
 
 /// Input modes of the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum InputMode {
     /// Keys drive windows (bindings without the leader).
     WindowManagement,
     /// Keys go to the focused window; the leader reaches the bindings.
@@ -331,7 +333,7 @@ pub enum Mode {
 
 /// What to do with one key event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
+pub enum KeyRoute {
     /// The focus-return chord: back to chrome (window-management mode).
     FocusReturn,
     Action(Action),
@@ -349,19 +351,19 @@ pub enum Route {
 /// window sees a key.
 #[derive(Debug, Clone)]
 pub struct Router {
-    pub mode: Mode,
-    pub leader: Chord,
-    pub focus_return: Vec<Chord>,
+    pub mode: InputMode,
+    pub leader: KeyChord,
+    pub focus_return: Vec<KeyChord>,
     pub leader_armed: bool,
     pub move_pending: bool,
 }
 
 impl Router {
-    pub fn new(leader: Chord, focus_return: Vec<Chord>) -> Router {
+    pub fn new(leader: KeyChord, focus_return: Vec<KeyChord>) -> Router {
         Router {
             // Keys go to the program from the start, as in tmux and zellij; window management
             // is behind the leader.
-            mode: Mode::Terminal,
+            mode: InputMode::Terminal,
             leader,
             focus_return,
             leader_armed: false,
@@ -369,73 +371,73 @@ impl Router {
         }
     }
 
-    pub fn route(&mut self, ev: &KeyEvent) -> Route {
+    pub fn route(&mut self, ev: &KeyEvent) -> KeyRoute {
         if self.focus_return.iter().any(|c| c.matches(ev)) {
             self.leader_armed = false;
             self.move_pending = false;
-            self.mode = Mode::WindowManagement;
-            return Route::FocusReturn;
+            self.mode = InputMode::WindowManagement;
+            return KeyRoute::FocusReturn;
         }
         if self.move_pending {
             self.move_pending = false;
             return match canonical(ev.key) {
                 KeyCode::Char(d @ '1'..='9') => {
-                    Route::Action(Action::MoveToWorkspace(d as u8 - b'0'))
+                    KeyRoute::Action(Action::MoveToWorkspace(d as u8 - b'0'))
                 }
-                _ => Route::Unbound(ev.clone()),
+                _ => KeyRoute::Unbound(ev.clone()),
             };
         }
         if self.leader_armed {
             self.leader_armed = false;
             if self.leader.matches(ev) {
-                return Route::Action(Action::SendLeader);
+                return KeyRoute::Action(Action::SendLeader);
             }
             if canonical(ev.key) == KeyCode::Escape {
-                return Route::Action(Action::WindowManagementMode);
+                return KeyRoute::Action(Action::WindowManagementMode);
             }
             return self.bound(ev);
         }
         if self.leader.matches(ev) {
             self.leader_armed = true;
-            return Route::LeaderArmed;
+            return KeyRoute::LeaderArmed;
         }
         match self.mode {
-            Mode::Terminal => Route::Window(ev.clone()),
-            Mode::WindowManagement => {
+            InputMode::Terminal => KeyRoute::Window(ev.clone()),
+            InputMode::WindowManagement => {
                 let mods = normalize_mods(ev.modifiers);
                 let key = canonical(ev.key);
                 if mods.is_empty() && matches!(key, KeyCode::Char('i') | KeyCode::Enter) {
-                    return Route::Action(Action::TerminalMode);
+                    return KeyRoute::Action(Action::TerminalMode);
                 }
                 self.bound(ev)
             }
         }
     }
 
-    fn bound(&mut self, ev: &KeyEvent) -> Route {
+    fn bound(&mut self, ev: &KeyEvent) -> KeyRoute {
         match binding(ev) {
             Some(Action::MoveToWorkspacePrompt) => {
                 self.move_pending = true;
-                Route::MovePending
+                KeyRoute::MovePending
             }
-            Some(a) => Route::Action(a),
-            None => Route::Unbound(ev.clone()),
+            Some(a) => KeyRoute::Action(a),
+            None => KeyRoute::Unbound(ev.clone()),
         }
     }
 }
 
 /// The default leader.
-pub const DEFAULT_LEADER: Chord = Chord::new(KeyCode::Char('b'), Modifiers::CTRL);
+pub const DEFAULT_LEADER: KeyChord = KeyChord::new(KeyCode::Char('b'), Modifiers::CTRL);
 /// The default focus-return chord (Lumen).
-pub const DEFAULT_FOCUS_RETURN: Chord =
-    Chord::new(KeyCode::Escape, Modifiers::CTRL.union(Modifiers::SHIFT));
+pub const DEFAULT_FOCUS_RETURN: KeyChord =
+    KeyChord::new(KeyCode::Escape, Modifiers::CTRL.union(Modifiers::SHIFT));
 
 /// What the client reads from the user's files, with anything wrong reported as warnings.
 #[derive(Debug, Clone)]
 pub struct KeyConfig {
-    pub leader: Chord,
+    pub leader: KeyChord,
     /// The focus-return chord and its optional fallback.
-    pub focus_return: Vec<Chord>,
+    pub focus_return: Vec<KeyChord>,
     pub warnings: Vec<String>,
 }
 
@@ -473,7 +475,7 @@ impl KeyConfig {
             match Figment::from(Toml::file(path)).extract::<ConfigFile>() {
                 Ok(cfg) => {
                     if let Some(s) = cfg.keybindings.leader_key {
-                        match Chord::parse(&s) {
+                        match KeyChord::parse(&s) {
                             Some(c) => leader = c,
                             None => warnings.push(format!(
                                 "{}: leader_key {s:?} is not a key like \"ctrl+b\"; using ctrl+b",
@@ -490,7 +492,7 @@ impl KeyConfig {
             match Figment::from(Toml::file(path)).extract::<PolicyFile>() {
                 Ok(p) => {
                     if let Some(s) = p.lumen.focus_return_chord {
-                        match Chord::parse(&s) {
+                        match KeyChord::parse(&s) {
                             Some(c) => focus_return[0] = c,
                             None => warnings.push(format!(
                                 "{}: focus_return_chord {s:?} is not a key; using ctrl+shift+escape",
@@ -499,7 +501,7 @@ impl KeyConfig {
                         }
                     }
                     if let Some(s) = p.lumen.focus_return_fallback {
-                        match Chord::parse(&s) {
+                        match KeyChord::parse(&s) {
                             Some(c) => focus_return.push(c),
                             None => warnings.push(format!(
                                 "{}: focus_return_fallback {s:?} is not a key",
@@ -526,7 +528,7 @@ impl KeyConfig {
 /// tmux's key spellings, which send-keys takes as the daemon does (`protocol::keys`): `C-`,
 /// `M-`, `S-` prefixes (`C-b`, `M-x`, `S-Up`) and the names BSpace, BTab, DC, IC, NPage, PPage.
 /// None for anything else, which is typed as text.
-fn tmux_chord(token: &str) -> Option<Chord> {
+fn tmux_chord(token: &str) -> Option<KeyChord> {
     let mut mods = Modifiers::NONE;
     let mut rest = token;
     // `C-` alone, or `M--`, leaves a last character to be the key itself.
@@ -552,7 +554,7 @@ fn tmux_chord(token: &str) -> Option<Chord> {
         },
     };
     if let Some((key, extra)) = alias {
-        return Some(Chord::new(key, mods | extra));
+        return Some(KeyChord::new(key, mods | extra));
     }
     if mods == Modifiers::NONE {
         return None;
@@ -562,14 +564,14 @@ fn tmux_chord(token: &str) -> Option<Chord> {
         let c = chars.next()?;
         chars.next().is_none().then_some(KeyCode::Char(c))
     })?;
-    Some(Chord::new(key, mods))
+    Some(KeyChord::new(key, mods))
 }
 
 /// Key events for routed send-keys. Tokens are split on spaces and commas; `PREFIX` (any case,
 /// optionally `$PREFIX`) is the leader; `mod+key` tokens and named keys (tmux's spellings too)
 /// become one event; any other token is typed character by character, case kept. `raw` makes
 /// every character one event, spaces included.
-pub fn token_events(keys: &str, raw: bool, leader: Chord) -> Result<Vec<KeyEvent>, String> {
+pub fn token_events(keys: &str, raw: bool, leader: KeyChord) -> Result<Vec<KeyEvent>, String> {
     let char_event = |c: char| KeyEvent {
         key: KeyCode::Char(c),
         modifiers: Modifiers::NONE,
@@ -595,7 +597,7 @@ pub fn token_events(keys: &str, raw: bool, leader: Chord) -> Result<Vec<KeyEvent
             continue;
         }
         if token.len() > 1 && token.contains('+') {
-            if let Some(c) = Chord::parse(token) {
+            if let Some(c) = KeyChord::parse(token) {
                 out.push(c.event());
                 continue;
             }
@@ -625,13 +627,13 @@ mod tests {
 
     #[test]
     fn chords_parse_match_and_label() {
-        let c = Chord::parse("ctrl+b").unwrap();
+        let c = KeyChord::parse("ctrl+b").unwrap();
         assert_eq!(c, DEFAULT_LEADER);
         assert!(c.matches(&key('b', Modifiers::CTRL)));
         assert!(c.matches(&key('B', Modifiers::CTRL)));
         assert!(!c.matches(&key('b', Modifiers::NONE)));
         assert_eq!(c.label(), "ctrl+b");
-        let f = Chord::parse("Ctrl+Shift+Escape").unwrap();
+        let f = KeyChord::parse("Ctrl+Shift+Escape").unwrap();
         assert_eq!(f, DEFAULT_FOCUS_RETURN);
         assert!(f.matches(&KeyEvent {
             key: KeyCode::Escape,
@@ -643,11 +645,11 @@ mod tests {
             key: KeyCode::Escape,
             modifiers: Modifiers::NONE
         }));
-        assert_eq!(Chord::parse("alt+f2").unwrap().label(), "alt+f2");
-        assert_eq!(Chord::parse("ctrl++").unwrap().key, KeyCode::Char('+'));
-        assert!(Chord::parse("hyper+x").is_none());
-        assert!(Chord::parse("ctrl+").is_none());
-        assert!(Chord::parse("").is_none());
+        assert_eq!(KeyChord::parse("alt+f2").unwrap().label(), "alt+f2");
+        assert_eq!(KeyChord::parse("ctrl++").unwrap().key, KeyCode::Char('+'));
+        assert!(KeyChord::parse("hyper+x").is_none());
+        assert!(KeyChord::parse("ctrl+").is_none());
+        assert!(KeyChord::parse("").is_none());
     }
 
     #[test]
@@ -655,33 +657,33 @@ mod tests {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
         assert_eq!(
             r.mode,
-            Mode::Terminal,
+            InputMode::Terminal,
             "keys go to the program from the start"
         );
-        r.mode = Mode::WindowManagement;
+        r.mode = InputMode::WindowManagement;
         assert_eq!(
             r.route(&key('i', Modifiers::NONE)),
-            Route::Action(Action::TerminalMode)
+            KeyRoute::Action(Action::TerminalMode)
         );
-        r.mode = Mode::Terminal;
+        r.mode = InputMode::Terminal;
         assert_eq!(
             r.route(&key('c', Modifiers::NONE)),
-            Route::Window(key('c', Modifiers::NONE))
+            KeyRoute::Window(key('c', Modifiers::NONE))
         );
-        assert_eq!(r.route(&key('b', Modifiers::CTRL)), Route::LeaderArmed);
+        assert_eq!(r.route(&key('b', Modifiers::CTRL)), KeyRoute::LeaderArmed);
         assert_eq!(
             r.route(&key('c', Modifiers::NONE)),
-            Route::Action(Action::NewWindow)
+            KeyRoute::Action(Action::NewWindow)
         );
         // Disarmed after one key.
         assert!(matches!(
             r.route(&key('c', Modifiers::NONE)),
-            Route::Window(_)
+            KeyRoute::Window(_)
         ));
         r.route(&key('b', Modifiers::CTRL));
         assert_eq!(
             r.route(&key('b', Modifiers::CTRL)),
-            Route::Action(Action::SendLeader)
+            KeyRoute::Action(Action::SendLeader)
         );
         r.route(&key('b', Modifiers::CTRL));
         assert_eq!(
@@ -689,12 +691,12 @@ mod tests {
                 key: KeyCode::Escape,
                 modifiers: Modifiers::NONE
             }),
-            Route::Action(Action::WindowManagementMode)
+            KeyRoute::Action(Action::WindowManagementMode)
         );
         r.route(&key('b', Modifiers::CTRL));
         assert_eq!(
             r.route(&key('%', Modifiers::SHIFT)),
-            Route::Action(Action::SplitVertical)
+            KeyRoute::Action(Action::SplitVertical)
         );
         r.route(&key('b', Modifiers::CTRL));
         assert_eq!(
@@ -702,51 +704,51 @@ mod tests {
                 key: KeyCode::LeftArrow,
                 modifiers: Modifiers::NONE
             }),
-            Route::Action(Action::Focus(Direction::Left))
+            KeyRoute::Action(Action::Focus(Direction::Left))
         );
     }
 
     #[test]
     fn focus_return_comes_before_everything() {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
-        r.mode = Mode::Terminal;
+        r.mode = InputMode::Terminal;
         r.route(&key('b', Modifiers::CTRL));
         let chord = KeyEvent {
             key: KeyCode::Escape,
             modifiers: Modifiers::CTRL | Modifiers::SHIFT,
         };
-        assert_eq!(r.route(&chord), Route::FocusReturn);
-        assert_eq!(r.mode, Mode::WindowManagement);
+        assert_eq!(r.route(&chord), KeyRoute::FocusReturn);
+        assert_eq!(r.mode, InputMode::WindowManagement);
         assert!(!r.leader_armed);
     }
 
     #[test]
     fn window_management_mode_bindings_without_leader() {
         let mut r = Router::new(DEFAULT_LEADER, vec![DEFAULT_FOCUS_RETURN]);
-        r.mode = Mode::WindowManagement;
+        r.mode = InputMode::WindowManagement;
         assert_eq!(
             r.route(&key('3', Modifiers::NONE)),
-            Route::Action(Action::Workspace(3))
+            KeyRoute::Action(Action::Workspace(3))
         );
-        assert_eq!(r.route(&key('m', Modifiers::NONE)), Route::MovePending);
+        assert_eq!(r.route(&key('m', Modifiers::NONE)), KeyRoute::MovePending);
         assert_eq!(
             r.route(&key('4', Modifiers::NONE)),
-            Route::Action(Action::MoveToWorkspace(4))
+            KeyRoute::Action(Action::MoveToWorkspace(4))
         );
         assert_eq!(
             r.route(&key('q', Modifiers::NONE)),
-            Route::Unbound(key('q', Modifiers::NONE))
+            KeyRoute::Unbound(key('q', Modifiers::NONE))
         );
         assert_eq!(
             r.route(&KeyEvent {
                 key: KeyCode::Enter,
                 modifiers: Modifiers::NONE
             }),
-            Route::Action(Action::TerminalMode)
+            KeyRoute::Action(Action::TerminalMode)
         );
         assert_eq!(
             r.route(&key('x', Modifiers::CTRL)),
-            Route::Unbound(key('x', Modifiers::CTRL))
+            KeyRoute::Unbound(key('x', Modifiers::CTRL))
         );
     }
 
@@ -842,7 +844,7 @@ mod tests {
             "a+b+c",
         ] {
             assert_eq!(
-                Chord::parse(s).is_some(),
+                KeyChord::parse(s).is_some(),
                 protocol::commands::is_key_combo(s),
                 "{s:?}"
             );
@@ -864,7 +866,7 @@ mod tests {
         .unwrap();
         std::fs::write(&pol, "[lumen]\nfocus_return_fallback = \"ctrl+alt+g\"\n").unwrap();
         let k = KeyConfig::load(Some(&cfg), Some(&pol));
-        assert_eq!(k.leader, Chord::parse("ctrl+a").unwrap());
+        assert_eq!(k.leader, KeyChord::parse("ctrl+a").unwrap());
         assert_eq!(k.focus_return.len(), 2);
         assert!(k.warnings.is_empty(), "{:?}", k.warnings);
         std::fs::write(&cfg, "[keybindings]\nleader_key = \"nope+x\"\n").unwrap();

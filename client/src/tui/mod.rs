@@ -53,7 +53,7 @@ use termwiz::surface::{Change, CursorVisibility, Position, Surface};
 
 use crate::failure::Failure;
 use app::{App, Exit, FrameDue};
-use conn::{DaemonConn, Incoming};
+use conn::{DaemonConn, FromDaemon};
 use keys::KeyConfig;
 use replies::ReplyFilter;
 // The API `tuios web` and `tuios ssh` use (see stream.rs and `attach_stream` below).
@@ -208,8 +208,8 @@ fn run_loop<T: Term>(
     loop {
         while let Some(incoming) = conn.next_incoming() {
             match incoming {
-                Incoming::Message(m) => app.on_daemon(*m),
-                Incoming::Closed(why) => {
+                FromDaemon::Message(m) => app.on_daemon(*m),
+                FromDaemon::Closed(why) => {
                     if !app.exiting() {
                         // The daemon may be restarting (live upgrade): attach again.
                         match reconnect::again(socket, app, bt) {
@@ -219,7 +219,7 @@ fn run_loop<T: Term>(
                     }
                     break;
                 }
-                Incoming::ReaderGone => {
+                FromDaemon::ReaderGone => {
                     app.lose("the connection reader stopped".into());
                     break;
                 }

@@ -9,7 +9,7 @@ use termwiz::surface::Surface;
 
 use std::collections::HashMap;
 
-use super::keys::Mode;
+use super::keys::InputMode;
 use super::layout::{content_rect, Rect};
 use super::model::{DamagedRows, Hits, Overlay, WindowScreen};
 use super::settings::{fill_template, Edge};
@@ -268,7 +268,7 @@ fn content_row(
 fn content_cursor(v: &View, id: &str, inner: Rect) -> Option<(u16, u16)> {
     let s = v.screens.get(id)?;
     let show = v.session.focused.as_deref() == Some(id)
-        && v.mode == Mode::Terminal
+        && v.mode == InputMode::Terminal
         && *v.overlay == Overlay::None
         && s.cursor_visible
         && s.cursor.0 < inner.w

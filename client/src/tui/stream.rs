@@ -45,14 +45,14 @@ const INPUT_LIMIT: usize = 4 << 20;
 const PARSE_SLICE: usize = 64;
 
 /// What the far end sent, in order.
-enum Item {
+enum InboxItem {
     Bytes(Vec<u8>),
     Resize(usize, usize),
 }
 
 #[derive(Default)]
 struct Inbox {
-    items: VecDeque<Item>,
+    items: VecDeque<InboxItem>,
     /// Bytes in `items`.
     queued: usize,
     /// A waker call not yet seen by the loop.
@@ -129,7 +129,7 @@ impl StreamInput {
         }
         if !bytes.is_empty() {
             inbox.queued += bytes.len();
-            inbox.items.push_back(Item::Bytes(bytes.to_vec()));
+            inbox.items.push_back(InboxItem::Bytes(bytes.to_vec()));
             self.shared.ready.notify_all();
         }
         Ok(())
@@ -156,7 +156,7 @@ impl StreamInput {
         }
         if !bytes.is_empty() {
             inbox.queued += bytes.len();
-            inbox.items.push_back(Item::Bytes(bytes.to_vec()));
+            inbox.items.push_back(InboxItem::Bytes(bytes.to_vec()));
             self.shared.ready.notify_all();
         }
         true
@@ -169,7 +169,7 @@ impl StreamInput {
         if inbox.terminal_gone || inbox.closed {
             return false;
         }
-        inbox.items.push_back(Item::Resize(
+        inbox.items.push_back(InboxItem::Resize(
             usize::from(cols.max(1)),
             usize::from(rows.max(1)),
         ));
@@ -309,7 +309,7 @@ impl StreamTerminal {
         while let Some(item) = inbox.items.pop_front() {
             took = true;
             match item {
-                Item::Bytes(bytes) => {
+                InboxItem::Bytes(bytes) => {
                     inbox.queued -= bytes.len();
                     let events = &mut self.events;
                     for slice in bytes.chunks(PARSE_SLICE) {
@@ -320,7 +320,7 @@ impl StreamTerminal {
                         );
                     }
                 }
-                Item::Resize(cols, rows) => {
+                InboxItem::Resize(cols, rows) => {
                     self.size = (cols, rows);
                     self.events.push_back(InputEvent::Resized { cols, rows });
                 }

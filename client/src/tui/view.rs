@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use protocol::attach::{NoticeLevel, SessionView, WindowView};
 
 use super::copy::CopyMode;
-use super::keys::{Chord, Mode};
+use super::keys::{InputMode, KeyChord};
 use super::layout::{Layout, Rect, WindowFrame};
 use super::model::{Notice, Overlay, Target, WindowScreen};
 use super::settings::Settings;
@@ -30,14 +30,14 @@ pub struct View<'a> {
     pub flash: Option<&'a str>,
     pub copy: Option<&'a CopyMode>,
     pub keycast: &'a VecDeque<String>,
-    pub mode: Mode,
-    pub leader: Chord,
+    pub mode: InputMode,
+    pub leader: KeyChord,
     /// The leader was pressed and waits for its key.
     pub leader_armed: bool,
     /// A move to another workspace waits for its number.
     pub move_pending: bool,
     /// The first focus-return chord, named in the dock's hint and the help.
-    pub focus_return: Option<Chord>,
+    pub focus_return: Option<KeyChord>,
     /// CPU and memory figures for the dock.
     pub figures: Figures,
     pub area: Rect,

@@ -58,9 +58,10 @@ struct Process {
     exe: String,
 }
 
+/// One manifest's verdict on the process: whether it matched, by which rule, or why not.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Manifest {
+struct ManifestVerdict {
     id: String,
     matched: bool,
     rule: Option<Value>,
@@ -106,7 +107,7 @@ fn print(r: &Reply) -> String {
         let rows: Vec<Vec<String>> = manifests
             .iter()
             .map(|m| {
-                let m = Manifest::deserialize(m).unwrap_or_default();
+                let m = ManifestVerdict::deserialize(m).unwrap_or_default();
                 let why = m.rule.or(m.reason).map(|w| text_or_list(&w));
                 vec![
                     m.id,

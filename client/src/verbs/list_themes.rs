@@ -38,7 +38,7 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
 /// read here; keys that do not read show empty.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Palette {
+struct PaletteContrast {
     id: String,
     display_name: String,
     dark: bool,
@@ -61,7 +61,7 @@ struct Swatch {
 fn print(r: &Reply) -> String {
     let mut out = String::new();
     if let Some(p) = &r.palette {
-        let p = Palette::deserialize(p).unwrap_or_default();
+        let p = PaletteContrast::deserialize(p).unwrap_or_default();
         let shade = if p.dark { "dark" } else { "light" };
         out.push_str(&format!(
             "{} ({}), {shade}, background {}\n",

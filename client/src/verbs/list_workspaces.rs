@@ -25,7 +25,7 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
 /// they are read here; a missing or odd key reads as its zero value.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Row {
+struct WorkspaceLine {
     workspace: i64,
     name: String,
     window_count: i64,
@@ -58,10 +58,10 @@ fn display_order(order: Option<&[i64]>, all: &[i64]) -> Vec<i64> {
 
 /// One row per workspace, in display order.
 fn print(r: &Reply) -> String {
-    let rows_in: Vec<Row> = r
+    let rows_in: Vec<WorkspaceLine> = r
         .workspaces
         .iter()
-        .map(|w| Row::deserialize(w).unwrap_or_default())
+        .map(|w| WorkspaceLine::deserialize(w).unwrap_or_default())
         .collect();
     let numbers: Vec<i64> = rows_in.iter().map(|w| w.workspace).collect();
     let order = display_order(r.order.as_deref(), &numbers);

@@ -41,9 +41,9 @@ enum Control {
 
 /// The attach thread's output: each write (a frame, flushed once by the terminal) becomes one
 /// WebSocket message. Blocks while the browser is behind.
-struct Outgoing(mpsc::Sender<Vec<u8>>);
+struct ToBrowser(mpsc::Sender<Vec<u8>>);
 
-impl Write for Outgoing {
+impl Write for ToBrowser {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.0
             .blocking_send(buf.to_vec())
@@ -94,7 +94,7 @@ pub fn start(
     );
     let (out_tx, out_rx) = mpsc::channel(OUT_FRAMES);
     let (term, input) = StreamTerminal::new(
-        Box::new(Outgoing(out_tx)),
+        Box::new(ToBrowser(out_tx)),
         cols,
         rows,
         // xterm.js is xterm-like: None draws as xterm-256color.

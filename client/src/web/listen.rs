@@ -61,13 +61,13 @@ pub fn check_remote(ip: IpAddr, args: &WebArgs) -> Result<(), Failure> {
 
 /// Where the certificate comes from, when TLS is on: asked for (--tls, --cert) or required
 /// (any non-loopback address).
-pub fn tls_source(state: &Path, ip: IpAddr, args: &WebArgs) -> Option<tls::Source> {
+pub fn tls_source(state: &Path, ip: IpAddr, args: &WebArgs) -> Option<tls::CertSource> {
     match (&args.cert, &args.key) {
-        (Some(cert), Some(key)) => Some(tls::Source::Given {
+        (Some(cert), Some(key)) => Some(tls::CertSource::Given {
             cert: cert.clone(),
             key: key.clone(),
         }),
-        _ if args.tls || !ip.is_loopback() => Some(tls::Source::SelfSigned {
+        _ if args.tls || !ip.is_loopback() => Some(tls::CertSource::SelfSigned {
             cert: state.join("web-cert.pem"),
             key: state.join("web-key.pem"),
         }),
@@ -184,7 +184,7 @@ mod tests {
         check_remote(a.bind, &a).unwrap();
         assert!(matches!(
             tls_source(Path::new("/s"), a.bind, &a),
-            Some(tls::Source::SelfSigned { .. })
+            Some(tls::CertSource::SelfSigned { .. })
         ));
         let local = args("127.0.0.1");
         check_remote(local.bind, &local).unwrap();

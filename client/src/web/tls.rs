@@ -12,7 +12,7 @@ use super::auth;
 
 /// Where the certificate and key come from.
 #[derive(Debug, Clone)]
-pub enum Source {
+pub enum CertSource {
     Given {
         cert: PathBuf,
         key: PathBuf,
@@ -24,19 +24,19 @@ pub enum Source {
     },
 }
 
-impl Source {
+impl CertSource {
     pub fn cert_path(&self) -> &Path {
         match self {
-            Source::Given { cert, .. } | Source::SelfSigned { cert, .. } => cert,
+            CertSource::Given { cert, .. } | CertSource::SelfSigned { cert, .. } => cert,
         }
     }
 }
 
 /// Build the rustls configuration; a self-signed pair is made first if missing, with the
 /// loopback names, the bound address and this machine's host name in it.
-pub fn server_config(source: &Source, bind: IpAddr) -> Result<rustls::ServerConfig, String> {
+pub fn server_config(source: &CertSource, bind: IpAddr) -> Result<rustls::ServerConfig, String> {
     let (cert_pem, key_pem) = match source {
-        Source::Given { cert, key } => {
+        CertSource::Given { cert, key } => {
             let cert_pem = std::fs::read(cert)
                 .map_err(|e| format!("cannot read the certificate {}: {e}", cert.display()))?;
             // The key gets the same care as the token: ours, 0600, no link followed.
@@ -44,7 +44,7 @@ pub fn server_config(source: &Source, bind: IpAddr) -> Result<rustls::ServerConf
                 .ok_or_else(|| format!("the key file {} does not exist", key.display()))?;
             (cert_pem, key_pem.into_bytes())
         }
-        Source::SelfSigned { cert, key } => self_signed(cert, key, bind)?,
+        CertSource::SelfSigned { cert, key } => self_signed(cert, key, bind)?,
     };
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&cert_pem)
         .collect::<Result<_, _>>()
@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn a_self_signed_pair_is_made_once_and_kept_private() {
         let dir = tempfile::tempdir().unwrap();
-        let source = Source::SelfSigned {
+        let source = CertSource::SelfSigned {
             cert: dir.path().join("c.pem"),
             key: dir.path().join("k.pem"),
         };
@@ -128,7 +128,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("c.pem"), "").unwrap();
         let err = server_config(
-            &Source::Given {
+            &CertSource::Given {
                 cert: dir.path().join("c.pem"),
                 key: dir.path().join("nope.pem"),
             },

@@ -186,7 +186,8 @@ struct OpenFrame {
     doomed: Option<(FrameFailReason, &'static str)>,
 }
 
-enum Step {
+/// What one byte did to the frame being read.
+enum ByteEffect {
     Consumed,
     End {
         eight_bit_st: bool,
@@ -218,22 +219,22 @@ impl OpenFrame {
         }
     }
 
-    fn step(&mut self, b: u8) -> Step {
+    fn step(&mut self, b: u8) -> ByteEffect {
         if let Some(first) = self.pending.take() {
             match (first, b) {
                 (ESC, b'\\') => {
                     self.count(2);
-                    return Step::End {
+                    return ByteEffect::End {
                         eight_bit_st: false,
                     };
                 }
                 (C1_LEAD, ST_8BIT) => {
                     self.count(2);
-                    return Step::End { eight_bit_st: true };
+                    return ByteEffect::End { eight_bit_st: true };
                 }
                 // ESC followed by anything else starts a new sequence, as in any VT parser.
                 (ESC, _) => {
-                    return Step::Abort {
+                    return ByteEffect::Abort {
                         hold_esc: true,
                         detail: "escape sequence inside the frame",
                     }
@@ -251,21 +252,21 @@ impl OpenFrame {
         match b {
             ESC | C1_LEAD => {
                 self.pending = Some(b);
-                Step::Consumed
+                ByteEffect::Consumed
             }
             ST_8BIT => {
                 self.count(1);
-                Step::End { eight_bit_st: true }
+                ByteEffect::End { eight_bit_st: true }
             }
             // CAN and SUB cancel a control string.
-            0x18 | 0x1a => Step::Abort {
+            0x18 | 0x1a => ByteEffect::Abort {
                 hold_esc: false,
                 detail: "control string cancelled (CAN or SUB)",
             },
             b';' if !self.in_payload => {
                 self.count(1);
                 self.in_payload = true;
-                Step::Consumed
+                ByteEffect::Consumed
             }
             _ => {
                 self.count(1);
@@ -284,7 +285,7 @@ impl OpenFrame {
                         self.doom(FrameFailReason::Malformed, "header over 256 bytes");
                     }
                 }
-                Step::Consumed
+                ByteEffect::Consumed
             }
         }
     }
@@ -501,8 +502,8 @@ impl FrameScanner {
                     return;
                 }
                 ScanState::Frame(frame) => match frame.step(b) {
-                    Step::Consumed => return,
-                    Step::End { eight_bit_st } => {
+                    ByteEffect::Consumed => return,
+                    ByteEffect::End { eight_bit_st } => {
                         let ScanState::Frame(frame) = std::mem::take(&mut self.state) else {
                             return;
                         };
@@ -512,7 +513,7 @@ impl FrameScanner {
                         }
                         return;
                     }
-                    Step::Abort { hold_esc, detail } => {
+                    ByteEffect::Abort { hold_esc, detail } => {
                         out.failures.push(frame.failure(
                             FrameFailReason::Malformed,
                             detail,

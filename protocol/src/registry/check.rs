@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::spec::{as_int, Limit, ParamSpec, VerbSpec};
 use super::table::{accepted_of, find_verb, verb_names};
 use crate::closest::{closest_match, echo_name};
-use crate::envelope::Request;
+use crate::envelope::RequestLine;
 use crate::error::{ErrorCode, Hint, VerbError};
 use crate::limits;
 
@@ -74,7 +74,7 @@ fn describe_kind(v: &Value) -> &'static str {
 /// empty string, 0 and an empty list count as missing, as in the reference implementation);
 /// every given value keeps the limit its parameter declares, in declaration order. Accepted
 /// values are left to the handlers, which check them in their documented order.
-pub fn validate(req: &Request) -> Result<&'static VerbSpec, VerbError> {
+pub fn validate(req: &RequestLine) -> Result<&'static VerbSpec, VerbError> {
     let spec = find_verb(&req.verb).ok_or_else(|| unknown_verb(&req.verb))?;
     let params = match &req.params {
         Value::Null => return Ok(spec),

@@ -1,13 +1,13 @@
 //! The registry's tests: the table itself, validation, defaults and decoding, and `list-verbs`.
 
 use super::*;
-use crate::envelope::{parse_request, Request};
+use crate::envelope::{parse_request, RequestLine};
 use crate::error::ErrorCode;
 use crate::{MIN_PROTOCOL_VERSION, PROTOCOL_VERSION};
 use serde_json::{json, Map, Value};
 
-fn req(verb: &str, params: Value) -> Request {
-    Request::new(Some(json!(1)), verb, params)
+fn req(verb: &str, params: Value) -> RequestLine {
+    RequestLine::new(Some(json!(1)), verb, params)
 }
 
 #[test]

@@ -54,7 +54,7 @@ fn issue4_params_decode() {
         command: "ListWindows".into(),
         ..Default::default()
     };
-    let line = crate::envelope::Request::new(
+    let line = crate::envelope::RequestLine::new(
         Some(json!(1)),
         "run-command",
         serde_json::to_value(&typed).unwrap(),

@@ -12,7 +12,7 @@ use crate::VerbError;
 impl Request {
     /// Validates a request line's verb and params against the registry (names, types, required
     /// params, limits), fills in declared defaults, and decodes the params.
-    pub fn parse(req: &crate::envelope::Request) -> Result<Request, VerbError> {
+    pub fn parse(req: &crate::envelope::RequestLine) -> Result<Request, VerbError> {
         let spec = validate(req)?;
         Request::decode(spec, &with_defaults(spec, &req.params))
     }

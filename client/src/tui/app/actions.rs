@@ -138,12 +138,12 @@ impl App {
                 })
             }
             Action::TerminalMode => {
-                self.router.mode = Mode::Terminal;
+                self.router.mode = InputMode::Terminal;
                 if self.focused().is_none() {
                     self.flash("no window here yet; c opens one");
                 }
             }
-            Action::WindowManagementMode => self.router.mode = Mode::WindowManagement,
+            Action::WindowManagementMode => self.router.mode = InputMode::WindowManagement,
             Action::SendLeader => {
                 let ev = self.leader().event();
                 self.key_to_window(None, &ev);

@@ -160,11 +160,11 @@ impl App {
                 done
             }
             "TerminalMode" => {
-                self.router.mode = Mode::Terminal;
+                self.router.mode = InputMode::Terminal;
                 done
             }
             "WindowManagementMode" => {
-                self.router.mode = Mode::WindowManagement;
+                self.router.mode = InputMode::WindowManagement;
                 done
             }
             "SetTheme" => {
@@ -219,7 +219,7 @@ impl App {
                 done
             }
             "KeyCombo" => {
-                let chord = Chord::parse(arg(0))
+                let chord = KeyChord::parse(arg(0))
                     .ok_or_else(|| format!("KeyCombo: {:?} is not a key combination", arg(0)))?;
                 if let KeyCode::Char(d @ '1'..='9') = chord.key {
                     if chord.mods == Modifiers::ALT {

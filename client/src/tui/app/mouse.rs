@@ -79,7 +79,7 @@ impl App {
     pub(super) fn scroll_copy(&mut self, up: bool) {
         let n = isize::from(self.settings.scroll_lines as i16);
         if let Some(c) = &mut self.copy {
-            if c.scroll(if up { -n } else { n }) == Outcome::Exit {
+            if c.scroll(if up { -n } else { n }) == CopyOutcome::Exit {
                 self.copy = None;
             }
         }
@@ -151,7 +151,7 @@ impl App {
                 if self.copy.as_ref().is_some_and(|c| c.window != id) {
                     self.copy = None;
                 }
-                let wm = self.router.mode == Mode::WindowManagement;
+                let wm = self.router.mode == InputMode::WindowManagement;
                 self.focus(&id);
                 if self.copy.is_some() {
                     return;
@@ -171,7 +171,7 @@ impl App {
                     }
                 }
                 let modes = self.window(&id).map(|w| w.modes).unwrap_or_default();
-                if was_focused && modes.mouse && self.router.mode == Mode::Terminal {
+                if was_focused && modes.mouse && self.router.mode == InputMode::Terminal {
                     let bytes =
                         encode_mouse(MouseAction::Press(button), col, row, mods, modes.sgr_mouse);
                     self.input(&id, &bytes);
@@ -191,7 +191,7 @@ impl App {
                     _ => true,
                 };
                 if !wm || enter {
-                    self.router.mode = Mode::Terminal;
+                    self.router.mode = InputMode::Terminal;
                 }
             }
             Part::Title | Part::Border => {

@@ -183,11 +183,11 @@ impl App {
         // Keys are typed into the window as in terminal mode, whatever mode the user left the
         // client in; the leader still reaches the bindings.
         let saved = self.router.mode;
-        self.router.mode = Mode::Terminal;
+        self.router.mode = InputMode::Terminal;
         for ev in events {
             match self.router.route(&ev) {
-                Route::Window(ev) => self.key_to_window(target.as_deref(), &ev),
-                Route::Action(a) => {
+                KeyRoute::Window(ev) => self.key_to_window(target.as_deref(), &ev),
+                KeyRoute::Action(a) => {
                     self.action(a);
                     if matches!(a, Action::TerminalMode | Action::WindowManagementMode) {
                         continue;
@@ -195,7 +195,7 @@ impl App {
                 }
                 _ => {}
             }
-            self.router.mode = Mode::Terminal;
+            self.router.mode = InputMode::Terminal;
         }
         self.router.mode = saved;
         // The daemon sends the next send-keys here too while the leader waits for its key.

@@ -51,10 +51,10 @@ fn attached(windows: Vec<WindowView>, focused: &str) -> App {
     });
     assert_eq!(
         app.mode(),
-        Mode::Terminal,
+        InputMode::Terminal,
         "a client starts in terminal mode"
     );
-    app.router.mode = Mode::WindowManagement;
+    app.router.mode = InputMode::WindowManagement;
     app
 }
 
@@ -249,7 +249,7 @@ fn typing_in_terminal_mode_goes_to_the_focused_window() {
     let mut app = attached(vec![win("a", 1)], "a");
     take(&mut app);
     app.on_key(key('i'));
-    assert_eq!(app.mode(), Mode::Terminal);
+    assert_eq!(app.mode(), InputMode::Terminal);
     for c in "ls".chars() {
         app.on_key(key(c));
     }
@@ -296,7 +296,7 @@ fn focus_return_chord_is_never_typed() {
         key: KeyCode::Escape,
         modifiers: Modifiers::CTRL | Modifiers::SHIFT,
     });
-    assert_eq!(app.mode(), Mode::WindowManagement);
+    assert_eq!(app.mode(), InputMode::WindowManagement);
     assert!(take(&mut app).is_empty());
 }
 

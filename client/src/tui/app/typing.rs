@@ -34,7 +34,7 @@ impl App {
     pub(super) fn on_key(&mut self, ev: KeyEvent) {
         if self.settings.show_key_events {
             let label =
-                super::super::keys::Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
+                super::super::keys::KeyChord::new(ev.key, normalize_mods(ev.modifiers)).label();
             self.keycast.push_back(label);
             while self.keycast.len() > KEYCAST_KEYS {
                 self.keycast.pop_front();
@@ -62,9 +62,9 @@ impl App {
         }
         if let Some(copy) = &mut self.copy {
             match copy.key(&ev) {
-                Outcome::Stay => self.fetch_scrollback(),
-                Outcome::Exit => self.copy = None,
-                Outcome::Yank(text) => {
+                CopyOutcome::Stay => self.fetch_scrollback(),
+                CopyOutcome::Exit => self.copy = None,
+                CopyOutcome::Yank(text) => {
                     self.copy = None;
                     self.yank(text);
                 }
@@ -72,22 +72,22 @@ impl App {
             return;
         }
         match self.router.route(&ev) {
-            Route::FocusReturn => {}
-            Route::Action(a) => self.action(a),
-            Route::Window(ev) => {
+            KeyRoute::FocusReturn => {}
+            KeyRoute::Action(a) => self.action(a),
+            KeyRoute::Window(ev) => {
                 // A key typed into a window changes nothing on screen until the window echoes
                 // it, and that screen update redraws: no frame spent (and no delay) before it.
                 self.dirty = was_dirty;
                 self.key_to_window(None, &ev);
             }
-            Route::LeaderArmed | Route::MovePending => {}
+            KeyRoute::LeaderArmed | KeyRoute::MovePending => {}
             // Escape with nothing to cancel is not worth a complaint.
-            Route::Unbound(KeyEvent {
+            KeyRoute::Unbound(KeyEvent {
                 key: KeyCode::Escape,
                 ..
             }) => {}
-            Route::Unbound(ev) => {
-                let chord = Chord::new(ev.key, normalize_mods(ev.modifiers)).label();
+            KeyRoute::Unbound(ev) => {
+                let chord = KeyChord::new(ev.key, normalize_mods(ev.modifiers)).label();
                 let leader = self.leader().label();
                 self.flash(format!("{chord} is not bound; {leader} ? lists the keys"));
             }

@@ -4,7 +4,7 @@ use config::themes::parse_hex;
 use termwiz::cell::{Intensity, Underline};
 
 use super::paint::{bold, chrome, rgb, Canvas, Palette};
-use crate::tui::keys::{Mode, HELP};
+use crate::tui::keys::{InputMode, HELP};
 use crate::tui::layout::Rect;
 use crate::tui::model::{Hits, Overlay, Target};
 use crate::tui::settings::fill_template;
@@ -128,7 +128,7 @@ pub(super) fn draw_dock(
         (" LEADER ", 1)
     } else if v.move_pending {
         (" MOVE TO ", 1)
-    } else if v.mode == Mode::Terminal {
+    } else if v.mode == InputMode::Terminal {
         (" TERM ", 2)
     } else {
         (" WM ", 3)
@@ -164,7 +164,7 @@ pub(super) fn draw_dock(
         )
     } else if v.move_pending {
         ("press 1-9 for the workspace".into(), "1-9".into())
-    } else if v.mode == Mode::Terminal {
+    } else if v.mode == InputMode::Terminal {
         (
             format!("{leader} ? help · {chord}: window management"),
             format!("{chord}: WM"),

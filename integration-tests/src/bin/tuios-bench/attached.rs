@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::config::Config;
+use super::config::BenchConfig;
 use super::measure::{cpu_ms, cpu_quiet, median};
 use super::tmux::Tmux;
 use super::tuios::Tuios;
@@ -146,7 +146,7 @@ impl Seat<'_> {
 
 /// Figures of the attached phase, indexed like `SEATS`.
 #[derive(Default)]
-pub(crate) struct Attached {
+pub(crate) struct AttachedFigures {
     pub(crate) drawn: [Option<R<f64>>; 3],
     pub(crate) idle: [Option<R<f64>>; 3],
     pub(crate) keys: [Option<R<Vec<f64>>>; 3],
@@ -163,8 +163,13 @@ fn dock_mode(screen: &str, mode: &str) -> bool {
 
 /// Issue 5: a client attached, 64 MiB drawn and keystroke echo, in a tuios client, a plain tmux
 /// pane and a tmux client, each shown in a 120x40 tmux pane.
-pub(crate) fn attached(cfg: &Config, file: &Path, dir: &Path, notes: &mut Vec<String>) -> Attached {
-    let mut att = Attached::default();
+pub(crate) fn attached(
+    cfg: &BenchConfig,
+    file: &Path,
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> AttachedFigures {
+    let mut att = AttachedFigures::default();
     // Each seat with what holds it up; a seat that cannot be set up fails its cells.
     let tuios = cfg.tuios.then(|| Tuios::start(&cfg.bin, dir, "f"));
     let outer = (cfg.tuios || cfg.tmux).then(|| Tmux::start(dir, "outer"));

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use super::{ctx, R};
 
-pub(crate) struct Config {
+/// What this bench run does, read from the environment (`TUIOS_BIN`, `TUIOS_BENCH_*`).
+pub(crate) struct BenchConfig {
     pub(crate) bin: PathBuf,
     pub(crate) bare: bool,
     pub(crate) tuios: bool,
@@ -103,8 +104,8 @@ fn env_num(name: &str, default: usize) -> R<usize> {
     }
 }
 
-impl Config {
-    pub(crate) fn from_env() -> R<Config> {
+impl BenchConfig {
+    pub(crate) fn from_env() -> R<BenchConfig> {
         let exe = std::env::current_exe().map_err(ctx("locating this executable"))?;
         let bin = match std::env::var_os("TUIOS_BIN") {
             Some(p) => PathBuf::from(p),
@@ -112,7 +113,7 @@ impl Config {
         };
         let systems =
             std::env::var("TUIOS_BENCH_SYSTEMS").unwrap_or_else(|_| "bare,tuios,tmux".into());
-        let mut cfg = Config {
+        let mut cfg = BenchConfig {
             bin,
             bare: false,
             tuios: false,

@@ -36,12 +36,12 @@ mod util;
 
 // Flat names for run() and main(), and for neighbour.rs, which takes its helpers from `super`.
 use attached::attached;
-use config::Config;
+use config::BenchConfig;
 use content::{gen_lines, write_flood};
 use keys::{bare_keys, tmux_keys, wake_round_trips, KEY_IDLE};
 use measure::{median, percentile, IdleCpu};
 use pty::{bare_latency, bare_roundtrip, bare_throughput, open_pty, Pty};
-use report::{print_table, Figures};
+use report::{print_table, RunFigures};
 use scale::{bare_cli_runs, tmux_cold_start, tuios_cold_start, Scale, TMUX_BATCH};
 use tmux::Tmux;
 use tuios::Tuios;
@@ -82,7 +82,7 @@ fn exact(c: &IdleCpu) -> String {
     }
 }
 
-fn run(cfg: &Config) -> R<()> {
+fn run(cfg: &BenchConfig) -> R<()> {
     let started = Instant::now();
     let ph = cfg.phases;
     let exe = std::env::current_exe().map_err(ctx("locating this executable"))?;
@@ -99,7 +99,7 @@ fn run(cfg: &Config) -> R<()> {
         flood_bytes = write_flood(&file, cfg.mib << 20)?;
     }
 
-    let mut f = Figures::default();
+    let mut f = RunFigures::default();
     if cfg.tmux || (cfg.tuios && ph.attached) {
         let v = Command::new("tmux")
             .arg("-V")
@@ -426,7 +426,7 @@ fn run(cfg: &Config) -> R<()> {
     }
 
     // (j) last: its floods would skew whatever ran beside them.
-    let mut neighbours = <(neighbour::Samples, neighbour::Samples)>::default();
+    let mut neighbours = <(neighbour::NeighbourSamples, neighbour::NeighbourSamples)>::default();
     if ph.neighbour {
         if cfg.tuios {
             log("(j) typing next to a flood, tuios client");
@@ -510,7 +510,7 @@ fn main() {
         eprintln!("usage: tuios-bench  (configure with TUIOS_BIN and TUIOS_BENCH_* variables; see bench/README.md)");
         std::process::exit(2);
     }
-    let result = Config::from_env().and_then(|cfg| run(&cfg));
+    let result = BenchConfig::from_env().and_then(|cfg| run(&cfg));
     if let Err(e) = result {
         eprintln!("tuios-bench: {e}");
         std::process::exit(1);

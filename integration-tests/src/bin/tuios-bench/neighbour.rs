@@ -30,7 +30,7 @@ const LETTERS: &str = "αβγδεζηθικλμνξοπρστυφχψω";
 
 /// One system's samples, milliseconds per key and seconds per flood round.
 #[derive(Default)]
-pub struct Samples {
+pub struct NeighbourSamples {
     pub idle: Option<R<Vec<f64>>>,
     pub visible: Option<R<Vec<f64>>>,
     pub hidden: Option<R<Vec<f64>>>,
@@ -192,7 +192,7 @@ fn measure(
     record: &Path,
     start_flood: &mut dyn FnMut() -> R<()>,
     hide_flood: &mut dyn FnMut() -> R<()>,
-    out: &mut Samples,
+    out: &mut NeighbourSamples,
 ) {
     out.idle = Some(screen.type_keys(k.keys, || Ok(false)));
     let r = (|| -> R<(Vec<f64>, Vec<f64>, Vec<f64>)> {
@@ -237,7 +237,7 @@ fn measure(
     }));
 }
 
-fn fail_all(out: &mut Samples, e: String) {
+fn fail_all(out: &mut NeighbourSamples, e: String) {
     for v in [
         &mut out.idle,
         &mut out.visible,
@@ -249,8 +249,8 @@ fn fail_all(out: &mut Samples, e: String) {
     }
 }
 
-pub fn tuios(bin: &Path, dir: &Path, k: &NeighbourKnobs) -> Samples {
-    let mut out = Samples::default();
+pub fn tuios(bin: &Path, dir: &Path, k: &NeighbourKnobs) -> NeighbourSamples {
+    let mut out = NeighbourSamples::default();
     let r = (|| -> R<()> {
         let t = Tuios::start(bin, dir, "j")?;
         let mut c = t.conn()?;
@@ -331,8 +331,8 @@ pub fn tuios(bin: &Path, dir: &Path, k: &NeighbourKnobs) -> Samples {
     out
 }
 
-pub fn tmux(dir: &Path, k: &NeighbourKnobs) -> Samples {
-    let mut out = Samples::default();
+pub fn tmux(dir: &Path, k: &NeighbourKnobs) -> NeighbourSamples {
+    let mut out = NeighbourSamples::default();
     let r = (|| -> R<()> {
         // Dropping it kills the server the client below starts.
         let tmux = Tmux::unstarted(dir, "j")?;
@@ -409,7 +409,7 @@ pub fn tmux(dir: &Path, k: &NeighbourKnobs) -> Samples {
 }
 
 /// The phase's table: p50 and p99 per situation, tuios against tmux, with the goals.
-pub fn print(tuios: &Samples, tmux: &Samples, k: &NeighbourKnobs) {
+pub fn print(tuios: &NeighbourSamples, tmux: &NeighbourSamples, k: &NeighbourKnobs) {
     let pct = |s: &Option<R<Vec<f64>>>, p: f64| match s {
         Some(Ok(v)) if !v.is_empty() => Some(percentile(v, p)),
         _ => None,
@@ -437,13 +437,13 @@ pub fn print(tuios: &Samples, tmux: &Samples, k: &NeighbourKnobs) {
     );
     println!("{}", "-".repeat(140));
     let idle99 = pct(&tuios.idle, 0.99);
-    type Row<'a> = (
+    type TableRow<'a> = (
         &'a str,
         &'a Option<R<Vec<f64>>>,
         &'a Option<R<Vec<f64>>>,
         String,
     );
-    let rows: [Row; 3] = [
+    let rows: [TableRow; 3] = [
         (
             "idle (no flood)",
             &tuios.idle,

@@ -1,14 +1,15 @@
 //! Report: the figures of a run and the table printed from them.
 
-use super::attached::{Attached, SEATS};
+use super::attached::{AttachedFigures, SEATS};
 use super::measure::{median, percentile};
 use super::R;
 
 type Stat = Option<R<f64>>;
 type Samples = Option<R<Vec<f64>>>;
 
+/// Everything one bench run measured.
 #[derive(Default)]
-pub(crate) struct Figures {
+pub(crate) struct RunFigures {
     // Each array is [bare, tuios, tmux]; None: not measured in this run.
     pub(crate) tp: [Stat; 3],         // seconds, median
     pub(crate) rt: [Samples; 3],      // milliseconds, all samples
@@ -17,7 +18,7 @@ pub(crate) struct Figures {
     pub(crate) lat_req: [Samples; 3], // ms, send-text request to wait-for reply
     pub(crate) idle_on: [Stat; 3],    // ms of CPU; tuios with agent detection on
     pub(crate) idle_off: [Stat; 3],   // ms of CPU; tuios with agent detection off
-    pub(crate) att: Attached,
+    pub(crate) att: AttachedFigures,
     /// (g) ms from a key written to the PTY of the shell (bare), the tuios client or the tmux
     /// client until it comes back in what they draw.
     pub(crate) keys: [Samples; 3],
@@ -147,7 +148,7 @@ impl Table {
     }
 }
 
-pub(crate) fn print_table(f: &Figures, flood_bytes: u64) {
+pub(crate) fn print_table(f: &RunFigures, flood_bytes: u64) {
     let mb = flood_bytes as f64 / 1e6;
     let med = |v: &[Samples; 3]| v.each_ref().map(|x| stat(x, median));
     let pct = |v: &[Samples; 3], p: f64| v.each_ref().map(|x| stat(x, |s| percentile(s, p)));

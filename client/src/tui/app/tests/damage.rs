@@ -64,7 +64,7 @@ fn window_size(app: &App, id: &str) -> (u16, u16) {
 /// Windows `a` (focused, in terminal mode) and `b` side by side, both filled; their sizes.
 fn two_windows_typing_into_a() -> (App, (u16, u16), (u16, u16)) {
     let mut app = attached(vec![win("a", 1), win("b", 1)], "a");
-    app.router.mode = Mode::Terminal;
+    app.router.mode = InputMode::Terminal;
     let (ac, ar) = window_size(&app, "a");
     let (bc, br) = window_size(&app, "b");
     app.on_op(full_screen("a", ac, ar, 'x'));

@@ -52,7 +52,7 @@ fn ctrl_click_on_a_link_asks_then_opens() {
     let mut app = attached(vec![win("a", 1)], "a");
     app.on_op(linked_screen(SPOOF_URL));
     take(&mut app);
-    app.router.mode = Mode::Terminal;
+    app.router.mode = InputMode::Terminal;
     // A plain click in terminal mode is an ordinary click.
     click_content(&mut app, 3, Modifiers::NONE);
     assert_eq!(app.overlay, Overlay::None);
@@ -122,7 +122,7 @@ fn wm_mode_click_on_a_link_asks_and_mouse_apps_do_not_see_it() {
     let mut app = attached(vec![a], "a");
     app.on_op(linked_screen("mailto:x@y"));
     take(&mut app);
-    app.router.mode = Mode::WindowManagement;
+    app.router.mode = InputMode::WindowManagement;
     click_content(&mut app, 4, Modifiers::NONE);
     assert!(matches!(&app.overlay, Overlay::Link(d) if d.url == "mailto:x@y"));
     app.on_key(KeyEvent {
@@ -185,21 +185,21 @@ fn click_to_type_decides_what_a_content_click_does_in_window_management() {
     // single (the default): one click starts typing into the window.
     let mut app = attached(vec![win("a", 1)], "a");
     click(&mut app);
-    assert_eq!(app.mode(), Mode::Terminal);
+    assert_eq!(app.mode(), InputMode::Terminal);
     // off: clicks only focus.
     let mut app = attached(vec![win("a", 1)], "a");
     app.set_option("appearance.click_to_type", "off", true)
         .unwrap();
     click(&mut app);
-    assert_eq!(app.mode(), Mode::WindowManagement);
+    assert_eq!(app.mode(), InputMode::WindowManagement);
     click(&mut app);
-    assert_eq!(app.mode(), Mode::WindowManagement);
+    assert_eq!(app.mode(), InputMode::WindowManagement);
     // double: a first click alone does not.
     let mut app = attached(vec![win("a", 1)], "a");
     app.set_option("appearance.click_to_type", "double", true)
         .unwrap();
     click(&mut app);
-    assert_eq!(app.mode(), Mode::WindowManagement);
+    assert_eq!(app.mode(), InputMode::WindowManagement);
 }
 
 #[test]
@@ -263,7 +263,7 @@ fn alt_drag_moves_a_floating_window_by_its_content() {
         (0, 0),
         "a plain drag does not move it"
     );
-    app.router.mode = Mode::WindowManagement;
+    app.router.mode = InputMode::WindowManagement;
     app.set_option("appearance.alt_drag", "off", true).unwrap();
     assert_eq!(drag(&mut app, Modifiers::ALT), (0, 0), "switched off");
 }

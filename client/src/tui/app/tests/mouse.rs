@@ -38,7 +38,7 @@ fn clicks_on_content_focus_and_reach_mouse_apps_only() {
             args: vec!["b".into()]
         }]
     );
-    assert_eq!(app.mode(), Mode::Terminal);
+    assert_eq!(app.mode(), InputMode::Terminal);
     app.on_input(press(53, 3));
     app.on_input(release(53, 3));
     assert_eq!(
@@ -111,7 +111,7 @@ fn send_keys_types_in_terminal_mode_and_prefix_reaches_bindings() {
     ));
     assert_eq!(
         app.mode(),
-        Mode::WindowManagement,
+        InputMode::WindowManagement,
         "the user's mode is kept"
     );
     app.on_request(
