@@ -35,7 +35,7 @@ fn json_kind(v: &Value) -> &'static str {
 /// The whole request line (newline included) every JSON command sends; always `id` 1, since
 /// each connection carries one request.
 pub fn request_line(verb: &str, params: Option<&Value>) -> String {
-    let req = protocol::envelope::Request::new(
+    let req = protocol::envelope::RequestLine::new(
         Some(Value::from(1)),
         verb,
         params.cloned().unwrap_or(Value::Null),

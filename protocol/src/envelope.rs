@@ -21,10 +21,6 @@ pub struct RequestLine {
     pub params: Value,
 }
 
-/// The old name, kept until `client/src/params/wire.rs` (being rewritten) names
-/// [`RequestLine`]; nothing else uses it.
-pub use self::RequestLine as Request;
-
 impl RequestLine {
     pub fn new(id: Option<Value>, verb: impl Into<String>, params: Value) -> Self {
         RequestLine {

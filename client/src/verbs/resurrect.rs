@@ -44,7 +44,7 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Restored {
+struct RestoredLine {
     name: String,
     windows: u64,
     notes: Vec<String>,
@@ -76,7 +76,7 @@ pub(super) fn rows<T: DeserializeOwned + Default>(values: &[Value]) -> Vec<T> {
 /// What `resurrect` did, for a person.
 fn print(r: &Reply) -> String {
     let mut out = String::new();
-    for s in rows::<Restored>(&r.sessions) {
+    for s in rows::<RestoredLine>(&r.sessions) {
         let n = s.windows;
         out.push_str(&format!(
             "restored session {} ({n} window{})\n",
