@@ -25,7 +25,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the daemon in the foreground.
-    Daemon(DaemonArgs),
+    Daemon(crate::serve::daemon::DaemonArgs),
     /// Attach this terminal to a session: the full-screen client.
     #[command(visible_alias = "a")]
     Attach(AttachArgs),
@@ -50,10 +50,10 @@ pub enum Command {
     /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.
     Tape(TapeArgs),
     /// Serve sessions over SSH: `ssh -p 2222 host` attaches (public keys only).
-    Ssh(crate::ssh::SshArgs),
+    Ssh(crate::serve::ssh::SshArgs),
     /// Serve the attach client to a web browser (xterm.js): 127.0.0.1 only unless
     /// --allow-remote, and nothing without the access token it prints.
-    Web(crate::web::WebArgs),
+    Web(crate::serve::web::WebArgs),
 }
 
 const COMPLETIONS_HELP: &str = "Install (then open a new shell):
@@ -113,25 +113,6 @@ impl Command {
     pub fn verb_of(subcommand: &str) -> Option<&'static str> {
         crate::verbs::VerbCommand::verb_of(subcommand)
     }
-}
-
-#[derive(Debug, Args)]
-pub struct DaemonArgs {
-    /// Log level (off, error, warn, info, debug, trace).
-    #[arg(long, value_name = "LEVEL")]
-    pub log_level: Option<String>,
-    /// Write the log (and anything else on stderr) to FILE instead of stderr: created 0600,
-    /// never through a symbolic link, at most 1 MiB before it moves to FILE.1. `tuios new`
-    /// starts a background daemon with $XDG_STATE_HOME/tuios/daemon.log.
-    #[arg(long, value_name = "FILE")]
-    pub log_file: Option<PathBuf>,
-    /// Configuration file to read instead of the default one.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Print the handover versions this binary reads and exit (a running daemon asks this of
-    /// the binary on disk before a live upgrade).
-    #[arg(long, hide = true)]
-    pub handover_versions: bool,
 }
 
 #[derive(Debug, Args)]

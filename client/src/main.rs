@@ -10,12 +10,11 @@ mod json_client;
 mod output;
 mod paste_check;
 mod request_line;
+mod serve;
 mod socket_check;
-mod ssh;
 mod tape;
 mod tui;
 mod verbs;
-mod web;
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -103,21 +102,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         None => daemon::paths::socket_path(),
     };
     match cli.command {
-        Command::Daemon(args) => {
-            if let Some(file) = &args.log_file {
-                // Before anything else runs, so even a configuration error lands in the file.
-                if let Err(e) = daemon::log_to_file(file) {
-                    eprintln!("tuios daemon: {e}");
-                    return Ok(failure::EXIT_FAILURE);
-                }
-            }
-            Ok(daemon::run(daemon::DaemonOptions {
-                socket: cli.socket,
-                config: args.config,
-                log_level: args.log_level,
-                handover_versions: args.handover_versions,
-            }))
-        }
+        Command::Daemon(args) => Ok(serve::daemon::run(cli.socket, args)),
         Command::Schema(a) => print_json(&schema(a.verb.as_deref())?),
         Command::Completions(a) => emit_bytes(&docs::completions(a.shell)),
         Command::Man(a) => match &a.dir {
@@ -158,8 +143,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         // A `timeout` answer fails with its own exit status (see Failure::exit_code).
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
         Command::Tape(a) => tape_command(&socket, &a),
-        Command::Ssh(a) => ssh::run(&socket, a),
-        Command::Web(a) => web::run(&socket, &a),
+        Command::Ssh(a) => serve::ssh::run(&socket, a),
+        Command::Web(a) => serve::web::run(&socket, &a),
         Command::Verb(v) => v.run(&socket),
     }
 }

@@ -17,8 +17,19 @@ use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
 use serde::Deserialize;
 use tokio::sync::{mpsc, oneshot};
 
-use super::server::WsQuery;
 use crate::tui::{self, AttachEnd, SendError, StreamTerminal};
+
+/// What the page asks for when it opens the attach WebSocket (`/ws?session=...`).
+#[derive(Deserialize)]
+pub struct WsQuery {
+    /// The session to attach to; none: the most recently active one.
+    pub session: Option<String>,
+    /// Create the session if it does not exist (the page's "New session").
+    #[serde(default)]
+    pub create: bool,
+    pub cols: Option<u16>,
+    pub rows: Option<u16>,
+}
 
 /// Frames of output waiting for a slow browser before the attach loop blocks on its next
 /// write (backpressure instead of memory).

@@ -356,17 +356,6 @@ async fn sessions(req: HttpRequest, state: web::Data<ServerState>) -> HttpRespon
     }
 }
 
-#[derive(Deserialize)]
-pub struct WsQuery {
-    /// The session to attach to; none: the most recently active one.
-    pub session: Option<String>,
-    /// Create the session if it does not exist (the page's "New session").
-    #[serde(default)]
-    pub create: bool,
-    pub cols: Option<u16>,
-    pub rows: Option<u16>,
-}
-
 /// `GET /ws`: the attach. Refused (never upgraded) without the cookie or with a foreign
 /// Origin: a page on another site may open WebSockets to us and the browser would send our
 /// cookie along were it not SameSite=Strict; the Origin check does not rely on that.
@@ -397,7 +386,7 @@ async fn websocket(
         );
     }
     // The query only after the gate: before it, every upgrade gets the same refusal.
-    let query = match web::Query::<WsQuery>::from_query(req.query_string()) {
+    let query = match web::Query::<bridge::WsQuery>::from_query(req.query_string()) {
         Ok(q) => q.into_inner(),
         Err(e) => {
             return error(

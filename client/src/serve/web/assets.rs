@@ -4,11 +4,11 @@
 include!(concat!(env!("OUT_DIR"), "/web_vendor.rs"));
 
 /// The page a signed-in browser gets.
-pub const APP_HTML: &str = include_str!("../../web-assets/index.html");
+pub const APP_HTML: &str = include_str!("../../../web-assets/index.html");
 /// The page everyone else gets: a token field, nothing about the sessions.
-pub const LOGIN_HTML: &str = include_str!("../../web-assets/login.html");
+pub const LOGIN_HTML: &str = include_str!("../../../web-assets/login.html");
 /// Served instead of the app when this build carries no xterm.js.
-pub const MISSING_HTML: &str = include_str!("../../web-assets/missing.html");
+pub const MISSING_HTML: &str = include_str!("../../../web-assets/missing.html");
 
 /// What to run so a build carries xterm.js.
 pub const HOW_TO_GET: &str =
@@ -19,13 +19,13 @@ const OWN: &[(&str, &str, &[u8], bool)] = &[
     (
         "app.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../web-assets/app.js"),
+        include_bytes!("../../../web-assets/app.js"),
         false,
     ),
     (
         "app.css",
         "text/css; charset=utf-8",
-        include_bytes!("../../web-assets/app.css"),
+        include_bytes!("../../../web-assets/app.css"),
         true,
     ),
 ];
