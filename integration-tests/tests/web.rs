@@ -336,6 +336,37 @@ fn the_token_becomes_a_strict_http_only_cookie() {
     );
 }
 
+/// The binary carries the tracked xterm.js files (client/web-assets/vendor/), unchanged, with no
+/// npm step before the build.
+#[test]
+fn signed_in_the_page_gets_the_vendored_xterm_js() {
+    let daemon = TestDaemon::start();
+    let web = Web::start(daemon.env(), &[]);
+    let cookie = web.sign_in();
+    let vendor =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../client/web-assets/vendor");
+    for (name, ty) in [
+        ("xterm.mjs", "text/javascript"),
+        ("xterm.css", "text/css"),
+        ("addon-fit.mjs", "text/javascript"),
+        ("addon-webgl.mjs", "text/javascript"),
+        ("addon-clipboard.mjs", "text/javascript"),
+    ] {
+        let r = web.get(&format!("/assets/{name}"), &[("Cookie", &cookie)]);
+        assert_eq!(r.status, 200, "{name}: {}", r.status);
+        let got = r.header("content-type").unwrap_or("");
+        assert!(got.starts_with(ty), "{name}: {got}");
+        let file = std::fs::read(vendor.join(name)).expect("the vendored file");
+        assert!(
+            r.body == String::from_utf8_lossy(&file),
+            "{name}: served bytes differ from {}",
+            vendor.join(name).display()
+        );
+    }
+    let app = web.get("/", &[("Cookie", &cookie)]);
+    assert!(app.body.contains("/assets/xterm.css"), "{}", app.body);
+}
+
 #[test]
 fn upgrades_need_our_origin_and_host() {
     let daemon = TestDaemon::start();

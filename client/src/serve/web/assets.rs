@@ -1,18 +1,36 @@
-//! The files the page is made of: ours (web-assets/, always embedded) and xterm.js (embedded
-//! by build.rs when node_modules holds it).
-
-include!(concat!(env!("OUT_DIR"), "/web_vendor.rs"));
+//! The files the page is made of, all embedded in the binary: ours (web-assets/) and xterm.js
+//! with its addons (web-assets/vendor/, tracked in git and refreshed by tools/update-xterm.sh),
+//! so any build, `cargo install` included, serves a working terminal without npm.
 
 /// The page a signed-in browser gets.
 pub const APP_HTML: &str = include_str!("../../../web-assets/index.html");
 /// The page everyone else gets: a token field, nothing about the sessions.
 pub const LOGIN_HTML: &str = include_str!("../../../web-assets/login.html");
-/// Served instead of the app when this build carries no xterm.js.
-pub const MISSING_HTML: &str = include_str!("../../../web-assets/missing.html");
 
-/// What to run so a build carries xterm.js.
-pub const HOW_TO_GET: &str =
-    "npm ci --prefix client/web-assets, then build tuios again (cargo build -p tuios-client)";
+/// xterm.js and its fit, WebGL and clipboard addons under /assets/: (name, bytes). The names
+/// are the vendor/ file names, which tools/update-xterm.sh keeps.
+const VENDOR: &[(&str, &[u8])] = &[
+    (
+        "xterm.mjs",
+        include_bytes!("../../../web-assets/vendor/xterm.mjs"),
+    ),
+    (
+        "xterm.css",
+        include_bytes!("../../../web-assets/vendor/xterm.css"),
+    ),
+    (
+        "addon-fit.mjs",
+        include_bytes!("../../../web-assets/vendor/addon-fit.mjs"),
+    ),
+    (
+        "addon-webgl.mjs",
+        include_bytes!("../../../web-assets/vendor/addon-webgl.mjs"),
+    ),
+    (
+        "addon-clipboard.mjs",
+        include_bytes!("../../../web-assets/vendor/addon-clipboard.mjs"),
+    ),
+];
 
 /// Our own files under /assets/: (name, content type, bytes, served before sign-in).
 const OWN: &[(&str, &str, &[u8], bool)] = &[
@@ -29,11 +47,6 @@ const OWN: &[(&str, &str, &[u8], bool)] = &[
         true,
     ),
 ];
-
-/// Whether this build embeds xterm.js.
-pub fn have_vendor() -> bool {
-    !VENDOR.is_empty()
-}
 
 /// An asset by name: (content type, bytes, public). Public ones (the stylesheet) are served to
 /// the login page too; everything else only after sign-in.
@@ -70,6 +83,40 @@ mod tests {
         assert!(get("").is_none());
     }
 
+    #[test]
+    fn xterm_and_its_addons_are_embedded_behind_sign_in() {
+        for name in [
+            "xterm.mjs",
+            "xterm.css",
+            "addon-fit.mjs",
+            "addon-webgl.mjs",
+            "addon-clipboard.mjs",
+        ] {
+            let (ty, bytes, public) = get(name).unwrap_or_else(|| panic!("{name} not embedded"));
+            assert!(!bytes.is_empty(), "{name} is empty");
+            assert!(!public, "{name} served before sign-in");
+            let want = if name.ends_with(".css") {
+                "text/css"
+            } else {
+                "text/javascript"
+            };
+            assert!(ty.starts_with(want), "{name}: {ty}");
+        }
+        // Every /assets/ file that index.html and app.js refer to is one we serve.
+        for page in [APP_HTML, include_str!("../../../web-assets/app.js")] {
+            for (i, _) in page.match_indices("/assets/") {
+                let name: String = page[i + 8..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+                    .collect();
+                assert!(
+                    get(&name).is_some(),
+                    "/assets/{name} is referenced but not served"
+                );
+            }
+        }
+    }
+
     /// ` onclick=` and the like: an attribute that runs script.
     fn has_event_attribute(page: &str) -> bool {
         page.match_indices(" on").any(|(i, _)| {
@@ -81,7 +128,7 @@ mod tests {
 
     #[test]
     fn pages_carry_no_inline_script() {
-        for page in [APP_HTML, LOGIN_HTML, MISSING_HTML] {
+        for page in [APP_HTML, LOGIN_HTML] {
             for (i, _) in page.match_indices("<script") {
                 let tag = &page[i..page[i..].find('>').map_or(page.len(), |e| i + e)];
                 assert!(tag.contains("src="), "inline script in a page: {tag}");

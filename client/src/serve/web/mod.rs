@@ -85,14 +85,6 @@ pub fn run(socket: &Path, args: &WebArgs) -> Result<i32, Failure> {
         .iter()
         .all(|v| std::env::var(v).map_or(true, |s| s.trim().is_empty()));
     daemon::init_logging(quiet.then_some("warn,tuios=info"));
-    if !assets::have_vendor() {
-        tracing::warn!("this build carries no xterm.js");
-        eprintln!(
-            "warning: this build of tuios carries no xterm.js, so the page cannot show a \
-             terminal; to include it: {}",
-            assets::HOW_TO_GET
-        );
-    }
     let listener = listen::listener(args)?;
     let local = listener
         .local_addr()

@@ -215,13 +215,7 @@ async fn index(req: HttpRequest, state: web::Data<ServerState>) -> HttpResponse 
         .unwrap_or(TokenQuery { token: None });
     match state.gate(&req) {
         Gate::BadHost => bad_host(),
-        Gate::Signed if query.token.is_none() => {
-            if assets::have_vendor() {
-                html(StatusCode::OK, assets::APP_HTML.to_string())
-            } else {
-                html(StatusCode::OK, assets::MISSING_HTML.to_string())
-            }
-        }
+        Gate::Signed if query.token.is_none() => html(StatusCode::OK, assets::APP_HTML.to_string()),
         _ => match &query.token {
             Some(t) if state.token_ok(t) => state.signed_in(),
             Some(_) => {
