@@ -262,6 +262,50 @@ def list_sessions_while_flooding(d):
     return lat[len(lat) // 2], lat[int(len(lat) * 0.99)], len(lat)
 
 
+def many_waiting_clients(d, n=1000, windows=10):
+    """n connections each blocked in wait-for (window-output), spread over `windows` windows:
+    the daemon's growth while it holds them, list-sessions latency meanwhile, and how many are
+    answered once their pattern is printed."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < n + 64:
+        raise SystemExit(f"need a hard RLIMIT_NOFILE of at least {n + 64} (it is {hard})")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    c = d.conn()
+    ids = [d.window(c) for _ in range(windows)]
+    base = rss_kb(d.p.pid)
+    waits = []
+    for i in range(n):
+        w = Conn(d.sock)
+        w.s.sendall((json.dumps({"id": i, "verb": "wait-for", "params": {
+            "session": d.session, "window": ids[i % windows], "condition": "window-output",
+            "pattern": f"served-{i % windows}", "timeout": 300000}}) + "\n").encode())
+        waits.append(w)
+    deadline = time.time() + 60
+    while c.call("session-info", session=d.session)["result"]["waiters"] < n:
+        if time.time() > deadline:
+            raise SystemExit("the waits were not all registered within 60 s")
+        time.sleep(0.05)
+    held = rss_kb(d.p.pid)
+    lat = []
+    end = time.time() + 10
+    while time.time() < end:
+        t = time.perf_counter()
+        c.call("list-sessions")
+        lat.append((time.perf_counter() - t) * 1000)
+    lat.sort()
+    for k, w in enumerate(ids):
+        c.call("send-text", session=d.session, window=w, text=f"printf 'served-%s\\n' {k}\n")
+    served = 0
+    for w in waits:
+        w.s.settimeout(60)
+        if "result" in json.loads(w.f.readline()):
+            served += 1
+        w.close()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return (held - base) / 1024, lat[len(lat) // 2], lat[int(len(lat) * 0.99)], len(lat), served
+
+
 def throughput(d, windows, mib=64):
     c = d.conn()
     cmd = ["/bin/sh", "-c", f"yes 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx \033[32mgreen\033[0m' | head -c {mib << 20}"]
@@ -277,6 +321,13 @@ def throughput(d, windows, mib=64):
     return windows * mib / dt
 
 
+def print_many_waiting(d):
+    grew, p50, p99, calls, served = many_waiting_clients(d)
+    print(f"\n1,000 connections each blocked in wait-for over 10 windows: daemon grew {grew:.1f} MiB; "
+          f"list-sessions meanwhile p50 {p50:.2f} ms, p99 {p99:.2f} ms ({calls} calls in 10 s); "
+          f"{served} of 1000 answered")
+
+
 def main():
     only = os.environ.get("STRESS_ONLY")
     if only == "attach":
@@ -285,6 +336,13 @@ def main():
             alone, reading, stopped = stopped_client_costs_others_nothing(d)
             print(f"screen updates/s: {alone:.1f} alone, {reading:.1f} with a second client reading, "
                   f"{stopped:.1f} with it SIGSTOPped ({100 * stopped / reading:.0f}%)")
+        finally:
+            d.stop()
+        return
+    if only == "connections":
+        d = Daemon()
+        try:
+            print_many_waiting(d)
         finally:
             d.stop()
         return
@@ -313,6 +371,11 @@ def main():
     try:
         p50, p99, n = list_sessions_while_flooding(d)
         print(f"\nlist-sessions while 4 windows flood: p50 {p50:.2f} ms, p99 {p99:.2f} ms ({n} calls in 10 s)")
+    finally:
+        d.stop()
+    d = Daemon()
+    try:
+        print_many_waiting(d)
     finally:
         d.stop()
     d = Daemon()

@@ -8,7 +8,6 @@ use actix::prelude::*;
 use bytes::BytesMut;
 use protocol::binary::{BinaryErrorCode, DaemonMessage};
 use protocol::envelope::failure_line;
-use protocol::limits::MAX_CONNECTIONS;
 use protocol::{ErrorCode, Hint, VerbError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
@@ -25,7 +24,7 @@ const FIRST_BYTE_WAIT: Duration = Duration::from_secs(600);
 /// Pause before accepting again when the process is out of file descriptors.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-/// How long a connection refused for being over [`MAX_CONNECTIONS`] may take to send its first
+/// How long a connection refused for being over the connection cap may take to send its first
 /// byte (which says whether to answer in JSON or binary) before it is closed without a word.
 const REFUSAL_WAIT: Duration = Duration::from_secs(1);
 
@@ -39,6 +38,8 @@ pub struct Acceptor {
     json: Vec<Addr<JsonConnection>>,
     /// Places for live connections: a connection beyond them is told why and closed.
     slots: Arc<Semaphore>,
+    /// How many places there are (`DaemonInfo::max_connections`).
+    limit: usize,
     /// Whether the refusal above was logged since the last connection that fitted.
     refusing: bool,
     /// Places for the short tasks that tell a refused connection why.
@@ -71,11 +72,13 @@ impl Acceptor {
                     Some((r, (l, false)))
                 },
             ));
+            let limit = env.services.info.max_connections;
             Acceptor {
                 env,
                 uid: rustix::process::geteuid().as_raw(),
                 json: Vec::new(),
-                slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+                slots: Arc::new(Semaphore::new(limit)),
+                limit,
                 refusing: false,
                 refusals: Arc::new(Semaphore::new(MAX_REFUSALS)),
             }
@@ -119,15 +122,16 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
             Err(_) => {
                 if !self.refusing {
                     tracing::warn!(
-                        limit = MAX_CONNECTIONS,
+                        limit = self.limit,
                         "too many connections; refusing new ones until some close"
                     );
                     self.refusing = true;
                 }
                 // Telling takes up to two seconds; a flood of newcomers is just closed.
                 if let Ok(place) = self.refusals.clone().try_acquire_owned() {
+                    let limit = self.limit;
                     actix::spawn(async move {
-                        refuse(stream).await;
+                        refuse(stream, limit).await;
                         drop(place);
                     });
                 }
@@ -171,13 +175,13 @@ impl StreamHandler<std::io::Result<UnixStream>> for Acceptor {
 }
 
 /// Tell a connection over the limit why it is being closed, in the protocol it speaks.
-async fn refuse(mut stream: UnixStream) {
+async fn refuse(mut stream: UnixStream, limit: usize) {
     let mut first = [0u8; 1];
     let Ok(Ok(1)) = tokio::time::timeout(REFUSAL_WAIT, stream.read(&mut first)).await else {
         return;
     };
     let message = format!(
-        "the daemon is serving its limit of {MAX_CONNECTIONS} connections; try again when some close"
+        "the daemon is serving its limit of {limit} connections; try again when some close"
     );
     let bytes = if matches!(first[0], b'{' | b' ' | b'\t' | b'\n' | b'\r') {
         let err = VerbError::new(ErrorCode::Internal, message).with_hint(

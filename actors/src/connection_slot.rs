@@ -1,14 +1,13 @@
 //! What the connection actors share, in a module of its own so nobody has to import another
 //! connection for it:
 //!
-//! * a connection's place among the daemon's [`MAX_CONNECTIONS`]: the acceptor hands one out and
+//! * a connection's place among the daemon's connection cap
+//!   ([`connection_cap`](protocol::limits::connection_cap)): the acceptor hands one out and
 //!   starts the connection actors, which hold it until they stop;
 //! * [`WriterDone`], how each connection's writer task tells its actor that it ended.
-//!
-//! [`MAX_CONNECTIONS`]: protocol::limits::MAX_CONNECTIONS
 use actix::Message;
 
-/// One of the [`MAX_CONNECTIONS`](protocol::limits::MAX_CONNECTIONS) places; the connection
+/// One of the places under the connection cap (`DaemonInfo::max_connections`); the connection
 /// actor holds it until it stops.
 pub type ConnectionSlot = tokio::sync::OwnedSemaphorePermit;
 

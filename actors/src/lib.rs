@@ -49,6 +49,9 @@ pub struct DaemonInfo {
     pub sessions_dir: Option<PathBuf>,
     /// The agent detector's settings from the daemon's environment.
     pub agent: agent::AgentSettings,
+    /// Client connections served at once (`protocol::limits::connection_cap` of the
+    /// descriptor limit); the acceptor refuses more.
+    pub max_connections: usize,
 }
 
 /// The daemon-wide actors every session and verb can reach.

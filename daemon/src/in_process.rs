@@ -63,6 +63,8 @@ impl InProcessDaemon {
                     default_shell: cfg.shell,
                     sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
                     agent: actors::agent::AgentSettings::from_env(),
+                    // The host process's limit: it is not ours to raise.
+                    max_connections: protocol::limits::connection_cap(crate::fd_limit::current()),
                 };
                 system.block_on(serve(info, ready_tx, stop_rx));
             })

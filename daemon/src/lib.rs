@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod paths;
 
+mod fd_limit;
 pub mod fdstore;
 mod files;
 pub mod in_process;

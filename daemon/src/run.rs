@@ -47,6 +47,9 @@ pub fn run(opts: DaemonOptions) -> i32 {
         return crate::upgrade::print_versions();
     }
     actors::memory::tune_allocator();
+    // Each window and each client holds descriptors; the default soft limit (1024) is far too
+    // small for the windows and clients the daemon is built for.
+    let nofile = crate::fd_limit::raise_to_hard();
     // First, while the process has one thread: these edit the environment.
     let mut handed = match crate::upgrade::receive() {
         Ok(h) => h,
@@ -190,6 +193,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
         sessions_dir: sessions.as_ref().map(|s| s.dir.clone()),
         incoming: handed,
         kept,
+        nofile,
     };
     let code = system.block_on(serve(info));
     drop(system);
@@ -372,6 +376,8 @@ struct ServeInfo {
     incoming: Option<actors::handover::IncomingHandover>,
     /// Descriptors systemd passed back after a crash, by name (window PTYs).
     kept: Vec<(String, std::os::fd::OwnedFd)>,
+    /// The soft descriptor limit in force, which sets the connection cap.
+    nofile: u64,
 }
 
 /// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
@@ -462,6 +468,7 @@ async fn serve(info: ServeInfo) -> i32 {
             default_shell: info.default_shell,
             sessions_dir: info.sessions_dir,
             agent: actors::agent::AgentSettings::from_env(),
+            max_connections: protocol::limits::connection_cap(info.nofile),
         },
         actors::Startup {
             incoming: info.incoming,

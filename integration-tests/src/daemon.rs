@@ -123,10 +123,18 @@ impl TestEnv {
 
     /// Like `spawn_daemon_on`, with extra environment variables for the daemon.
     pub fn spawn_daemon_with(&self, socket: &Path, vars: &[(&str, String)]) -> DaemonProcess {
+        self.spawn_daemon_cmd(self.command(&["daemon"]), socket, vars)
+    }
+
+    fn spawn_daemon_cmd(
+        &self,
+        mut cmd: Command,
+        socket: &Path,
+        vars: &[(&str, String)],
+    ) -> DaemonProcess {
         let n = LOG_COUNTER.fetch_add(1, Ordering::Relaxed);
         let log = self.dir().join(format!("daemon-{n}.stderr"));
         let file = std::fs::File::create(&log).expect("create daemon log");
-        let mut cmd = self.command(&["daemon"]);
         cmd.env("TUIOS_SOCKET", socket);
         for (key, value) in vars {
             cmd.env(key, value);
@@ -166,6 +174,30 @@ impl TestEnv {
     /// Start a daemon in this environment and wait until it serves.
     pub fn start_daemon(self) -> TestDaemon {
         self.start_daemon_with(&[])
+    }
+
+    /// Like `start_daemon`, with the daemon's descriptor limit (soft and hard) set to `nofile`,
+    /// which sets its connection cap.
+    pub fn start_daemon_with_nofile(self, nofile: u64) -> TestDaemon {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = self.command(&["daemon"]);
+        let limit = libc::rlimit {
+            rlim_cur: nofile,
+            rlim_max: nofile,
+        };
+        // SAFETY: setrlimit is async-signal-safe and touches only the child's own limits.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        let mut proc = self.spawn_daemon_cmd(cmd, &self.socket, &[]);
+        self.wait_for_socket(&mut proc);
+        TestDaemon { proc, env: self }
     }
 
     /// Like `start_daemon`, with extra environment variables for the daemon (PATH, switches).

@@ -78,10 +78,33 @@ pub const BINARY_HELLO_DEADLINE: Duration = Duration::from_secs(10);
 /// disconnected rather than held forever.
 pub const PARTIAL_FRAME_DEADLINE: Duration = Duration::from_secs(10);
 
-/// Most client connections (JSON and binary together) served at once. New ones beyond it are
-/// told why and closed. The default descriptor limit is 1024, and every window holds PTY
-/// descriptors too; 256 clients is far more than attached terminals plus scripts ever need.
-pub const MAX_CONNECTIONS: usize = 256;
+/// Descriptors the daemon keeps for itself whatever its clients do: the listener, the lock, the
+/// log, each arbiter's reactor, and short-lived ones (spawn pipes, session saves, /proc reads).
+pub const RESERVED_FDS: u64 = 128;
+/// Windows the descriptor budget keeps room for: the daemon is built for 1,000.
+pub const PLANNED_WINDOWS: u64 = 1_000;
+/// Descriptors one window holds at most: the PTY master, the reader's and the writer's dups, the
+/// input's direct-write dup, and the dup registered while a write waits for room.
+pub const FDS_PER_WINDOW: u64 = 5;
+/// Descriptors one connection holds at most: a binary one has its socket, a writer dup, and a
+/// dup registered while a write waits for room (a JSON one has just its socket).
+pub const FDS_PER_CONNECTION: u64 = 3;
+/// Connections served even when the descriptor limit leaves no room for them after the planned
+/// windows (a small limit then runs out of windows first, which the acceptor survives).
+pub const MIN_CONNECTIONS: usize = 64;
+/// Connections served at most, whatever the limit: each costs some memory (buffers, an actor).
+pub const MAX_CONNECTIONS_CEILING: usize = 16_384;
+
+/// Most client connections (JSON and binary together) served at once under the descriptor limit
+/// `nofile` (the soft RLIMIT_NOFILE the daemon runs with). New ones beyond it are told why and
+/// closed:
+/// `clamp((nofile - RESERVED_FDS - PLANNED_WINDOWS * FDS_PER_WINDOW) / FDS_PER_CONNECTION,
+/// MIN_CONNECTIONS, MAX_CONNECTIONS_CEILING)`.
+pub fn connection_cap(nofile: u64) -> usize {
+    let spare = nofile.saturating_sub(RESERVED_FDS + PLANNED_WINDOWS * FDS_PER_WINDOW);
+    let cap = usize::try_from(spare / FDS_PER_CONNECTION).unwrap_or(usize::MAX);
+    cap.clamp(MIN_CONNECTIONS, MAX_CONNECTIONS_CEILING)
+}
 
 /// Largest frame a client may send with the given message type (the daemon's side).
 pub fn client_frame_cap(kind: u8) -> usize {
@@ -311,6 +334,18 @@ impl EscapeStringCap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connection_cap_leaves_room_for_the_planned_windows() {
+        // The old default soft limit has no room after 1,000 windows: the floor applies.
+        assert_eq!(connection_cap(1024), MIN_CONNECTIONS);
+        assert_eq!(connection_cap(0), MIN_CONNECTIONS);
+        // (20,000 - 128 - 5,000) / 3
+        assert_eq!(connection_cap(20_000), 4_957);
+        // systemd's default hard limit is far past the ceiling.
+        assert_eq!(connection_cap(524_288), MAX_CONNECTIONS_CEILING);
+        assert_eq!(connection_cap(u64::MAX), MAX_CONNECTIONS_CEILING);
+    }
 
     #[test]
     fn sizes() {
