@@ -30,6 +30,7 @@ pub mod session_manager;
 pub mod spawn;
 pub mod subscriber;
 pub mod supervisor;
+pub mod tree;
 pub mod verb_env;
 pub mod verbs;
 pub mod window;

@@ -234,7 +234,7 @@ impl Handler<CreateSession> for SessionManager {
                     // A session whose first window cannot start is not left behind half-made.
                     act.sessions.retain(|s| s.name != name);
                     act.publish("session-closed", &name);
-                    addr.do_send(session::TerminateSession);
+                    addr.do_send(session::TerminateSession { tree: false });
                     Err((BinaryErrorCode::Internal, e.message))
                 }
                 Err(e) => {
@@ -275,15 +275,19 @@ impl Handler<SessionCount> for SessionManager {
     }
 }
 
-/// Remove a session by exact name and end it; resolves when its programs are gone.
+/// Remove a session by exact name and end it; resolves when its programs are gone, to how
+/// many processes were ended when `tree` asked for every process the windows started.
 #[derive(Message)]
-#[rtype(result = "Result<(), VerbError>")]
-pub struct KillSession(pub String);
+#[rtype(result = "Result<Option<usize>, VerbError>")]
+pub struct KillSession {
+    pub name: String,
+    pub tree: bool,
+}
 
 impl Handler<KillSession> for SessionManager {
-    type Result = ResponseFuture<Result<(), VerbError>>;
+    type Result = ResponseFuture<Result<Option<usize>, VerbError>>;
     fn handle(&mut self, msg: KillSession, _: &mut Self::Context) -> Self::Result {
-        let name = msg.0;
+        let (name, tree) = (msg.name, msg.tree);
         if name.is_empty() {
             let err = VerbError::new(
                 ErrorCode::InvalidParams,
@@ -304,7 +308,8 @@ impl Handler<KillSession> for SessionManager {
             return Box::pin(async move {
                 if resurrect::forget_saved(dir, name.clone()).await {
                     tracing::info!(session = %name, "saved session deleted");
-                    Ok(())
+                    // Nothing ran: nothing was ended.
+                    Ok(tree.then_some(0))
                 } else {
                     Err(err)
                 }
@@ -316,8 +321,8 @@ impl Handler<KillSession> for SessionManager {
         Box::pin(async move {
             // The file goes first: a killed session never comes back.
             let _ = record.addr.send(session::saved::Forget).await;
-            let _ = record.addr.send(session::TerminateSession).await;
-            Ok(())
+            let ended = record.addr.send(session::TerminateSession { tree }).await;
+            Ok(tree.then(|| ended.unwrap_or(0)))
         })
     }
 }
@@ -335,7 +340,11 @@ impl Handler<Shutdown> for SessionManager {
         Box::pin(async move {
             // Saved while every window is still there, for the next start to restore.
             join_all(all.iter().map(|s| s.send(session::saved::SaveNow))).await;
-            join_all(all.iter().map(|s| s.send(session::TerminateSession))).await;
+            join_all(
+                all.iter()
+                    .map(|s| s.send(session::TerminateSession { tree: false })),
+            )
+            .await;
         })
     }
 }

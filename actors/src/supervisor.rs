@@ -2,7 +2,10 @@
 //! each window how its program ended. One SIGCHLD stream serves all windows: no thread or timer
 //! per child, and an exit reaches its window as soon as the signal is delivered. It never calls
 //! `waitpid(-1)`, so children started by anything else in the process keep their statuses.
+//! The daemon is a child subreaper, so windows' orphans (setsid'd or nohup'd jobs whose parent
+//! exited) become its children: those that end are reaped by pid too (`tree::zombie_orphans`).
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 use tokio::signal::unix::{signal, SignalKind};
@@ -20,7 +23,16 @@ pub struct Supervisor {
     /// A live upgrade is handing the children over: none is reaped, so every exit stays for
     /// the next daemon (same process) to collect with its own `waitpid`.
     paused: bool,
+    /// Ended orphans seen, with when first seen: reaped once they are `ORPHAN_AGE` old.
+    orphans: HashMap<i32, Instant>,
+    /// A /proc scan for ended orphans is running or scheduled.
+    scanning: bool,
 }
+
+/// How long an ended child nobody watches waits before it is reaped as an orphan. A window's
+/// program can end before its `Watch` arrives (milliseconds after the spawn), and its status
+/// must stay for that `Watch`; an orphan's status is of no use to anyone.
+const ORPHAN_AGE: Duration = Duration::from_secs(2);
 
 /// Reap `pid` if it has ended, without waiting. `None` while it runs (or is not our child).
 fn try_reap(pid: i32) -> Option<ExitInfo> {
@@ -61,6 +73,52 @@ impl Supervisor {
             None => true,
         });
     }
+
+    /// Look for ended orphans off the actor's thread, then reap the old enough ones.
+    fn scan_orphans(&mut self, ctx: &mut Context<Self>) {
+        if self.scanning || self.paused {
+            return;
+        }
+        self.scanning = true;
+        let scan = tokio::task::spawn_blocking(crate::tree::zombie_orphans);
+        ctx.spawn(
+            async move { scan.await.unwrap_or_default() }
+                .into_actor(self)
+                .map(|found, act, ctx| {
+                    act.scanning = false;
+                    act.reap_orphans(found, ctx);
+                }),
+        );
+    }
+
+    fn reap_orphans(&mut self, found: Vec<i32>, ctx: &mut Context<Self>) {
+        if self.paused {
+            return;
+        }
+        let now = Instant::now();
+        let mut pending = HashMap::new();
+        for pid in found {
+            if self.watched.contains_key(&pid) {
+                continue;
+            }
+            let first = self.orphans.get(&pid).copied().unwrap_or(now);
+            if now.duration_since(first) >= ORPHAN_AGE {
+                // Its status means nothing to anyone: reaping is all that is wanted.
+                let _ = try_reap(pid);
+            } else {
+                pending.insert(pid, first);
+            }
+        }
+        self.orphans = pending;
+        if !self.orphans.is_empty() {
+            // Scheduled once: `scanning` stays set until the scan runs.
+            self.scanning = true;
+            ctx.run_later(ORPHAN_AGE, |act, ctx| {
+                act.scanning = false;
+                act.scan_orphans(ctx);
+            });
+        }
+    }
 }
 
 impl Actor for Supervisor {
@@ -79,8 +137,9 @@ impl Actor for Supervisor {
 }
 
 impl StreamHandler<()> for Supervisor {
-    fn handle(&mut self, _: (), _: &mut Self::Context) {
+    fn handle(&mut self, _: (), ctx: &mut Self::Context) {
         self.reap();
+        self.scan_orphans(ctx);
     }
 }
 
@@ -113,9 +172,10 @@ pub struct PauseReaping(pub bool);
 
 impl Handler<PauseReaping> for Supervisor {
     type Result = ();
-    fn handle(&mut self, msg: PauseReaping, _: &mut Self::Context) {
+    fn handle(&mut self, msg: PauseReaping, ctx: &mut Self::Context) {
         self.paused = msg.0;
         self.reap();
+        self.scan_orphans(ctx);
     }
 }
 

@@ -108,6 +108,11 @@ pub fn run(opts: DaemonOptions) -> i32 {
         }
     }
     crate::init_logging(opts.log_level.as_deref().or(cfg.log_level.as_deref()));
+    // Orphans of windows (a daemonised server whose parent exited) become the daemon's children
+    // instead of init's, so close-window/kill-session `tree` can still find and end them.
+    if let Err(e) = rustix::process::set_child_subreaper(Some(rustix::process::getpid())) {
+        tracing::warn!(error = %e, "cannot become a child subreaper; tree closes miss daemonised processes");
+    }
 
     let socket = opts.socket.unwrap_or_else(paths::socket_path);
     // Panes receive this path in TUIOS_SOCKET and may run in any directory.

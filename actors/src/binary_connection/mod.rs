@@ -457,13 +457,17 @@ impl Handler<Incoming<Result<(u8, Bytes), FrameCodecError>>> for BinaryConnectio
             }
             ClientMessage::KillSession { name } => {
                 ctx.wait(
-                    async move { manager.send(session_manager::KillSession(name)).await }
-                        .into_actor(self)
-                        .map(|res, act, _| match res {
-                            Ok(Ok(())) => act.send(&DaemonMessage::Ok),
-                            Ok(Err(e)) => act.error(BinaryErrorCode::SessionNotFound, e.message),
-                            Err(e) => act.error(BinaryErrorCode::Internal, e.to_string()),
-                        }),
+                    async move {
+                        manager
+                            .send(session_manager::KillSession { name, tree: false })
+                            .await
+                    }
+                    .into_actor(self)
+                    .map(|res, act, _| match res {
+                        Ok(Ok(_)) => act.send(&DaemonMessage::Ok),
+                        Ok(Err(e)) => act.error(BinaryErrorCode::SessionNotFound, e.message),
+                        Err(e) => act.error(BinaryErrorCode::Internal, e.to_string()),
+                    }),
                 );
             }
             ClientMessage::Op(op) => self.client_op(op, ctx),

@@ -760,22 +760,37 @@ impl Handler<WindowResized> for Session {
 }
 
 /// Close one of the session's windows (the focused one for `None`): it leaves the table and
-/// is told to [`HangUp`](window::HangUp).
+/// is told to [`HangUp`](window::HangUp), or with `tree` to [`EndTree`](window::EndTree)
+/// (resolving to how many processes ended).
 #[derive(Message)]
-#[rtype(result = "Result<(), VerbError>")]
-pub struct CloseWindow(pub Option<String>);
+#[rtype(result = "Result<Option<usize>, VerbError>")]
+pub struct CloseWindow {
+    pub window: Option<String>,
+    pub tree: bool,
+}
 
 impl Handler<CloseWindow> for Session {
-    type Result = Result<(), VerbError>;
+    type Result = ResponseFuture<Result<Option<usize>, VerbError>>;
     fn handle(&mut self, msg: CloseWindow, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
-        let i = self.resolve(msg.0.as_deref())?;
+        let i = match self.resolve(msg.window.as_deref()) {
+            Ok(i) => i,
+            Err(e) => return Box::pin(async move { Err(e) }),
+        };
         let before = self.snapshot();
         let entry = self.remove_window(i);
-        tracing::info!(session = %self.name, window = %entry.id, "window closed");
-        entry.addr.do_send(window::HangUp);
+        tracing::info!(session = %self.name, window = %entry.id, tree = msg.tree, "window closed");
+        let ended = msg.tree.then(|| entry.addr.send(window::EndTree));
+        if ended.is_none() {
+            entry.addr.do_send(window::HangUp);
+        }
         self.publish_changes(before);
-        Ok(())
+        Box::pin(async move {
+            match ended {
+                Some(req) => Ok(Some(req.await.unwrap_or(0))),
+                None => Ok(None),
+            }
+        })
     }
 }
 
@@ -869,14 +884,18 @@ impl Handler<Summarize> for Session {
     }
 }
 
-/// End every window's program, wait until they are reaped, then stop.
+/// End every window's program, wait until they are reaped, then stop; resolves to how many
+/// processes `tree` ended (0 without it).
 #[derive(Message)]
-#[rtype(result = "()")]
-pub struct TerminateSession;
+#[rtype(result = "usize")]
+pub struct TerminateSession {
+    /// End every process the windows started (kill-session `tree`), not only their programs.
+    pub tree: bool,
+}
 
 impl Handler<TerminateSession> for Session {
-    type Result = ResponseActFuture<Self, ()>;
-    fn handle(&mut self, _: TerminateSession, _: &mut Self::Context) -> Self::Result {
+    type Result = ResponseActFuture<Self, usize>;
+    fn handle(&mut self, msg: TerminateSession, _: &mut Self::Context) -> Self::Result {
         // Whatever was to be saved has been (shutdown) or deleted (kill): an emptied table must
         // never overwrite it.
         self.saved.stop();
@@ -889,10 +908,15 @@ impl Handler<TerminateSession> for Session {
         tracing::info!(session = %self.name, windows = windows.len(), "session ending");
         Box::pin(
             async move {
-                join_all(windows.iter().map(|w| w.send(window::KillAndReap))).await;
+                let kill = window::KillAndReap { tree: msg.tree };
+                let ended = join_all(windows.iter().map(|w| w.send(kill))).await;
+                ended.into_iter().map(|n| n.unwrap_or(0)).sum()
             }
             .into_actor(self)
-            .map(|_, _, ctx| ctx.stop()),
+            .map(|ended, _, ctx| {
+                ctx.stop();
+                ended
+            }),
         )
     }
 }

@@ -69,7 +69,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
         Ok(w) => w,
         Err(e) => {
             // A session whose first window cannot start is not left behind half-made.
-            let _ = env.manager.send(KillSession(name)).await;
+            let _ = env.manager.send(KillSession { name, tree: false }).await;
             return Err(e);
         }
     };

@@ -63,7 +63,14 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             json!({"window_id": created.window_id, "name": created.name})
         }
         "CloseWindow" => {
-            mailbox(s.addr.send(sess::CloseWindow(arg(0))).await)??;
+            mailbox(
+                s.addr
+                    .send(sess::CloseWindow {
+                        window: arg(0),
+                        tree: false,
+                    })
+                    .await,
+            )??;
             json!({})
         }
         "NextWindow" | "PrevWindow" => {

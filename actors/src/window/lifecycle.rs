@@ -6,7 +6,7 @@ use actix::prelude::*;
 use tokio::sync::oneshot;
 
 use super::waits::ExitRecorded;
-use super::{Window, WindowNotice};
+use super::{Window, WindowNotice, HANGUP_GRACE};
 use crate::pty;
 use crate::supervisor::ChildExited;
 
@@ -84,15 +84,50 @@ impl Handler<HangUp> for Window {
     }
 }
 
-/// Kill the program at once (daemon shutdown) and resolve when it has been reaped.
+/// Close the window and end every process it started (`tree`), setsid'd ones included;
+/// resolves to how many ended.
 #[derive(Message)]
-#[rtype(result = "()")]
-pub struct KillAndReap;
+#[rtype(result = "usize")]
+pub struct EndTree;
+
+impl Handler<EndTree> for Window {
+    type Result = ResponseActFuture<Self, usize>;
+    fn handle(&mut self, _: EndTree, _: &mut Self::Context) -> Self::Result {
+        // A reaped program's pid may be another process's now: only its orphans are looked for.
+        let program = self.reaped.is_none().then_some(self.pid);
+        let id = self.id.clone();
+        Box::pin(
+            async move {
+                let found = tokio::task::spawn_blocking(move || {
+                    crate::tree::end_all(crate::tree::window_tree(program, &id), HANGUP_GRACE)
+                });
+                found.await.unwrap_or(0)
+            }
+            .into_actor(self)
+            .map(|ended, _, ctx| {
+                // The terminal session's own close still runs (`stopping`): it finds nothing left.
+                ctx.stop();
+                ended
+            }),
+        )
+    }
+}
+
+/// Kill the program at once (daemon shutdown, kill-session) and resolve when it has been
+/// reaped; with `tree`, then end every process the window started, and resolve to how many
+/// ended (the program included).
+#[derive(Message, Clone, Copy)]
+#[rtype(result = "usize")]
+pub struct KillAndReap {
+    pub tree: bool,
+}
 
 impl Handler<KillAndReap> for Window {
-    type Result = ResponseActFuture<Self, ()>;
-    fn handle(&mut self, _: KillAndReap, _: &mut Self::Context) -> Self::Result {
+    type Result = ResponseActFuture<Self, usize>;
+    fn handle(&mut self, msg: KillAndReap, _: &mut Self::Context) -> Self::Result {
         let pid = self.pid;
+        let id = self.id.clone();
+        let running = usize::from(self.reaped.is_none());
         let reaped = if self.reaped.is_some() {
             None
         } else {
@@ -103,18 +138,30 @@ impl Handler<KillAndReap> for Window {
         };
         Box::pin(
             async move {
-                let Some(mut rx) = reaped else { return };
-                // A program that ignores the hangup is killed after a short grace.
-                if tokio::time::timeout(Duration::from_millis(500), &mut rx)
-                    .await
-                    .is_err()
-                {
-                    pty::signal_child(pid, rustix::process::Signal::KILL);
-                    let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
+                if let Some(mut rx) = reaped {
+                    // A program that ignores the hangup is killed after a short grace.
+                    if tokio::time::timeout(Duration::from_millis(500), &mut rx)
+                        .await
+                        .is_err()
+                    {
+                        pty::signal_child(pid, rustix::process::Signal::KILL);
+                        let _ = tokio::time::timeout(Duration::from_secs(2), rx).await;
+                    }
                 }
+                if !msg.tree {
+                    return 0;
+                }
+                // The program is gone: what it started is below the daemon now (subreaper).
+                let rest = tokio::task::spawn_blocking(move || {
+                    crate::tree::end_all(crate::tree::window_tree(None, &id), HANGUP_GRACE)
+                });
+                running + rest.await.unwrap_or(0)
             }
             .into_actor(self)
-            .map(|_, _, ctx| ctx.stop()),
+            .map(|ended, _, ctx| {
+                ctx.stop();
+                ended
+            }),
         )
     }
 }

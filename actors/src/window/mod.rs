@@ -16,7 +16,7 @@ mod waits;
 
 pub use handover::{Adopted, Freeze, ScreenReplay, Thaw, WindowExport};
 pub use input::{Paste, SendKeys, WriteInput};
-pub use lifecycle::{HangUp, KillAndReap};
+pub use lifecycle::{EndTree, HangUp, KillAndReap};
 pub use viewers::{AddViewer, RemoveViewer, ScrollbackRows};
 pub use waits::{ScanSince, WatchExit, WatchIdle, WatchOutput};
 

@@ -39,7 +39,7 @@ impl SessionOnly {
     }
 }
 
-/// The arguments of a command whose verb takes only a window (close-window, ...).
+/// The arguments of a command whose verb takes only a window (get-agent-state, ...).
 #[derive(Debug, Args)]
 pub struct WindowOnly {
     #[command(flatten)]

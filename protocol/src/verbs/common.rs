@@ -38,7 +38,7 @@ pub struct SessionParams {
     pub session: Option<String>,
 }
 
-/// Params of the verbs that take a session and a window (close-window, get-agent-state,
+/// Params of the verbs that take a session and a window (get-agent-state,
 /// explain-agent-detect).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -121,6 +121,7 @@ class VerbMethods:
         *,
         session: Optional[str] = None,
         window: Optional[str] = None,
+        tree: Optional[bool] = None,
     ) -> Dict[str, Any]:
         """``close-window``: Close a window and end the process running in it.
 
@@ -129,8 +130,17 @@ class VerbMethods:
                 recently.
             window: Window to act on: its id, a unique id prefix, the index list-windows shows,
                 or its exact name. Leave it out for the focused window.
+            tree: End every process the window started, including those that called setsid
+                (daemons) and left its terminal session. Without it, the window's terminal
+                session is hung up (its program, background and nohup jobs) and setsid'd
+                processes survive. Default: false.
+
+        Returns:
+            The result object, with these keys among others:
+            ended (int): Present only with tree: how many processes were ended (the window's
+                program included).
         """
-        return self._verb("close-window", {"session": session, "window": window})
+        return self._verb("close-window", {"session": session, "window": window, "tree": tree})
 
     def explain_agent_detect(
         self,
@@ -339,7 +349,7 @@ class VerbMethods:
         """
         return self._verb("hello", {"client": client, "version": version, "protocol": protocol})
 
-    def kill_session(self, session: str) -> Dict[str, Any]:
+    def kill_session(self, session: str, *, tree: Optional[bool] = None) -> Dict[str, Any]:
         """``kill-session``: End a session: every window in it is closed and the
         programs running in them are ended. The name must be given; this verb never
         guesses.
@@ -347,8 +357,17 @@ class VerbMethods:
         Args:
             session: Name of the session to end. Required: this verb never picks a session by
                 itself.
+            tree: End every process the window started, including those that called setsid
+                (daemons) and left its terminal session. Without it, the window's terminal
+                session is hung up (its program, background and nohup jobs) and setsid'd
+                processes survive. Default: false.
+
+        Returns:
+            The result object, with these keys among others:
+            ended (int): Present only with tree: how many processes were ended (the window's
+                program included).
         """
-        return self._verb("kill-session", {"session": session})
+        return self._verb("kill-session", {"session": session, "tree": tree})
 
     def list_options(
         self,
