@@ -19,6 +19,21 @@ use rustix::net::{
 /// restart finds it the same way either way.
 pub const LISTENER_NAME: &str = crate::activation::FD_NAME;
 
+/// The store size the unit sets for systemd older than 254, which keeps descriptors when the
+/// unit has `FileDescriptorStoreMax=` but does not say so in `FDSTORE`.
+pub const FALLBACK_VAR: &str = "TUIOS_FDSTORE";
+
+/// Whether systemd keeps descriptors for the service, from `FDSTORE` (systemd 254 and later)
+/// and [`FALLBACK_VAR`]. `FDSTORE` wins when present, even at 0: that systemd knows the store
+/// is off. Only when it is absent does the unit's own figure count.
+pub fn store_enabled(fdstore: Option<&str>, fallback: Option<&str>) -> bool {
+    let size = |v: &str| v.trim().parse::<u64>().ok();
+    match fdstore {
+        Some(v) => size(v).is_some_and(|n| n > 0),
+        None => fallback.and_then(size).is_some_and(|n| n > 0),
+    }
+}
+
 /// The store of the service manager at `NOTIFY_SOCKET`.
 pub struct SystemdStore {
     addr: SocketAddrUnix,
@@ -81,5 +96,27 @@ impl actors::fd_store::FdStore for SystemdStore {
         if let Err(e) = SystemdStore::remove(self, name) {
             tracing::warn!(name, "cannot remove a descriptor from systemd's store: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::store_enabled;
+
+    #[test]
+    fn systemd_254_says_it_in_fdstore() {
+        assert!(store_enabled(Some("1024"), None));
+        assert!(store_enabled(Some(" 64\n"), Some("0")));
+        // FDSTORE=0 is systemd saying the store is off: the unit's figure does not override it.
+        assert!(!store_enabled(Some("0"), Some("1024")));
+        assert!(!store_enabled(Some("many"), Some("1024")));
+    }
+
+    #[test]
+    fn older_systemd_is_told_by_the_unit() {
+        assert!(store_enabled(None, Some("1024")));
+        assert!(!store_enabled(None, Some("0")));
+        assert!(!store_enabled(None, Some("")));
+        assert!(!store_enabled(None, None));
     }
 }

@@ -79,16 +79,18 @@ pub fn run(opts: DaemonOptions) -> i32 {
     if let Some(path) = notify_socket.as_deref().filter(|_| handed.is_some()) {
         std::env::set_var("NOTIFY_SOCKET", path);
     }
-    // systemd (254 and later) says how many descriptors it keeps for the service in FDSTORE;
-    // without it, nothing is stored. Removed like NOTIFY_SOCKET: it is not the panes' business.
+    // How many descriptors systemd keeps for the service: FDSTORE from systemd 254, else what
+    // the unit repeats in TUIOS_FDSTORE for older ones (see fdstore::store_enabled). Removed
+    // like NOTIFY_SOCKET: they are not the panes' business.
     let fd_store = match &handed {
         Some(h) => h.state.fd_store,
-        None => std::env::var("FDSTORE")
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .is_some_and(|n| n > 0),
+        None => crate::fdstore::store_enabled(
+            std::env::var("FDSTORE").ok().as_deref(),
+            std::env::var(crate::fdstore::FALLBACK_VAR).ok().as_deref(),
+        ),
     };
     std::env::remove_var("FDSTORE");
+    std::env::remove_var(crate::fdstore::FALLBACK_VAR);
     // A socket handed over is systemd's only if it was systemd's before.
     let systemd_socket = match &handed {
         Some(h) => h.state.systemd_socket,

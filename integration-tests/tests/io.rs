@@ -251,6 +251,13 @@ fn resize_is_seen_inside_the_window() {
     assert_eq!(resized["height"], 30, "{resized}");
     conn.send_text(&session, &window, "stty size\n");
     conn.wait_for_text(&session, &window, "30 100");
+    // No client has placed the window: list-windows gives the size its program sees.
+    let row = conn.window_row(&session, &window);
+    assert_eq!(
+        (&row["width"], &row["height"]),
+        (&json!(100), &json!(30)),
+        "{row}"
+    );
     let screen = conn.capture(&session, &window, Value::Null);
     assert_eq!(
         screen.split('\n').count(),
@@ -264,6 +271,42 @@ fn resize_is_seen_inside_the_window() {
     );
     conn.send_text(&session, &window, "stty size\n");
     conn.wait_for_text(&session, &window, "12 50");
+    let row = conn.window_row(&session, &window);
+    assert_eq!(
+        (&row["width"], &row["height"]),
+        (&json!(50), &json!(12)),
+        "{row}"
+    );
+}
+
+#[test]
+fn tuios_resize_without_a_window_resizes_the_focused_one() {
+    let daemon = TestDaemon::start();
+    let (session, first) = daemon.session_with_window("work");
+    let mut conn = daemon.conn();
+    // A second window takes the focus; the first must keep its size.
+    let second = conn.new_window_id(&session, json!({}));
+    let focused = conn.ok("list-windows", json!({"session": session}));
+    assert_eq!(focused["focused_window_id"], second.as_str(), "{focused}");
+    let before = conn.window_row(&session, &first);
+
+    let out = daemon.cli(&["resize", "-s", &session, "100", "30"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "resized to 100x30\n");
+    let row = conn.window_row(&session, &second);
+    assert_eq!(
+        (&row["width"], &row["height"]),
+        (&json!(100), &json!(30)),
+        "{row}"
+    );
+    conn.send_text(&session, &second, "stty size\n");
+    conn.wait_for_text(&session, &second, "30 100");
+    let row = conn.window_row(&session, &first);
+    assert_eq!(
+        (&row["width"], &row["height"]),
+        (&before["width"], &before["height"]),
+        "{row}"
+    );
 }
 
 #[test]

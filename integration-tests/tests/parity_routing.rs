@@ -160,13 +160,15 @@ fn session_size(conn: &mut JsonConn, session: &str) -> (i64, i64) {
 }
 
 #[test]
-fn list_windows_reports_client_boxes_with_gos_placeholder_until_then() {
+fn list_windows_reports_client_boxes_and_the_terminal_size_until_then() {
     let daemon = TestDaemon::start();
     let (s, a) = daemon.session_with_window("geo");
     let mut conn = daemon.conn();
     let b = conn.new_window_id(&s, json!({}));
 
-    // Nobody placed anything: the whole session area, as Go reports daemon-created windows.
+    // Nobody placed anything: 0, 0 and the size of each window's terminal, which is the
+    // session's until something resizes it. (Go reports the session area however the window
+    // was resized; the terminal's size is what its program sees.)
     let (w, h) = session_size(&mut conn, &s);
     assert_eq!(geometry(&mut conn, &s, &a), (0, 0, w, h));
     assert_eq!(geometry(&mut conn, &s, &b), (0, 0, w, h));
@@ -185,8 +187,8 @@ fn list_windows_reports_client_boxes_with_gos_placeholder_until_then() {
     wait_geometry(&mut conn, &s, &a, (0, 0, 50, 29));
     assert_eq!(
         geometry(&mut conn, &s, &b),
-        (0, 0, 100, 30),
-        "not placed yet"
+        (0, 0, w, h),
+        "not placed yet: its terminal, which this client did not resize"
     );
     // Boxes of windows the session does not have are not kept.
     one.geometry(&[("no-such-window", 1, 1, 1, 1)]);
@@ -216,13 +218,12 @@ fn list_windows_reports_client_boxes_with_gos_placeholder_until_then() {
     assert_eq!(session_size(&mut conn, &s), (100, 30));
     assert_eq!(geometry(&mut conn, &s, &b), (45, 0, 45, 19));
 
-    // Clients gone: their boxes go with them, and the placeholder is back.
+    // Clients gone: their boxes go with them, and the terminal's size is back.
     drop(two);
     wait_clients(&mut conn, &s, 1);
-    assert_eq!(geometry(&mut conn, &s, &b), (0, 0, 100, 30));
+    assert_eq!(geometry(&mut conn, &s, &b), (0, 0, w, h));
     drop(one);
     wait_clients(&mut conn, &s, 0);
-    let (w, h) = session_size(&mut conn, &s);
     assert_eq!(geometry(&mut conn, &s, &a), (0, 0, w, h));
 }
 

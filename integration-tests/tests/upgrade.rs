@@ -394,11 +394,28 @@ impl FakeSystemd {
     }
 }
 
-/// `tuios daemon` as systemd starts it: NOTIFY_SOCKET, FDSTORE, and when `fds` are given,
-/// those as fds 3.. with LISTEN_PID/LISTEN_FDS/LISTEN_FDNAMES.
+/// What systemd 254 and later tell the service about its store.
+const SYSTEMD_254: &[(&str, &str)] = &[("FDSTORE", "64")];
+
+/// The variables the shipped unit sets (`Environment=`): all an older systemd, which sets no
+/// FDSTORE, gives the daemon to go by.
+fn shipped_unit_env() -> Vec<(String, String)> {
+    let unit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../contrib/systemd/tuios.service");
+    let text = std::fs::read_to_string(&unit).expect("read contrib/systemd/tuios.service");
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("Environment="))
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// `tuios daemon` as systemd starts it: NOTIFY_SOCKET, `store_env` (what the service is told
+/// about the store), and when `fds` are given, those as fds 3.. with
+/// LISTEN_PID/LISTEN_FDS/LISTEN_FDNAMES.
 fn start_under_systemd(
     env: &TestEnv,
     systemd: &FakeSystemd,
+    store_env: &[(&str, &str)],
     fds: &[(String, std::os::fd::OwnedFd)],
 ) -> OwnDaemon {
     use std::os::fd::AsRawFd;
@@ -422,8 +439,8 @@ fn start_under_systemd(
             None => cmd.env_remove(key),
         };
     }
+    cmd.env_remove("FDSTORE").envs(store_env.iter().copied());
     cmd.env("NOTIFY_SOCKET", &systemd.path)
-        .env("FDSTORE", "64")
         .current_dir(env.dir())
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
@@ -465,7 +482,7 @@ fn start_under_systemd(
 fn programs_survive_a_daemon_crash_under_systemd() {
     let env = TestEnv::new();
     let mut systemd = FakeSystemd::new(&env);
-    let mut daemon = start_under_systemd(&env, &systemd, &[]);
+    let mut daemon = start_under_systemd(&env, &systemd, SYSTEMD_254, &[]);
     let out = env.cli(&["new", "-d", "crash"]);
     assert!(out.status.success(), "{out:?}");
     let mut conn = JsonConn::connect(env.socket());
@@ -567,7 +584,7 @@ fn programs_survive_a_daemon_crash_under_systemd() {
     // systemd restarts the service with what it kept.
     systemd.receive();
     let kept = std::mem::take(&mut systemd.store);
-    let daemon = start_under_systemd(&env, &systemd, &kept);
+    let daemon = start_under_systemd(&env, &systemd, SYSTEMD_254, &kept);
     drop(kept);
     let mut conn = JsonConn::connect(env.socket());
     let row = window_row(&mut conn, "crash", &window);
@@ -619,6 +636,77 @@ fn programs_survive_a_daemon_crash_under_systemd() {
             .as_str()
             .is_some_and(|r| r.contains("crashed")),
         "the event says why there is no status: {exit}"
+    );
+    drop(daemon);
+}
+
+/// systemd 252 (Debian 12, RHEL 9) keeps descriptors for a unit with FileDescriptorStoreMax=
+/// but sets no FDSTORE: the shipped unit's own variable must be enough for the daemon to store,
+/// and a program must outlive a crash as under a newer systemd.
+#[test]
+fn the_shipped_unit_keeps_programs_through_a_crash_without_fdstore() {
+    let unit_env = shipped_unit_env();
+    assert!(
+        !unit_env.is_empty(),
+        "the shipped unit sets the daemon's store size"
+    );
+    let unit_env: Vec<(&str, &str)> = unit_env
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let env = TestEnv::new();
+    let mut systemd = FakeSystemd::new(&env);
+    let mut daemon = start_under_systemd(&env, &systemd, &unit_env, &[]);
+    let out = env.cli(&["new", "-d", "old"]);
+    assert!(out.status.success(), "{out:?}");
+    let mut conn = JsonConn::connect(env.socket());
+    let created = conn.ok(
+        "new-window",
+        json!({"session": "old", "name": "counter", "remain": true,
+               "command": ["sh", "-c", r#"i=0; while :; do i=$((i+1)); echo "$$ n=$i"; sleep 0.1; done"#]}),
+    );
+    let window = created["window_id"].as_str().unwrap().to_string();
+    let before = wait_count_above(&env, "old", &window, 3);
+    let wanted = format!("pty-{window}");
+    poll(DEADLINE, "the descriptors in the store", || {
+        let names = systemd.names();
+        (names.contains(&"tuios".to_string()) && names.contains(&wanted))
+            .then_some(())
+            .ok_or_else(|| format!("{names:?}"))
+    });
+    // Saved, so the restarted daemon knows the window the kept terminal belongs to.
+    let saved = env.dir().join("state/tuios/sessions/old.json");
+    poll(DEADLINE, "the session to be saved with the window", || {
+        let text = std::fs::read_to_string(&saved).unwrap_or_default();
+        text.contains(&window).then_some(()).ok_or(text)
+    });
+    drop(conn);
+
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(daemon.pid() as i32, libc::SIGKILL) };
+    let _ = daemon.0.wait();
+    std::mem::forget(daemon);
+    systemd.receive();
+    let kept = std::mem::take(&mut systemd.store);
+    let daemon = start_under_systemd(&env, &systemd, &unit_env, &kept);
+    drop(kept);
+    let mut conn = JsonConn::connect(env.socket());
+    let row = window_row(&mut conn, "old", &window);
+    assert_eq!(row["alive"], true, "{row}");
+    let after = wait_count_above(&env, "old", &window, last_count(&before) + 3);
+    let program: u32 = before
+        .lines()
+        .find_map(|l| l.split_whitespace().next()?.parse().ok())
+        .expect("the program prints its pid");
+    let now = after
+        .lines()
+        .rev()
+        .find(|l| l.contains(" n="))
+        .and_then(|l| l.split_whitespace().next()?.parse::<u32>().ok());
+    assert_eq!(
+        now,
+        Some(program),
+        "the same program goes on counting:\n{after}"
     );
     drop(daemon);
 }

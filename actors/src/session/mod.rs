@@ -147,10 +147,10 @@ impl Session {
     fn window_info(&self, idx: usize) -> WindowInfo {
         let w = &self.windows[idx];
         // The outer box an attached client placed the window in, as Go reports it; until one
-        // has, the whole session area (Go's placeholder for daemon-created windows).
+        // has, the size of its terminal, which `resize` may have changed from the session's.
         let (x, y, width, height) = match self.window_box(&w.id) {
             Some(b) => (i64::from(b.x), i64::from(b.y), b.width, b.height),
-            None => (0, 0, self.width, self.height),
+            None => (0, 0, w.cols, w.rows),
         };
         WindowInfo {
             id: w.id.clone(),

@@ -24,7 +24,7 @@ pub struct WindowInfo {
     pub workspace: i64,
     pub minimized: bool,
     pub focused: bool,
-    /// Its outer box: where an attached client placed it, else the whole session area.
+    /// Its outer box where an attached client placed it, else 0, 0 and its terminal's size.
     pub x: i64,
     pub y: i64,
     pub width: u16,

@@ -56,6 +56,14 @@ mod tests {
     }
 
     #[test]
+    fn without_a_window_the_daemon_picks_the_focused_one() {
+        let VerbCommand::Resize(a) = parse(&["resize", "100", "30"]) else {
+            panic!("resize parses");
+        };
+        assert_eq!(sent(&params(&a)), json!({"width": 100, "height": 30}));
+    }
+
+    #[test]
     fn the_size_in_effect_is_shown() {
         let reply = Reply {
             width: 120,

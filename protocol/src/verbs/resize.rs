@@ -26,7 +26,7 @@ pub struct Reply {
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "resize",
-    description: "Change the size of a window's terminal. The program in it is notified of the new size.",
+    description: "Change the size of a window's terminal (the focused window's unless window is given). The program in it is notified of the new size; list-windows shows it until a client places the window.",
     params: &[
         SESSION,
         WINDOW,

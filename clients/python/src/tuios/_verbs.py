@@ -495,7 +495,8 @@ class VerbMethods:
                 failed_frames, and custom_name, agent_message, agent_state_at, agent_harness,
                 foreground_cmd, exit_code, signal, exit_reason where they apply. x, y, width and
                 height are the window's outer box (border included) where the attached client
-                draws it, or 0, 0 and the session's size until a client has placed it.
+                draws it; until a client has placed it, x and y are 0 and width and height the
+                size of its terminal (the size its program sees, as resize sets it).
             total (int): How many windows the session has.
             focused_index (int): Index of the focused window, -1 when none.
             focused_window_id (string): Id of the focused window, empty when none.
@@ -683,8 +684,9 @@ class VerbMethods:
         session: Optional[str] = None,
         window: Optional[str] = None,
     ) -> Dict[str, Any]:
-        """``resize``: Change the size of a window's terminal. The program in it is
-        notified of the new size.
+        """``resize``: Change the size of a window's terminal (the focused window's
+        unless window is given). The program in it is notified of the new size;
+        list-windows shows it until a client places the window.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
@@ -1081,10 +1083,12 @@ class VerbMethods:
             workspace (int): Workspace it is on.
             minimized (bool): Whether the window is minimized.
             focused (bool): Whether it has the session's focus.
-            x (int): Column of its top-left corner: 0, the daemon does not lay windows out.
-            y (int): Row of its top-left corner: 0, as x.
-            width (int): Width in columns.
-            height (int): Height in rows.
+            x (int): Column of its outer box's top-left corner where the attached client draws
+                it; 0 until a client has placed it.
+            y (int): Row of that corner, as x.
+            width (int): Width in columns of its outer box (border included) where a client
+                placed it, else of its terminal.
+            height (int): Height in rows, as width.
             pty_id (string): Id of its terminal.
             agent_state (string): Agent state: none unless something reported one.
             alive (bool): Whether its program is still running.
