@@ -283,8 +283,18 @@ fn a_real_client_reports_the_boxes_it_draws() {
     });
     drop(client);
     wait_clients(&mut conn, &s, 0);
-    let (w, h) = session_size(&mut conn, &s);
-    assert_eq!(geometry(&mut conn, &s, &a), (0, 0, w, h));
+    // Placed by nobody now: the window reports its terminal's own size, the one the client's
+    // split last gave its PTY, as the program in it sees it.
+    conn.send_text(&s, &a, "echo SIZE-$(stty size | tr ' ' x)-END\n");
+    let (rows, cols) = conn.wait_for_capture(&s, &a, "the terminal's size", DEADLINE, |c| {
+        // The echoed command line holds `SIZE-$(`, so only the printed answer parses.
+        c.split("SIZE-").skip(1).find_map(|rest| {
+            let (size, _) = rest.split_once("-END")?;
+            let (rows, cols) = size.split_once('x')?;
+            Some((rows.parse::<i64>().ok()?, cols.parse::<i64>().ok()?))
+        })
+    });
+    assert_eq!(geometry(&mut conn, &s, &a), (0, 0, cols, rows));
 }
 
 // ----- send-keys through the client ------------------------------------------------------------
