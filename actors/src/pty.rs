@@ -192,24 +192,16 @@ fn kill(pid: i32, sig: rustix::process::Signal) {
 /// shell's process group are still in it, unless they called setsid themselves. Reads /proc:
 /// call it off the actors' threads.
 pub fn session_members(sid: i32) -> Vec<(i32, u64)> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|&p| p != sid)
-        .filter_map(|p| match process_session(p) {
-            Some((s, start)) if s == sid => Some((p, start)),
-            _ => None,
-        })
+    crate::tree::all()
+        .into_iter()
+        .filter(|p| p.sid == sid && p.pid != sid)
+        .map(|p| (p.pid, p.start))
         .collect()
 }
 
-/// The session id and start time of `pid`, from /proc/PID/stat (fields after the name).
+/// The session id and start time of `pid` (one /proc stat parser: `tree::stat`).
 fn process_session(pid: i32) -> Option<(i32, u64)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    // state ppid pgrp session ... starttime is field 22 of the whole line, 20th after the name.
-    Some((rest.get(3)?.parse().ok()?, rest.get(19)?.parse().ok()?))
+    crate::tree::stat(pid).map(|p| (p.sid, p.start))
 }
 
 /// Hang up everything started in a window: the program's group and every other member of its
