@@ -1,7 +1,7 @@
 //! PTY plumbing for a window: spawning the child, the non-blocking reader stream (the PtyReader),
 //! the writer task, and reaping the child.
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 
 use bytes::BytesMut;
@@ -355,9 +355,13 @@ pub fn set_cloexec(fd: impl AsFd, on: bool) -> io::Result<()> {
 /// The session (the program's pid: it leads it) of the terminal whose master is `fd`; `None`
 /// when nothing holds the terminal's other side any more.
 pub fn pty_session(fd: &OwnedFd) -> Option<i32> {
-    // TIOCGSID: on a master, Linux answers for the terminal pair.
-    let sid = rustix::termios::tcgetsid(fd).ok()?.as_raw_nonzero().get();
-    (sid > 0).then_some(sid)
+    // TIOCGSID: on a master, Linux answers for the terminal pair. Asked directly rather than
+    // through rustix's tcgetsid, which asserts a pid > 0: a session led from outside our PID
+    // namespace reads as 0.
+    let mut sid: libc::pid_t = 0;
+    // SAFETY: TIOCGSID writes one pid_t through the pointer, which outlives the call.
+    let rc = unsafe { libc::ioctl(fd.as_raw_fd(), libc::TIOCGSID, &mut sid) };
+    (rc == 0 && sid > 0).then_some(sid)
 }
 
 /// The size (cols, rows) of the terminal whose master is `fd`.

@@ -131,11 +131,12 @@ pub fn end_all(targets: Vec<(i32, u64)>, grace: Duration) -> usize {
 /// windows re-parented to it as the subreaper. The daemon's own children share its session
 /// (window programs do not, but they are reaped by the Supervisor, which filters them out).
 pub fn zombie_orphans() -> Vec<i32> {
-    let me = rustix::process::getpid();
-    let Ok(my_sid) = rustix::process::getsid(None) else {
+    let me = rustix::process::getpid().as_raw_nonzero().get();
+    // From /proc, not getsid(2): in a container whose session leader sits outside our PID
+    // namespace the session reads as 0, which rustix's getsid refuses (it asserts a pid > 0).
+    let Some(my_sid) = stat(me).map(|s| s.sid) else {
         return Vec::new();
     };
-    let (me, my_sid) = (me.as_raw_nonzero().get(), my_sid.as_raw_nonzero().get());
     all()
         .into_iter()
         .filter(|p| p.ppid == me && p.zombie && p.sid != my_sid)
