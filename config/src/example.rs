@@ -102,6 +102,22 @@ pub fn example_config() -> String {
         line(&mut out, &format!("# {} = {}", s.key, s.shown));
     }
     line(&mut out, "");
+    for text in [
+        "[hooks]",
+        "# Read by `tuios attach`: a shell command (or a list of them) run with `sh -c` when",
+        "# something happens in the attached session, with TUIOS_EVENT, TUIOS_SESSION_ID,",
+        "# TUIOS_WINDOW_ID, TUIOS_WINDOW_NAME, TUIOS_WORKSPACE, TUIOS_PREV_WORKSPACE,",
+        "# TUIOS_LAYOUT, TUIOS_WIDTH, TUIOS_HEIGHT, TUIOS_AGENT_STATE and TUIOS_AGENT_PREV_STATE",
+        "# set where they apply. Each may run 10 s; output goes nowhere. Events:",
+    ] {
+        line(&mut out, text);
+    }
+    line(&mut out, &format!("# {}.", crate::HOOK_EVENTS.join(", ")));
+    line(
+        &mut out,
+        "# after-new-window = \"notify-send tuios \\\"window $TUIOS_WINDOW_NAME\\\"\"",
+    );
+    line(&mut out, "");
     line(
         &mut out,
         "# ---------------------------------------------------------------------------------",

@@ -39,6 +39,20 @@ const ENV_SOURCE_NAME: &str = "tuios environment variables";
 /// (`target=level`, comma-separated) to be accepted.
 pub const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "off"];
 
+/// The events `[hooks]` can run a command for (the Go TUIOS's names); read by the attach
+/// client, which runs them.
+pub const HOOK_EVENTS: [&str; 9] = [
+    "after-new-window",
+    "after-close-window",
+    "after-focus-change",
+    "after-workspace-switch",
+    "after-attach",
+    "after-detach",
+    "after-layout-change",
+    "after-resize",
+    "after-agent-state",
+];
+
 /// Scrollback lines kept per window when nothing else is configured.
 pub const DEFAULT_SCROLLBACK_LINES: usize = 10_000;
 

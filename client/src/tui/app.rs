@@ -536,6 +536,20 @@ impl App {
         &self.settings
     }
 
+    /// The current workspace's layout, as hooks name it: `bsp` when it tiles, else `floating`.
+    pub fn layout_mode(&self) -> &'static str {
+        if self.layout.tiling(self.session.current_workspace) {
+            "bsp"
+        } else {
+            "floating"
+        }
+    }
+
+    /// The outer terminal's size.
+    pub fn term_size(&self) -> (u16, u16) {
+        self.term
+    }
+
     /// The operations queued since the last call, in order, for the run loop to send.
     pub fn take_ops(&mut self) -> Vec<ClientOp> {
         std::mem::take(&mut self.out)

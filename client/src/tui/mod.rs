@@ -28,6 +28,7 @@ mod alerts;
 mod app;
 mod conn;
 mod copy;
+mod hooks;
 mod input;
 mod keys;
 mod layout;
@@ -144,7 +145,10 @@ fn attach_on<T: Term>(
         Some(&config::options::policy_file_path()),
     );
     let mut app = App::new(keys, (cols, rows));
-    let (links, warnings) = settings::LinkPolicy::load(Some(&config::options::policy_file_path()));
+    let (links, mut warnings) =
+        settings::LinkPolicy::load(Some(&config::options::policy_file_path()));
+    let (mut hooks, hook_warnings) = hooks::Hooks::load(config::default_config_path().as_deref());
+    warnings.extend(hook_warnings);
     app.set_link_policy(links, warnings);
     app.on_op(protocol::attach::DaemonOp::Attached { state });
     if first_attach() {
@@ -162,7 +166,9 @@ fn attach_on<T: Term>(
     let mut screen = BufferedTerm::new(term)
         .map_err(|e| Failure::msg(format!("cannot set up the screen: {e}")))?;
 
-    let exit = run_loop(socket, &mut app, &mut conn, &mut screen)?;
+    let exit = run_loop(socket, &mut app, &mut conn, &mut screen, &mut hooks);
+    hooks.exit(matches!(exit, Ok(Exit::Detached)));
+    let exit = exit?;
     let session = app.session_name().to_string();
     Ok(match exit {
         Exit::Detached => AttachEnd::Detached { session },
@@ -197,6 +203,7 @@ fn run_loop<T: Term>(
     app: &mut App,
     conn: &mut DaemonConn,
     bt: &mut BufferedTerm<T>,
+    hooks: &mut hooks::Hooks,
 ) -> Result<Exit, Failure> {
     let mut budget = FRAME_BURST;
     let mut budget_at = Instant::now();
@@ -229,6 +236,7 @@ fn run_loop<T: Term>(
         // out now, not after the next wait.
         let now = Instant::now();
         let next_timer = app.tick(now);
+        hooks.look(app.session(), app.layout_mode(), app.term_size());
         if let Some(exit) = send_out(socket, app, conn, bt) {
             return Ok(exit);
         }
