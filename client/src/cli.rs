@@ -45,8 +45,17 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Write the man pages (tuios.1 and one per subcommand), or print tuios.1.
     Man(ManArgs),
-    /// The configuration file: an example with every setting, or where it is read from.
-    Config(ConfigArgs),
+    /// The configuration file: an example with every setting, where it is read from, editing
+    /// it, or starting over from the example.
+    Config(crate::local::config_file::ConfigArgs),
+    /// Show the daemon's log (a file, the journal, or where it goes), or follow it.
+    Logs(crate::local::logs::LogsArgs),
+    /// List the key bindings an attach uses: the leader, the focus-return chord and what each
+    /// key after the leader does.
+    #[command(visible_aliases = ["keys", "kb"])]
+    Keybinds(crate::local::keybinds::KeybindsArgs),
+    /// The layout templates SaveLayout writes: list, export, delete, or their directory.
+    Layout(crate::local::layouts::LayoutArgs),
     /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.
     Tape(TapeArgs),
     /// Serve sessions over SSH: `ssh -p 2222 host` attaches (public keys only).
@@ -88,24 +97,6 @@ pub struct ManArgs {
     /// Write every page into this directory (created if missing) instead of printing tuios.1.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct ConfigArgs {
-    #[command(subcommand)]
-    pub action: ConfigAction,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ConfigAction {
-    /// Print an example config.toml: every daemon setting at its default, every session option
-    /// with its default, accepted values and description.
-    #[command(
-        after_help = "Start from it: tuios config example > \"$(tuios config path)\" (only if you have no file yet)"
-    )]
-    Example,
-    /// Print the path of the configuration file the daemon reads.
-    Path,
 }
 
 impl Command {

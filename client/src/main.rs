@@ -7,6 +7,7 @@ mod clock;
 mod docs;
 mod failure;
 mod json_client;
+mod local;
 mod output;
 mod paste_check;
 mod request_line;
@@ -107,10 +108,12 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Completions(a) => emit_bytes(&docs::completions(a.shell)),
         Command::Man(a) => match &a.dir {
             None => emit_bytes(
-                &docs::main_page().map_err(|e| Failure::msg(format!("cannot render the man page: {e}")))?,
+                &docs::main_page()
+                    .map_err(|e| Failure::msg(format!("cannot render the man page: {e}")))?,
             ),
             Some(dir) => {
-                let written = docs::write_man_pages(dir).map_err(|e| Failure::msg(e.to_string()))?;
+                let written =
+                    docs::write_man_pages(dir).map_err(|e| Failure::msg(e.to_string()))?;
                 emit(&format!(
                     "wrote {} man pages to {}\n",
                     written.len(),
@@ -118,16 +121,10 @@ fn run(cli: Cli) -> Result<i32, Failure> {
                 ))
             }
         },
-        Command::Config(a) => match a.action {
-            cli::ConfigAction::Example => emit(&config::example_config()),
-            cli::ConfigAction::Path => match config::default_config_path() {
-                Some(p) => emit(&format!("{}\n", p.display())),
-                None => Err(Failure::with_hints(
-                    "no configuration file path: neither XDG_CONFIG_HOME nor HOME is an absolute directory",
-                    vec!["name a file for the daemon: tuios daemon --config FILE".to_string()],
-                )),
-            },
-        },
+        Command::Config(a) => local::config_file::run(&a),
+        Command::Logs(a) => local::logs::run(&socket, &a),
+        Command::Keybinds(a) => local::keybinds::run(&a),
+        Command::Layout(a) => local::layouts::run(&a),
         Command::Attach(a) => {
             if let Some(n) = &a.session {
                 protocol::binary::validate_session_name(n)

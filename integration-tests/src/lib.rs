@@ -18,7 +18,9 @@ pub use binary::{frame, read_frame};
 pub use daemon::{tuios_bin, DaemonProcess, TestDaemon, TestEnv};
 pub use json::{is_event, params, JsonConn};
 pub use tmux::{dock, sh_quote, TmuxClient};
-pub use util::{describe, paste_check, poll, run_with_deadline, strings, unescape, wait_until};
+pub use util::{
+    describe, paste_check, poll, run_with_deadline, strings, unescape, wait_until, PidGuard,
+};
 pub use verbs::{without_extensions, CORE_VERBS, ERROR_CODES, EXTENSION_VERBS, SPEC_VERBS};
 
 /// Default deadline for anything the daemon should do "soon". Generous, because the tests

@@ -146,3 +146,17 @@ pub fn strings(value: &Value) -> Vec<String> {
         })
         .collect()
 }
+
+/// Kills an autostarted daemon (not our child) by the pid it reports, whatever the test does.
+pub struct PidGuard(pub Option<u32>);
+
+impl Drop for PidGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0 {
+            // SAFETY: kill(2) by the pid the daemon reported for itself.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGTERM);
+            }
+        }
+    }
+}

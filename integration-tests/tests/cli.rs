@@ -113,20 +113,6 @@ fn kill_server_stops_the_daemon() {
     assert!(out.status.success(), "{}", describe(&out));
 }
 
-/// Kills an autostarted daemon (not our child) by the pid it reports, whatever the test does.
-struct PidGuard(Option<u32>);
-
-impl Drop for PidGuard {
-    fn drop(&mut self) {
-        if let Some(pid) = self.0 {
-            // SAFETY: kill(2) by the pid the daemon reported for itself.
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGTERM);
-            }
-        }
-    }
-}
-
 #[test]
 fn new_starts_a_daemon_when_none_runs() {
     let env = TestEnv::new();

@@ -71,6 +71,20 @@ fn a_saved_layout_is_a_file_and_loads_on_another_workspace() {
     assert_eq!(file["tree"]["second"]["window"], "1", "{file}");
     assert_eq!(file["windows"], json!([{}, {"name": "logs"}]), "{file}");
 
+    // The CLI sees it without a client: listed, exported as the file holds it.
+    let listed = daemon.cli(&["layout", "list", "--json"]);
+    assert!(listed.status.success(), "{listed:?}");
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(
+        listed["layouts"],
+        json!([{"name": "dev", "windows": 2, "tiling": true}]),
+        "{listed}"
+    );
+    let exported = daemon.cli(&["layout", "export", "dev"]);
+    assert!(exported.status.success(), "{exported:?}");
+    let exported: Value = serde_json::from_slice(&exported.stdout).unwrap();
+    assert_eq!(exported, file);
+
     // Workspace 3 is empty: loading opens both windows there and splits them the same way.
     run_command(&mut conn, &s, "SwitchWorkspace", &["3"]);
     let loaded = run_command(&mut conn, &s, "LoadLayout", &["dev"]);
@@ -114,6 +128,12 @@ fn a_saved_layout_is_a_file_and_loads_on_another_workspace() {
             .contains("no layout named nope; saved layouts: dev"),
         "{e}"
     );
+    // Deleted from the CLI, it is gone for the client too.
+    let deleted = daemon.cli(&["layout", "delete", "dev"]);
+    assert!(deleted.status.success(), "{deleted:?}");
+    assert!(!path.exists());
+    let again = daemon.cli(&["layout", "delete", "dev"]);
+    assert!(!again.status.success(), "{again:?}");
     drop(client);
 }
 

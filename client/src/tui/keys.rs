@@ -525,6 +525,43 @@ impl KeyConfig {
     }
 }
 
+/// The bindings a client started now would use, for `tuios keybinds`: read from the same
+/// files as the attach, with the same fallbacks.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct KeysInEffect {
+    pub leader: String,
+    pub focus_return: Vec<String>,
+    /// What each key after the leader does, in the help overlay's order.
+    pub after_leader: Vec<KeyBinding>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct KeyBinding {
+    pub keys: String,
+    pub what: String,
+}
+
+pub fn keys_in_effect(config: Option<&Path>, policy: Option<&Path>) -> KeysInEffect {
+    let keys = KeyConfig::load(config, policy);
+    KeysInEffect {
+        leader: keys.leader.label(),
+        focus_return: keys.focus_return.iter().map(KeyChord::label).collect(),
+        after_leader: HELP
+            .iter()
+            .map(|h| KeyBinding {
+                keys: h.keys.to_string(),
+                what: h.what.to_string(),
+            })
+            .chain([KeyBinding {
+                keys: keys.leader.label(),
+                what: "send the leader key itself to the window".to_string(),
+            }])
+            .collect(),
+        warnings: keys.warnings,
+    }
+}
+
 /// tmux's key spellings, which send-keys takes as the daemon does (`protocol::keys`): `C-`,
 /// `M-`, `S-` prefixes (`C-b`, `M-x`, `S-Up`) and the names BSpace, BTab, DC, IC, NPage, PPage.
 /// None for anything else, which is typed as text.

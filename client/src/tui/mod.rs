@@ -39,7 +39,7 @@ mod replies;
 mod settings;
 mod stream;
 mod sysstat;
-mod templates;
+pub mod templates;
 mod term;
 mod text;
 mod view;
@@ -58,6 +58,7 @@ use conn::{DaemonConn, FromDaemon};
 use keys::KeyConfig;
 use replies::ReplyFilter;
 // The API `tuios web` and `tuios ssh` use (see stream.rs and `attach_stream` below).
+pub use keys::{keys_in_effect, KeysInEffect};
 pub use stream::{AttachEnd, SendError, StreamInput, StreamTerminal};
 use sysstat::Sampler;
 use term::{clamp16, BufferedTerm, LocalTerminal, Polled, Term, TermError};
