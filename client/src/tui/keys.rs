@@ -428,9 +428,20 @@ impl Router {
 
 /// The default leader.
 pub const DEFAULT_LEADER: KeyChord = KeyChord::new(KeyCode::Char('b'), Modifiers::CTRL);
-/// The default focus-return chord (Lumen).
-pub const DEFAULT_FOCUS_RETURN: KeyChord =
-    KeyChord::new(KeyCode::Escape, Modifiers::CTRL.union(Modifiers::SHIFT));
+/// The default focus-return chord (Lumen): Ctrl+Shift+Escape, or Cmd+Shift+Escape where the
+/// client runs on macOS.
+pub const DEFAULT_FOCUS_RETURN: KeyChord = focus_return_default(cfg!(target_os = "macos"));
+
+/// Lumen names the chord per platform; Cmd reaches a terminal program as the super modifier
+/// (kitty's keyboard protocol reports it).
+pub const fn focus_return_default(macos: bool) -> KeyChord {
+    let first = if macos {
+        Modifiers::SUPER
+    } else {
+        Modifiers::CTRL
+    };
+    KeyChord::new(KeyCode::Escape, first.union(Modifiers::SHIFT))
+}
 
 /// What the client reads from the user's files, with anything wrong reported as warnings.
 #[derive(Debug, Clone)]
@@ -495,8 +506,9 @@ impl KeyConfig {
                         match KeyChord::parse(&s) {
                             Some(c) => focus_return[0] = c,
                             None => warnings.push(format!(
-                                "{}: focus_return_chord {s:?} is not a key; using ctrl+shift+escape",
-                                path.display()
+                                "{}: focus_return_chord {s:?} is not a key; using {}",
+                                path.display(),
+                                DEFAULT_FOCUS_RETURN.label()
                             )),
                         }
                     }
@@ -671,7 +683,13 @@ mod tests {
         assert!(!c.matches(&key('b', Modifiers::NONE)));
         assert_eq!(c.label(), "ctrl+b");
         let f = KeyChord::parse("Ctrl+Shift+Escape").unwrap();
-        assert_eq!(f, DEFAULT_FOCUS_RETURN);
+        assert_eq!(f, focus_return_default(false));
+        assert_eq!(
+            KeyChord::parse("cmd+shift+escape").unwrap(),
+            focus_return_default(true)
+        );
+        #[cfg(not(target_os = "macos"))]
+        assert_eq!(DEFAULT_FOCUS_RETURN, f);
         assert!(f.matches(&KeyEvent {
             key: KeyCode::Escape,
             modifiers: Modifiers::CTRL | Modifiers::SHIFT
