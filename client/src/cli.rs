@@ -141,6 +141,76 @@ pub enum TapeCommand {
     Run(TapeRunArgs),
     /// Parse a tape (and the tapes it sources) without running it; errors name line and column.
     Validate(TapeValidateArgs),
+    /// Run a tape through the session's attached client (as `run --attached`): keys and
+    /// commands act as if typed there. Fails if no client is attached.
+    Exec(TapeExecArgs),
+    /// Watch a tape: a new session is made for it, this terminal attaches, and the tape runs
+    /// through this client. Leaving it (leader d) ends the session unless --keep.
+    Play(TapePlayArgs),
+    /// Copy a tape into the library (checked first), to run it by name from anywhere.
+    Add(TapeAddArgs),
+    /// List the library's tapes: name, command count, first comment line.
+    #[command(visible_alias = "ls")]
+    List(TapeListArgs),
+    /// Print a library tape.
+    Show(TapeNameArgs),
+    /// Delete a library tape.
+    #[command(visible_alias = "rm")]
+    Delete(TapeNameArgs),
+    /// Print the library's directory.
+    Dir,
+}
+
+#[derive(Debug, Args)]
+pub struct TapeExecArgs {
+    /// The .tape file, or the name of a library tape.
+    #[arg(value_name = "FILE|NAME")]
+    pub file: PathBuf,
+    /// Session to run the tape in (default: the most recently active one).
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    /// Print the run's summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TapePlayArgs {
+    /// The .tape file, or the name of a library tape.
+    #[arg(value_name = "FILE|NAME")]
+    pub file: PathBuf,
+    /// Name of the session to make (default: tape-<file stem>).
+    #[arg(short = 's', long, value_name = "NAME")]
+    pub session: Option<String>,
+    /// Keep the session after the client leaves.
+    #[arg(long)]
+    pub keep: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TapeAddArgs {
+    /// The .tape file to copy in.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Its name in the library (default: the file's stem).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Replace a library tape of the same name.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TapeListArgs {
+    /// Print them as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TapeNameArgs {
+    /// The library tape's name.
+    pub name: String,
 }
 
 #[derive(Debug, Args)]
@@ -148,8 +218,8 @@ pub enum TapeCommand {
     after_help = "Example tape:\n  Type \"make test\"\n  Enter\n  WaitUntilRegex \"(?m)^(PASS|FAIL)\" 60000\n\nWithout --session the most recently active session is used (pinned when the run starts)."
 )]
 pub struct TapeRunArgs {
-    /// The .tape file.
-    #[arg(value_name = "FILE")]
+    /// The .tape file, or the name of a library tape.
+    #[arg(value_name = "FILE|NAME")]
     pub file: PathBuf,
     /// Session to run the tape in.
     #[arg(short = 's', long, value_name = "NAME")]

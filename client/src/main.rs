@@ -146,34 +146,101 @@ fn run(cli: Cli) -> Result<i32, Failure> {
     }
 }
 
-/// `tuios tape run|validate FILE`.
+/// `tuios tape run|exec FILE`: the tape run, and a line (or JSON) saying how many commands ran.
+fn tape_run(
+    socket: &Path,
+    given: &Path,
+    session: Option<&str>,
+    attached: bool,
+    json: bool,
+) -> Result<i32, Failure> {
+    let file = tape::library::resolve(given)?;
+    let n = tape::run(
+        socket,
+        &tape::RunOptions {
+            file: &file,
+            session,
+            attached,
+        },
+    )?;
+    if json {
+        print_json(&serde_json::json!({
+            "type": "tape_result",
+            "file": file.display().to_string(),
+            "commands": n,
+        }))
+    } else {
+        emit(&format!(
+            "{}: {n} command{} ran\n",
+            output::escape_controls(&file.display().to_string()),
+            if n == 1 { "" } else { "s" }
+        ))
+    }
+}
+
+/// `tuios tape ...`.
 fn tape_command(socket: &Path, a: &cli::TapeArgs) -> Result<i32, Failure> {
     match &a.command {
         cli::TapeCommand::Run(r) => {
-            let n = tape::run(
-                socket,
-                &tape::RunOptions {
-                    file: &r.file,
-                    session: r.session.as_deref(),
-                    attached: r.attached,
-                },
-            )?;
-            if r.json {
-                print_json(&serde_json::json!({
-                    "type": "tape_result",
-                    "file": r.file.display().to_string(),
-                    "commands": n,
-                }))
-            } else {
-                emit(&format!(
-                    "{}: {n} command{} ran\n",
-                    output::escape_controls(&r.file.display().to_string()),
-                    if n == 1 { "" } else { "s" }
-                ))
-            }
+            tape_run(socket, &r.file, r.session.as_deref(), r.attached, r.json)
         }
+        cli::TapeCommand::Exec(r) => tape_run(socket, &r.file, r.session.as_deref(), true, r.json),
+        cli::TapeCommand::Play(p) => tape::play::play(
+            socket,
+            &tape::play::PlayOptions {
+                file: &tape::library::resolve(&p.file)?,
+                session: p.session.as_deref(),
+                keep: p.keep,
+            },
+        ),
+        cli::TapeCommand::Add(a) => {
+            let path = tape::library::add(&a.file, a.name.as_deref(), a.force)?;
+            emit(&format!("added {}\n", path.display()))
+        }
+        cli::TapeCommand::List(l) => {
+            let dir = tape::library::dir()?;
+            let entries = tape::library::entries(&dir);
+            if l.json {
+                return print_json(&serde_json::json!({"dir": dir, "tapes": entries}));
+            }
+            if entries.is_empty() {
+                return emit(&format!(
+                    "no tapes in the library ({}): tuios tape add FILE\n",
+                    dir.display()
+                ));
+            }
+            let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
+            let mut out = String::new();
+            for e in entries {
+                let what = match (e.commands, &e.error) {
+                    (Some(n), _) => format!("{n} commands"),
+                    (None, Some(err)) => format!("does not parse: {err}"),
+                    (None, None) => String::new(),
+                };
+                // A tape's comment is anyone's text: shown with its controls made visible.
+                let (what, about) = (
+                    output::escape_controls(&what),
+                    output::escape_controls(&e.about),
+                );
+                out.push_str(&format!("{:<width$}  {what}  {about}\n", e.name));
+            }
+            emit(&out)
+        }
+        cli::TapeCommand::Show(n) => {
+            let path = tape::library::existing(&n.name)?;
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| Failure::msg(format!("cannot read {}: {e}", path.display())))?;
+            emit(&text)
+        }
+        cli::TapeCommand::Delete(n) => {
+            let path = tape::library::existing(&n.name)?;
+            std::fs::remove_file(&path)
+                .map_err(|e| Failure::msg(format!("cannot delete {}: {e}", path.display())))?;
+            emit(&format!("deleted {}\n", path.display()))
+        }
+        cli::TapeCommand::Dir => emit(&format!("{}\n", tape::library::dir()?.display())),
         cli::TapeCommand::Validate(v) => {
-            let steps = tape::load(&v.file)?;
+            let steps = tape::load(&tape::library::resolve(&v.file)?)?;
             if v.json {
                 let rows: Vec<Value> = steps
                     .iter()

@@ -68,13 +68,19 @@ impl TmuxClient {
 
     /// Like [`TmuxClient::start`], as a user attaching for the first time would see it.
     pub fn start_first_time(env: &TestEnv, session: &str, width: u16, height: u16) -> TmuxClient {
+        Self::start_tuios(env, &["attach", session], width, height)
+    }
+
+    /// `tuios ARGS...` in a `width`x`height` terminal (a command that attaches, such as
+    /// `tape play`), as [`TmuxClient::start_first_time`] runs `attach`.
+    pub fn start_tuios(env: &TestEnv, args: &[&str], width: u16, height: u16) -> TmuxClient {
         let n = TMUX_SERVERS.fetch_add(1, Ordering::Relaxed);
         let client = TmuxClient {
             server: format!("tuios-it-{}-{n}", std::process::id()),
         };
         // The pane runs a shell command line: spell the harness's environment out with env(1),
         // removals first as env wants them.
-        let attach = env.command(&["attach", session]);
+        let attach = env.command(args);
         let (mut unset, mut set) = (Vec::new(), Vec::new());
         for (key, value) in attach.get_envs() {
             let key = key.to_string_lossy();

@@ -7,7 +7,9 @@
 //! With `--attached` the tape drives the attached client instead (keys and commands are routed
 //! through it, so the leader key and tiling act as if typed); the waits stay in the daemon.
 
+pub mod library;
 pub mod parse;
+pub mod play;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
