@@ -10,9 +10,11 @@ use std::time::Duration;
 mod binary;
 mod daemon;
 mod json;
+pub mod ssh;
 mod tmux;
 mod util;
 mod verbs;
+pub mod web;
 
 pub use binary::{frame, read_frame};
 pub use daemon::{tuios_bin, DaemonProcess, TestDaemon, TestEnv};

@@ -5,9 +5,10 @@
 //!
 //! Files: `keys` (host key, authorized keys), `server` (the SSH handler), `term` (a channel as
 //! the attach client's terminal), `status` (who is connected, for `--list`), `listen` (the
-//! port, bound or passed by systemd).
+//! port, bound or passed by systemd), `limits` (how many connections, waiting and logged in).
 
 mod keys;
+mod limits;
 mod listen;
 mod server;
 mod status;
@@ -15,7 +16,7 @@ mod term;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,9 +24,6 @@ use russh::{MethodKind, MethodSet};
 
 use crate::failure::Failure;
 
-/// Connections served at once; more are closed at accept (each costs a task and, once in, an
-/// attach client and a daemon connection).
-const MAX_CONNECTIONS: usize = 64;
 /// A peer that stops answering is dropped after this many unanswered keepalives...
 const KEEPALIVE_MAX: usize = 3;
 /// ...sent this often.
@@ -63,6 +61,9 @@ pub struct SshArgs {
     /// With --list: print JSON.
     #[arg(long, requires = "list")]
     pub json: bool,
+    /// Time a connection has to authenticate, in milliseconds (tests shorten it).
+    #[arg(long, hide = true, value_name = "MS")]
+    pub login_grace_ms: Option<u64>,
 }
 
 /// Runs `tuios ssh` until SIGINT or SIGTERM (or lists the connected clients).
@@ -137,8 +138,12 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
         in_process: Mutex::new(None),
         listen: addr.to_string(),
         next_conn: AtomicU64::new(1),
-        open_conns: AtomicUsize::new(0),
     });
+    let limits = limits::Limits::new(
+        args.login_grace_ms
+            .map(Duration::from_millis)
+            .unwrap_or(limits::LOGIN_GRACE),
+    );
     shared.ensure_daemon().map_err(Failure::msg)?;
     let in_process = shared
         .in_process
@@ -204,7 +209,7 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
         tracing::warn!(%addr, "listening beyond this machine: anyone holding an authorized key can attach from the network");
     }
 
-    let code = runtime.block_on(serve(shared.clone(), config, listener, signals));
+    let code = runtime.block_on(serve(shared.clone(), limits, config, listener, signals));
     // Stop our daemon (it saves its sessions) before the status file goes.
     let daemon = shared
         .in_process
@@ -221,6 +226,7 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
 
 async fn serve(
     shared: Arc<server::Shared>,
+    limits: Arc<limits::Limits>,
     config: Arc<russh::server::Config>,
     listener: std::net::TcpListener,
     (mut term, mut int): (tokio::signal::unix::Signal, tokio::signal::unix::Signal),
@@ -247,13 +253,12 @@ async fn serve(
                 continue;
             }
         };
-        if shared.open_conns.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
-            tracing::warn!(%peer, "too many connections; closing this one");
-            drop(stream);
-            continue;
-        }
         tracing::debug!(%peer, "ssh connection");
-        let handler = server::SshConn::new(shared.clone(), peer.to_string());
+        // russh applies `config.nodelay` only to sockets it accepts itself.
+        let _ = stream.set_nodelay(true);
+        // Always let it in: the limits make room by closing older unauthenticated ones.
+        let (place, stream) = limits.admit(peer.ip(), stream);
+        let handler = server::SshConn::new(shared.clone(), peer.to_string(), place);
         let config = config.clone();
         tokio::spawn(async move {
             match russh::server::run_stream(config, stream, handler).await {

@@ -3,13 +3,14 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use russh::keys::PublicKey;
 use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet};
 
+use super::limits::{Place, MAX_SESSIONS};
 use super::status::{Client, ConnectionRegistry};
 use super::term::{self, ChannelWriter};
 use crate::tui::{SendError, StreamInput, StreamTerminal};
@@ -33,7 +34,6 @@ pub struct Shared {
     /// How to reach this server, for the hint shown when no terminal was asked for.
     pub listen: String,
     pub next_conn: AtomicU64,
-    pub open_conns: AtomicUsize,
 }
 
 impl Shared {
@@ -79,12 +79,13 @@ pub struct SshConn {
     user: String,
     key: String,
     channels: HashMap<ChannelId, Chan>,
+    /// Waiting or logged in (see `limits`); given back when the connection ends.
+    place: Place,
 }
 
 impl SshConn {
-    pub fn new(shared: Arc<Shared>, peer: String) -> SshConn {
+    pub fn new(shared: Arc<Shared>, peer: String, place: Place) -> SshConn {
         let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
-        shared.open_conns.fetch_add(1, Ordering::Relaxed);
         SshConn {
             shared,
             id,
@@ -92,6 +93,7 @@ impl SshConn {
             user: String::new(),
             key: String::new(),
             channels: HashMap::new(),
+            place,
         }
     }
 
@@ -206,8 +208,12 @@ impl Drop for SshConn {
             }
         }
         self.shared.registry.remove_conn(self.id);
-        self.shared.open_conns.fetch_sub(1, Ordering::Relaxed);
-        tracing::info!(peer = %self.peer, user = %self.user, "ssh connection closed");
+        if self.place.is_session() {
+            tracing::info!(peer = %self.peer, user = %self.user, "ssh connection closed");
+        } else {
+            // Never logged in: at debug, so a flood does not flood the log.
+            tracing::debug!(peer = %self.peer, "unauthenticated ssh connection closed");
+        }
     }
 }
 
@@ -285,6 +291,12 @@ impl russh::server::Handler for SshConn {
         }
         self.user = user.to_string();
         self.key = super::keys::fingerprint(key.public_key);
+        if !self.place.authenticate() {
+            // Accepted, so that `auth_succeeded` can tell the owner why before hanging up
+            // (a refusal would read as a wrong key).
+            tracing::warn!(peer = %self.peer, user, key = %self.key, "{MAX_SESSIONS} sessions are open; refusing another");
+            return Ok(Auth::Accept);
+        }
         tracing::info!(peer = %self.peer, user, key = %self.key, "ssh client authenticated");
         self.shared.registry.set(
             self.id,
@@ -300,13 +312,26 @@ impl russh::server::Handler for SshConn {
         Ok(Auth::Accept)
     }
 
+    async fn auth_succeeded(&mut self, session: &mut Session) -> Result<(), Self::Error> {
+        if !self.place.is_session() {
+            session.disconnect(
+                russh::Disconnect::TooManyConnections,
+                &format!(
+                    "tuios ssh: all {MAX_SESSIONS} sessions are in use; try again when one ends"
+                ),
+                "en",
+            )?;
+        }
+        Ok(())
+    }
+
     async fn channel_open_session(
         &mut self,
         channel: Channel<Msg>,
         reply: russh::server::ChannelOpenHandle,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if self.channels.len() >= MAX_CHANNELS {
+        if self.channels.len() >= MAX_CHANNELS || !self.place.is_session() {
             reply
                 .reject(russh::ChannelOpenFailure::ResourceShortage)
                 .await;
