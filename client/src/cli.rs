@@ -231,6 +231,10 @@ pub struct TapeRunArgs {
     /// Print the run's summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Run only if the file's bytes have this SHA-256 (hex): how the attach client runs a
+    /// project tape exactly as the user reviewed it.
+    #[arg(long, value_name = "HEX", hide = true)]
+    pub sha256: Option<String>,
 }
 
 #[derive(Debug, Args)]

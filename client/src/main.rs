@@ -147,23 +147,25 @@ fn run(cli: Cli) -> Result<i32, Failure> {
 }
 
 /// `tuios tape run|exec FILE`: the tape run, and a line (or JSON) saying how many commands ran.
-fn tape_run(
-    socket: &Path,
-    given: &Path,
-    session: Option<&str>,
+struct TapeRun<'a> {
+    session: Option<&'a str>,
     attached: bool,
     json: bool,
-) -> Result<i32, Failure> {
+    sha256: Option<&'a str>,
+}
+
+fn tape_run(socket: &Path, given: &Path, run: &TapeRun<'_>) -> Result<i32, Failure> {
     let file = tape::library::resolve(given)?;
     let n = tape::run(
         socket,
         &tape::RunOptions {
             file: &file,
-            session,
-            attached,
+            session: run.session,
+            attached: run.attached,
+            sha256: run.sha256,
         },
     )?;
-    if json {
+    if run.json {
         print_json(&serde_json::json!({
             "type": "tape_result",
             "file": file.display().to_string(),
@@ -182,9 +184,23 @@ fn tape_run(
 fn tape_command(socket: &Path, a: &cli::TapeArgs) -> Result<i32, Failure> {
     match &a.command {
         cli::TapeCommand::Run(r) => {
-            tape_run(socket, &r.file, r.session.as_deref(), r.attached, r.json)
+            let run = TapeRun {
+                session: r.session.as_deref(),
+                attached: r.attached,
+                json: r.json,
+                sha256: r.sha256.as_deref(),
+            };
+            tape_run(socket, &r.file, &run)
         }
-        cli::TapeCommand::Exec(r) => tape_run(socket, &r.file, r.session.as_deref(), true, r.json),
+        cli::TapeCommand::Exec(r) => {
+            let run = TapeRun {
+                session: r.session.as_deref(),
+                attached: true,
+                json: r.json,
+                sha256: None,
+            };
+            tape_run(socket, &r.file, &run)
+        }
         cli::TapeCommand::Play(p) => tape::play::play(
             socket,
             &tape::play::PlayOptions {

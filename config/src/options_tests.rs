@@ -677,13 +677,14 @@ fn what_applies_and_what_is_only_recorded() {
         "appearance.show_ram",
         "notifications.agent.command",
         "notifications.agent.states.idle",
+        "tape.autorun",
+        "tape.auto_review",
     ] {
         assert!(applied(p), "{p}");
     }
     for p in [
         "appearance.sidebar.enabled",
         "appearance.scrollbar.tint",
-        "tape.autorun",
         "startup.daemon",
         "daemon.log_level",
     ] {
@@ -693,7 +694,7 @@ fn what_applies_and_what_is_only_recorded() {
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 45);
+    assert_eq!(inert, 43);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

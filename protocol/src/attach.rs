@@ -242,6 +242,10 @@ pub struct WindowView {
     pub modes: WindowModes,
     #[serde(default)]
     pub agent_state: String,
+    /// The working directory of the window's foreground program (else its own), as last seen
+    /// after output; empty when unknown. Clients look for project tapes there.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cwd: String,
 }
 
 /// The input-relevant modes a program enabled, so the client encodes keys and mouse for it.

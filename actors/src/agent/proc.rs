@@ -24,6 +24,19 @@ pub fn parse_tpgid(stat: &str) -> Option<i32> {
     (tpgid > 0).then_some(tpgid)
 }
 
+/// The working directory of the terminal's foreground process, else of the window's own
+/// program `pid`; `None` when neither can be read (the program is gone, or /proc is not there).
+pub fn window_cwd(pid: i32) -> Option<std::path::PathBuf> {
+    if pid <= 0 {
+        return None;
+    }
+    let fg = foreground_pgid(pid).unwrap_or(pid);
+    std::fs::read_link(format!("/proc/{fg}/cwd"))
+        .or_else(|_| std::fs::read_link(format!("/proc/{pid}/cwd")))
+        .ok()
+        .filter(|p| p.is_absolute())
+}
+
 /// The foreground process group of the terminal `shell_pid` controls.
 pub fn foreground_pgid(shell_pid: i32) -> Option<i32> {
     if shell_pid <= 0 {

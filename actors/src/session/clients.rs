@@ -84,6 +84,7 @@ impl Session {
                     rows: w.rows,
                     modes: w.modes,
                     agent_state: w.agent.state.as_str().to_string(),
+                    cwd: w.cwd.clone(),
                 })
                 .collect(),
             workspace_names: self.workspace_names.clone(),

@@ -181,6 +181,7 @@ impl Session {
             custom_name: saved.name,
             stored_title: h.stored_title,
             live_title: h.live_title,
+            cwd: String::new(),
             workspace,
             minimized: saved.minimized,
             command: h.command,

@@ -40,6 +40,8 @@ struct WindowEntry {
     /// The title given at creation; the program's own (OSC) title takes precedence once set.
     stored_title: String,
     live_title: Option<String>,
+    /// The program's working directory as the window last saw it (for clients).
+    cwd: String,
     workspace: i64,
     minimized: bool,
     /// Made with an explicit argv: closes when the program exits, unless `remain`.
@@ -470,6 +472,12 @@ impl Handler<WindowNotice> for Session {
                     self.broadcast_state();
                 }
             }
+            WindowNotice::Cwd { window_id, cwd } => {
+                if let Some(i) = self.index_of(&window_id) {
+                    self.windows[i].cwd = cwd;
+                    self.broadcast_state();
+                }
+            }
             WindowNotice::Modes { window_id, modes } => clients::set_modes(self, &window_id, modes),
             WindowNotice::FrameFailed {
                 window_id,
@@ -679,6 +687,7 @@ impl Session {
             custom_name: spec.name.clone(),
             stored_title: stored_title.clone(),
             live_title: None,
+            cwd: String::new(),
             workspace,
             minimized: false,
             command: !spec.command.is_empty(),

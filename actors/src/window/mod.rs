@@ -66,6 +66,11 @@ pub enum WindowNotice {
         window_id: String,
         title: Option<String>,
     },
+    /// The directory the window's program works in changed (a shell's `cd`).
+    Cwd {
+        window_id: String,
+        cwd: String,
+    },
     Exited {
         window_id: String,
         exit: ExitInfo,
@@ -113,6 +118,8 @@ pub struct Window {
     /// The reader delivered what was buffered after the child was reaped.
     drained: bool,
     last_title: Option<String>,
+    /// The working directory last told to the session.
+    last_cwd: String,
     /// Told when the child has been reaped (daemon shutdown waits on this).
     reap_waiters: Vec<oneshot::Sender<()>>,
     /// Lumen frames are taken out of the output before the emulator sees it (never rendered).
@@ -239,6 +246,7 @@ impl Window {
             stream_done: false,
             drained: false,
             last_title,
+            last_cwd: String::new(),
             reap_waiters: Vec::new(),
             frames: protocol::lumen::FrameScanner::new(),
             failed_frames: 0,

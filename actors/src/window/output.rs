@@ -132,6 +132,18 @@ impl Window {
             let mut output = self.event("output");
             output.bytes = pending.output_bytes;
             self.publish(output);
+            // A shell that changed directory prints its prompt: output is when to look. One
+            // readlink per event batch, so at most a few a second.
+            let cwd = crate::agent::proc::window_cwd(self.pid)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !cwd.is_empty() && cwd != self.last_cwd {
+                self.last_cwd = cwd.clone();
+                self.links.notices.do_send(WindowNotice::Cwd {
+                    window_id: self.id.clone(),
+                    cwd,
+                });
+            }
         }
         if pending.title {
             let title = self.emulator.title().map(str::to_owned);

@@ -10,6 +10,7 @@
 pub mod library;
 pub mod parse;
 pub mod play;
+pub mod trust;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -37,20 +38,48 @@ pub struct RunOptions<'a> {
     pub file: &'a Path,
     pub session: Option<&'a str>,
     pub attached: bool,
+    /// Run the tape only if its bytes hash to this (hex SHA-256).
+    pub sha256: Option<&'a str>,
 }
 
 /// Reads and parses a tape and every tape it sources, before anything runs: a typo anywhere
 /// fails the run with nothing sent.
 pub fn load(file: &Path) -> Result<Vec<Located>, Failure> {
+    load_checked(file, None)
+}
+
+/// [`load`], refusing the tape unless its bytes hash to `sha256` (a project tape runs only as
+/// the user reviewed it). The bytes hashed are the bytes parsed: the file is read once.
+pub fn load_checked(file: &Path, sha256: Option<&str>) -> Result<Vec<Located>, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::msg(format!("cannot read the tape {}: {e}", file.display())))?;
+    if let Some(want) = sha256 {
+        if trust::sha256_hex(text.as_bytes()) != want.to_ascii_lowercase() {
+            return Err(Failure::msg(format!(
+                "{} changed since it was reviewed: it was not run",
+                file.display()
+            )));
+        }
+    }
     let mut out = Vec::new();
     let mut stack = Vec::new();
-    load_into(file, &mut stack, &mut out)?;
+    load_into(file, text, &mut stack, &mut out)?;
+    if sha256.is_some() && out.iter().any(|l| l.file != file) {
+        // What a sourced tape holds was never reviewed with this one.
+        return Err(Failure::msg(format!(
+            "{} sources other tapes, which a reviewed project tape may not: it was not run",
+            file.display()
+        )));
+    }
     Ok(out)
 }
 
-fn load_into(file: &Path, stack: &mut Vec<PathBuf>, out: &mut Vec<Located>) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Failure::msg(format!("cannot read the tape {}: {e}", file.display())))?;
+fn load_into(
+    file: &Path,
+    text: String,
+    stack: &mut Vec<PathBuf>,
+    out: &mut Vec<Located>,
+) -> Result<(), Failure> {
     let steps = parse::parse(&text).map_err(|e| {
         let mut hint = json!({"param": "file", "detail": format!("in {}", file.display())});
         if let Some(h) = &e.hint {
@@ -95,7 +124,10 @@ fn load_into(file: &Path, stack: &mut Vec<PathBuf>, out: &mut Vec<Located>) -> R
                     "Source: tapes nest deeper than {MAX_SOURCE_DEPTH}"
                 )));
             }
-            load_into(&target, stack, out)?;
+            let text = std::fs::read_to_string(&target).map_err(|e| {
+                Failure::msg(format!("cannot read the tape {}: {e}", target.display()))
+            })?;
+            load_into(&target, text, stack, out)?;
             continue;
         }
         out.push(Located {
@@ -115,7 +147,7 @@ struct TapeSettings {
 
 /// Runs a tape; returns the number of commands run.
 pub fn run(socket: &Path, opts: &RunOptions<'_>) -> Result<usize, Failure> {
-    let steps = load(opts.file)?;
+    let steps = load_checked(opts.file, opts.sha256)?;
     let mut client = JsonClient::connect(socket)?;
     // Pin the session once: "the most recently active" could change under a long tape.
     let mut info_params = json!({});

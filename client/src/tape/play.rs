@@ -45,6 +45,7 @@ pub fn play(socket: &Path, opts: &PlayOptions<'_>) -> Result<i32, Failure> {
                         file: &file,
                         session: Some(&session),
                         attached: true,
+                        sha256: None,
                     },
                 )
             });

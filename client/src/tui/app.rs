@@ -22,7 +22,7 @@ use super::layout::{
 };
 use super::model::{
     Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
-    Target, WindowScreen,
+    TapeDecision, TapeOffer, Target, WindowScreen,
 };
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 use super::sysstat::Figures;
@@ -141,6 +141,12 @@ pub struct App {
     links: LinkPolicy,
     /// Confirmed links for the run loop to hand to the opener.
     open_links: Vec<String>,
+    /// The project tape found last, until run or refused (leader T reviews it).
+    tape_offer: Option<TapeOffer>,
+    /// Decisions about project tapes, for the run loop.
+    tape_decisions: Vec<TapeDecision>,
+    /// Leader T with nothing offered: the run loop looks again and opens what it finds.
+    tape_look_asked: bool,
     /// Click targets of the last whole frame.
     hits: Hits,
     /// Something besides window content changed: the next frame is drawn whole.
@@ -193,6 +199,9 @@ impl App {
             clipboard: Vec::new(),
             links: LinkPolicy::default(),
             open_links: Vec::new(),
+            tape_offer: None,
+            tape_decisions: Vec::new(),
+            tape_look_asked: false,
             hits: Hits::default(),
             dirty: true,
             damage: HashMap::new(),
@@ -490,6 +499,7 @@ mod commands;
 mod daemon;
 mod mouse;
 mod requests;
+mod tapes;
 mod typing;
 
 #[cfg(test)]

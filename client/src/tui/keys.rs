@@ -197,6 +197,8 @@ pub enum Action {
     RestoreMinimized,
     Help,
     CommandPrompt,
+    /// Read the project tape found in the focused window's directory and decide about it.
+    ReviewTape,
     TerminalMode,
     WindowManagementMode,
     /// Send the leader key itself to the window (leader pressed twice).
@@ -276,6 +278,10 @@ pub const HELP: &[BindingHelp] = &[
         what: "command prompt",
     },
     BindingHelp {
+        keys: "T",
+        what: "review the project tape found here",
+    },
+    BindingHelp {
         keys: "d",
         what: "detach",
     },
@@ -314,6 +320,7 @@ pub fn binding(ev: &KeyEvent) -> Option<Action> {
         KeyCode::Char('+') => Action::RestoreMinimized,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char(':') => Action::CommandPrompt,
+        KeyCode::Char('T') => Action::ReviewTape,
         KeyCode::LeftArrow | KeyCode::Char('h') => Action::Focus(Direction::Left),
         KeyCode::RightArrow | KeyCode::Char('l') => Action::Focus(Direction::Right),
         KeyCode::UpArrow | KeyCode::Char('k') => Action::Focus(Direction::Up),

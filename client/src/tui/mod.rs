@@ -33,6 +33,7 @@ mod input;
 mod keys;
 mod layout;
 mod model;
+mod project_tape;
 mod reconnect;
 mod render;
 mod replies;
@@ -213,6 +214,7 @@ fn run_loop<T: Term>(
     let mut last_frame: Option<Surface> = None;
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
+    let mut tapes = project_tape::ProjectTapes::new(socket);
     loop {
         while let Some(incoming) = conn.next_incoming() {
             match incoming {
@@ -238,6 +240,7 @@ fn run_loop<T: Term>(
         let now = Instant::now();
         let next_timer = app.tick(now);
         hooks.look(app.session(), app.layout_mode(), app.term_size());
+        tapes.tick(app);
         if let Some(exit) = send_out(socket, app, conn, bt) {
             return Ok(exit);
         }

@@ -104,6 +104,8 @@ pub enum Overlay {
     Paste(PasteDialog),
     /// A link a click asked to open: open, copy or cancel.
     Link(LinkDialog),
+    /// A project tape to review before it may run.
+    Tape(TapeDialog),
     /// A yes/no question; `yes` runs on `y`.
     Confirm {
         text: String,
@@ -122,6 +124,8 @@ pub enum Target {
     Workspace(i64),
     Window(String),
     PasteChoice(&'static str),
+    /// An answer to the project tape review: "run", "trust", "never" or "" (not now).
+    TapeChoice(&'static str),
     /// An answer to the link confirmation: "open", "copy" or "" (cancel).
     LinkChoice(&'static str),
     /// An answer to the yes/no question.
@@ -132,4 +136,27 @@ pub enum Target {
 pub struct Hits {
     /// Rectangles of clickable chrome, last drawn on top.
     pub targets: Vec<(Rect, Target)>,
+}
+
+/// A project tape found where the focused window's program works: exactly the bytes that
+/// would run, and their hash (what trust is bound to).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TapeOffer {
+    pub path: std::path::PathBuf,
+    pub sha256: String,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TapeDialog {
+    pub offer: TapeOffer,
+    pub scroll: usize,
+}
+
+/// What the user decided about a project tape, for the run loop to carry out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TapeDecision {
+    Run(TapeOffer),
+    TrustAndRun(TapeOffer),
+    Never(std::path::PathBuf),
 }

@@ -86,7 +86,9 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
     match v.overlay {
         Overlay::None | Overlay::Prompt(_) => {}
         // Confirmations are in the tray; the cursor stays hidden while one waits.
-        Overlay::Paste(_) | Overlay::Link(_) | Overlay::Confirm { .. } => cursor = None,
+        Overlay::Paste(_) | Overlay::Link(_) | Overlay::Tape(_) | Overlay::Confirm { .. } => {
+            cursor = None
+        }
         // Help is no trust UI: it may cover the windows. A tiny terminal gets one line.
         Overlay::Help if area.w < 24 || area.h < 8 => {
             cursor = None;

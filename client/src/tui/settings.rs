@@ -123,6 +123,10 @@ pub struct Settings {
     /// How long a warning and an error stay up (0 in the option: as long as other notices).
     pub warning_secs: u64,
     pub error_secs: u64,
+    /// `tape.autorun`: `off`, `ask` or `auto` (run a trusted project tape without asking).
+    pub tape_autorun: String,
+    /// `tape.auto_review`: open the review at once instead of only saying a tape is there.
+    pub tape_auto_review: bool,
 }
 
 impl Default for Settings {
@@ -221,6 +225,8 @@ impl Settings {
             notice_secs,
             warning_secs,
             error_secs,
+            tape_autorun: get("tape.autorun"),
+            tape_auto_review: as_bool(&get("tape.auto_review")).unwrap_or(false),
         }
     }
 }

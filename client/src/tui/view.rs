@@ -220,6 +220,59 @@ fn plan_dialog(v: &View, text_w: usize, max: usize) -> Vec<TrayRow> {
             });
             rows
         }
+        Overlay::Tape(d) => {
+            let intro = wrap_words(
+                &format!(
+                    "{} wants to run in this session, typing into its windows. Read it: it runs only if you say so, and only as shown here.",
+                    d.offer.path.display()
+                ),
+                text_w,
+            );
+            let body: Vec<String> = d
+                .offer
+                .content
+                .lines()
+                .flat_map(|l| wrap(&protocol::lumen::visible_controls(l), text_w))
+                .collect();
+            let fixed = intro.len() + 2;
+            if fixed + 1 > max {
+                return vec![TrayRow::Compact {
+                    title: "project tape",
+                    text: "r run once · t trust and run · n never · esc not now".into(),
+                }];
+            }
+            let shown = body.len().min(PREVIEW_ROWS).min(max - fixed).max(1);
+            let scroll = d.scroll.min(body.len().saturating_sub(shown));
+            let mut rows = vec![TrayRow::Rule("project tape")];
+            rows.extend(intro.into_iter().map(TrayRow::Text));
+            rows.extend(
+                body.iter()
+                    .skip(scroll)
+                    .take(shown)
+                    .cloned()
+                    .map(TrayRow::Preview),
+            );
+            let note = if body.len() > shown {
+                format!(
+                    "lines {}-{} of {} (up/down scroll)",
+                    scroll + 1,
+                    scroll + shown,
+                    body.len()
+                )
+            } else {
+                String::new()
+            };
+            rows.push(TrayRow::Choices {
+                choices: vec![
+                    ("[r] run once".to_string(), Target::TapeChoice("run")),
+                    ("[t] trust and run".to_string(), Target::TapeChoice("trust")),
+                    ("[n] never here".to_string(), Target::TapeChoice("never")),
+                    ("[esc] not now".to_string(), Target::TapeChoice("")),
+                ],
+                note,
+            });
+            rows
+        }
         Overlay::Confirm { text, .. } => {
             let lines = wrap_words(text, text_w);
             if lines.len() + 2 > max {

@@ -1,6 +1,5 @@
 //! Saving, inside the Session actor.
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -248,7 +247,7 @@ impl Session {
         Some(tokio::task::spawn_blocking(move || {
             let mut doc = doc;
             for (w, pid) in doc.windows.iter_mut().zip(pids) {
-                w.cwd = window_cwd(pid);
+                w.cwd = crate::agent::proc::window_cwd(pid);
             }
             let mut state = writer.lock().unwrap_or_else(|p| p.into_inner());
             if state.forgotten || generation < state.generation {
@@ -286,19 +285,6 @@ impl Session {
             }
         }))
     }
-}
-
-/// The working directory of the terminal's foreground process, else of the window's own
-/// program; `None` when neither can be read (the program is gone, or /proc is not there).
-fn window_cwd(pid: i32) -> Option<PathBuf> {
-    if pid <= 0 {
-        return None;
-    }
-    let fg = crate::agent::proc::foreground_pgid(pid).unwrap_or(pid);
-    fs::read_link(format!("/proc/{fg}/cwd"))
-        .or_else(|_| fs::read_link(format!("/proc/{pid}/cwd")))
-        .ok()
-        .filter(|p| p.is_absolute())
 }
 
 /// Save now and stop saving: the daemon is shutting down. Resolves once the file is written.

@@ -131,6 +131,7 @@ impl App {
                 }
             }
             Action::Help => self.overlay = Overlay::Help,
+            Action::ReviewTape => self.review_tape(),
             Action::CommandPrompt => {
                 self.overlay = Overlay::Prompt(Prompt {
                     kind: PromptKind::Command,

@@ -300,6 +300,7 @@ impl App {
                 }
             }
             Target::PasteChoice(c) => self.paste_choice(c),
+            Target::TapeChoice(c) => self.tape_choice(c),
             Target::LinkChoice(c) => self.link_choice(c),
             Target::Confirm(yes) => self.confirm(yes),
         }

@@ -154,6 +154,34 @@ impl App {
                     self.link_choice(choice);
                 }
             }
+            Overlay::Tape(d) => {
+                let choice = match ev.key {
+                    KeyCode::Char('r') | KeyCode::Char('R') => Some("run"),
+                    KeyCode::Char('t') => Some("trust"),
+                    KeyCode::Char('n') | KeyCode::Char('N') => Some("never"),
+                    KeyCode::Escape | KeyCode::Char('q') => Some(""),
+                    KeyCode::UpArrow => {
+                        d.scroll = d.scroll.saturating_sub(1);
+                        None
+                    }
+                    KeyCode::DownArrow => {
+                        d.scroll += 1;
+                        None
+                    }
+                    KeyCode::PageUp => {
+                        d.scroll = d.scroll.saturating_sub(10);
+                        None
+                    }
+                    KeyCode::PageDown => {
+                        d.scroll += 10;
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(choice) = choice {
+                    self.tape_choice(choice);
+                }
+            }
             Overlay::Paste(d) => {
                 let choice = match ev.key {
                     KeyCode::Char('p') | KeyCode::Char('P') => Some("send"),

@@ -41,7 +41,6 @@ const R_LOG_LEVEL: &str =
     "the daemon's log level is set when it starts (TUIOS_LOG_LEVEL), not per session";
 const R_NO_STICKY: &str =
     "the tuios client has no sticky notices: errors expire after notifications.error_duration";
-const R_NO_TAPE_DETECT: &str = "tuios does not look for project tapes when a directory is entered";
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
 /// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.

@@ -1,6 +1,6 @@
 //! Registry rows for `startup.*` and `tape.*`.
 
-use super::{R_ALWAYS_DAEMON, R_FIRST_WINDOW, R_NO_TAPE_DETECT, R_TERMINAL_MODE, R_TILED};
+use super::{R_ALWAYS_DAEMON, R_FIRST_WINDOW, R_TERMINAL_MODE, R_TILED};
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `startup.*`, then `tape.*`.
@@ -66,7 +66,7 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_NO_TAPE_DETECT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Open the review dialog on detection instead of only badging it",
     },
@@ -79,7 +79,7 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_NO_TAPE_DETECT),
+        applies: Applies::Client,
         deprecated: None,
         description: "What happens on entering a directory with a project tape",
     },
