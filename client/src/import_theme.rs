@@ -37,7 +37,8 @@ pub struct ImportThemeArgs {
     /// Replace a theme file of the same id.
     #[arg(long)]
     pub force: bool,
-    /// Print {id, display_name, format, path, dark, replaced, replaces_builtin, defaulted}.
+    /// Print {id, display_name, format, path, dark, replaced, replaces_builtin, defaulted
+    /// (ANSI names filled from defaults), cursor_from_fg}.
     #[arg(long)]
     pub json: bool,
 }
@@ -64,9 +65,7 @@ pub fn run(args: &ImportThemeArgs) -> Result<String, Failure> {
         imported: &imported,
         path: &path,
         replaced,
-        replaces_builtin: builtin_themes()
-            .iter()
-            .any(|t| t.id == imported.theme.id),
+        replaces_builtin: builtin_themes().iter().any(|t| t.id == imported.theme.id),
     };
     Ok(if args.json {
         format!("{}\n", report.json())
@@ -110,10 +109,10 @@ fn write_theme(
     let mut body = serde_json::to_string_pretty(&imported.theme)
         .map_err(|e| Failure::msg(format!("cannot render the theme: {e}")))?;
     body.push('\n');
-    let cannot_write = |p: &Path, e: std::io::Error| {
-        Failure::msg(format!("cannot write {}: {e}", p.display()))
-    };
+    let cannot_write =
+        |p: &Path, e: std::io::Error| Failure::msg(format!("cannot write {}: {e}", p.display()));
     let existed = path.exists();
+    let source = protocol::shell::quote_if_needed(&source.to_string_lossy());
     if !force {
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -125,13 +124,9 @@ fn write_theme(
                 return Err(Failure::with_hints(
                     format!("a theme named {id} already exists: {}", path.display()),
                     vec![
+                        format!("replace it: tuios import-theme {source} --force"),
                         format!(
-                            "replace it: tuios import-theme {} --force",
-                            source.display()
-                        ),
-                        format!(
-                            "or save it under another id: tuios import-theme {} --name ID",
-                            source.display()
+                            "or save it under another id: tuios import-theme {source} --name ID"
                         ),
                     ],
                 ))
@@ -189,7 +184,10 @@ impl Report<'_> {
             out.push_str("  replaced the file that was there\n");
         }
         if self.replaces_builtin {
-            out.push_str(&format!("  takes the place of the built-in theme {}\n", t.id));
+            out.push_str(&format!(
+                "  takes the place of the built-in theme {}\n",
+                t.id
+            ));
         }
         if !self.imported.defaulted.is_empty() {
             out.push_str(&format!(
@@ -244,7 +242,11 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("night_owl.json")], "no temp file left");
+        assert_eq!(
+            names,
+            vec![std::ffi::OsString::from("night_owl.json")],
+            "no temp file left"
+        );
     }
 
     #[test]
@@ -259,7 +261,10 @@ mod tests {
         let text = r.text();
         assert!(text.starts_with("imported kitty scheme \"Night Owl\" as theme night_owl (dark): /t/night_owl.json\n"), "{text}");
         assert!(text.contains("xterm defaults: black, green"), "{text}");
-        assert!(text.contains("set-option appearance.theme night_owl"), "{text}");
+        assert!(
+            text.contains("set-option appearance.theme night_owl"),
+            "{text}"
+        );
         let j = r.json();
         assert_eq!(j["format"], "kitty");
         assert_eq!(j["defaulted"].as_array().unwrap().len(), 15);

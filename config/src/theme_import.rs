@@ -158,9 +158,9 @@ pub fn sanitise_id(raw: &str) -> Option<String> {
         }
     }
     // A leading '.' would make a hidden file; edge '_' and '-' are leftovers of punctuation.
-    let trimmed = out.trim_matches(|c| matches!(c, '_' | '-' | '.'));
+    let trimmed = out.trim_matches(['_', '-', '.']);
     let cut: String = trimmed.chars().take(MAX_ID_LEN).collect();
-    let cut = cut.trim_end_matches(|c| matches!(c, '_' | '-' | '.'));
+    let cut = cut.trim_end_matches(['_', '-', '.']);
     (!cut.is_empty()).then(|| cut.to_string())
 }
 
@@ -185,7 +185,10 @@ pub fn detect(ext: Option<&str>, text: &str) -> Result<Format, String> {
         }
         // A flat `key = "value"` file is valid TOML too; Ghostty's own lines are told below.
         if ext.as_deref() == Some("toml") {
-            return Err("a TOML file without a [colors] table: neither an Alacritty nor a WezTerm scheme".into());
+            return Err(
+                "a TOML file without a [colors] table: neither an Alacritty nor a WezTerm scheme"
+                    .into(),
+            );
         }
     }
     if matches!(ext.as_deref(), Some("yml" | "yaml"))
@@ -206,7 +209,8 @@ pub fn detect(ext: Option<&str>, text: &str) -> Result<Format, String> {
             }
         }
         let key = line.split_whitespace().next().unwrap_or("");
-        if matches!(key, "background" | "foreground" | "cursor") || kitty_colour_index(key).is_some()
+        if matches!(key, "background" | "foreground" | "cursor")
+            || kitty_colour_index(key).is_some()
         {
             kitty += 1;
         }
@@ -405,7 +409,10 @@ fn yaml_pairs(text: &str) -> Vec<(Vec<String>, String)> {
         while stack.last().is_some_and(|(i, _)| *i >= indent) {
             stack.pop();
         }
-        let key = key.trim().trim_matches(|c| c == '"' || c == '\'').to_string();
+        let key = key
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_string();
         let value = yaml_scalar(value);
         if value.is_empty() {
             stack.push((indent, key));
@@ -487,7 +494,12 @@ fn parse_iterm2(text: &str) -> Result<Scheme, String> {
 
 fn set_iterm_colour(s: &mut Scheme, name: &str, rgb: [f64; 3]) {
     let byte = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    let hex = format!("#{:02x}{:02x}{:02x}", byte(rgb[0]), byte(rgb[1]), byte(rgb[2]));
+    let hex = format!(
+        "#{:02x}{:02x}{:02x}",
+        byte(rgb[0]),
+        byte(rgb[1]),
+        byte(rgb[2])
+    );
     match name {
         "Foreground Color" => s.fg = Some(hex),
         "Background Color" => s.bg = Some(hex),

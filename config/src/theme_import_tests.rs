@@ -308,12 +308,21 @@ fn files_without_colours_or_format_are_refused() {
 
 #[test]
 fn ids_are_sanitised_and_name_overrides_the_file_stem() {
-    assert_eq!(sanitise_id("Tomorrow Night (Eighties)").as_deref(), Some("tomorrow_night_eighties"));
+    assert_eq!(
+        sanitise_id("Tomorrow Night (Eighties)").as_deref(),
+        Some("tomorrow_night_eighties")
+    );
     assert_eq!(sanitise_id("..hidden").as_deref(), Some("hidden"));
-    assert_eq!(sanitise_id("Catppuccin-Mocha").as_deref(), Some("catppuccin-mocha"));
+    assert_eq!(
+        sanitise_id("Catppuccin-Mocha").as_deref(),
+        Some("catppuccin-mocha")
+    );
     assert_eq!(sanitise_id("\u{e9}t\u{e9}").as_deref(), Some("t"));
     assert_eq!(sanitise_id("???"), None);
-    assert_eq!(sanitise_id(&"a".repeat(100)).map(|s| s.len()), Some(MAX_ID_LEN));
+    assert_eq!(
+        sanitise_id(&"a".repeat(100)).map(|s| s.len()),
+        Some(MAX_ID_LEN)
+    );
     let i = import_scheme("x.conf", Some("My Theme"), KITTY).unwrap();
     assert_eq!(i.theme.id, "my_theme");
     assert_eq!(i.theme.display_name, "My Theme");

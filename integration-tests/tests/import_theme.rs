@@ -143,7 +143,10 @@ fn imported_themes_are_listed_described_and_usable_at_once() {
         text.contains("as theme sunny_paper (light)") && text.contains("sunny_paper.json"),
         "{text}"
     );
-    assert!(text.contains("the foreground is used"), "no cursor in the file: {text}");
+    assert!(
+        text.contains("the foreground is used"),
+        "no cursor in the file: {text}"
+    );
     let described = conn.ok("list-themes", json!({"theme": "sunny_paper"}));
     let palette = &described["palette"];
     assert_eq!(palette["bg"], "#fdf6e3", "{palette}");
@@ -166,7 +169,10 @@ fn imported_themes_are_listed_described_and_usable_at_once() {
     let out = import(&daemon, &[kitty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("already exists") && err.contains("--force"), "{err}");
+    assert!(
+        err.contains("already exists") && err.contains("--force"),
+        "{err}"
+    );
     let out = import(&daemon, &[kitty.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let envelope: Value = serde_json::from_slice(&out.stdout).expect("error envelope");
