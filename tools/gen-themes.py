@@ -4,7 +4,11 @@ MIT-licensed colour-scheme collections published on npm:
 
   1. @electerm/electerm-themes  (iTerm2-Color-Schemes vendored as key=value files)
   2. tabby-community-color-schemes (iTerm2-Color-Schemes as Xresources strings)
-  3. config/themes/curated.json (the palettes tuios shipped before this catalogue), only for
+  3. config/themes/vhs-extra.json: the schemes of charmbracelet/vhs's themes.json (the list
+     bubbletint, and so the reference TUIOS, is generated from) whose ids the reference has and
+     neither 1, 2 nor 4 has. vhs is not on npm, so the subset is kept here; `--vhs FILE` rewrites it from
+     a copy of vhs's themes.json.
+  4. config/themes/curated.json (the palettes tuios shipped before this catalogue), only for
      ids the collections do not have, so no theme a user may have chosen disappears.
 
 Ids follow the reference TUIOS (bubbletint): the scheme's name in snake_case, splitting on
@@ -12,6 +16,8 @@ case and letter/digit changes ("AdventureTime" -> adventure_time, "Cobalt2" -> c
 
 Usage: tools/gen-themes.py            fetch the pinned packages with `npm pack` and regenerate
        tools/gen-themes.py DIR...     read already unpacked packages (each DIR holds package/)
+       tools/gen-themes.py --vhs FILE [DIR...]
+                                      also refresh vhs-extra.json from vhs's themes.json FILE
 Run from the repository root. The output is deterministic for the pinned versions.
 """
 import json
@@ -28,6 +34,8 @@ PACKAGES = [
 ]
 OUT = "config/themes/builtin.json"
 CURATED = "config/themes/curated.json"
+VHS_EXTRA = "config/themes/vhs-extra.json"
+GO_IDS = "config/themes/go-theme-ids.txt"
 ATTRIBUTION = "config/themes/ATTRIBUTION.md"
 
 ANSI_KEYS = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
@@ -123,6 +131,30 @@ def tabby(pkg):
             print(f"skipping {name}: incomplete Xresources", file=sys.stderr)
 
 
+def vhs(schemes):
+    """Schemes in vhs's themes.json shape: a list of objects with name, foreground, background,
+    cursor and camelCase ANSI keys (brightMagenta ...)."""
+    for s in schemes:
+        ansi = [s[k] for k in ANSI_KEYS] + [s["bright" + k[0].upper() + k[1:]] for k in ANSI_KEYS]
+        yield theme(s["name"], s["foreground"], s["background"], s.get("cursor"), ansi)
+
+
+def refresh_vhs_extra(path, have):
+    """Keep from vhs's list only the reference's ids that neither the npm collections nor
+    curated.json have: a palette tuios already shipped under an id is not swapped under users."""
+    go = {line.strip() for line in open(GO_IDS, encoding="utf-8") if line.strip()}
+    have = set(have) | {t["id"] for t in json.load(open(CURATED, encoding="utf-8"))}
+    keep = [
+        s for s in json.load(open(path, encoding="utf-8"))
+        if snake(s["name"]) in go and snake(s["name"]) not in have
+    ]
+    keep.sort(key=lambda s: snake(s["name"]))
+    with open(VHS_EXTRA, "w", encoding="utf-8") as f:
+        f.write("[\n")
+        f.write(",\n".join("  " + json.dumps(s, ensure_ascii=False) for s in keep))
+        f.write("\n]\n")
+
+
 def fetch(tmp):
     dirs = []
     for name, version in PACKAGES:
@@ -138,8 +170,12 @@ def fetch(tmp):
 
 
 def main():
+    args = sys.argv[1:]
+    vhs_file = None
+    if args[:1] == ["--vhs"] and len(args) >= 2:
+        vhs_file, args = args[1], args[2:]
     with tempfile.TemporaryDirectory() as tmp:
-        dirs = sys.argv[1:] or fetch(tmp)
+        dirs = args or fetch(tmp)
         readers = [electerm, tabby]
         themes = {}
         counts = []
@@ -151,19 +187,23 @@ def main():
                     themes[t["id"]] = t
                     n += 1
             counts.append(n)
-    n = 0
-    for t in json.load(open(CURATED, encoding="utf-8")):
-        if t["id"] not in themes:
-            themes[t["id"]] = t
-            n += 1
-    counts.append(n)
+    if vhs_file:
+        refresh_vhs_extra(vhs_file, themes)
+    for extra in (vhs(json.load(open(VHS_EXTRA, encoding="utf-8"))),
+                  json.load(open(CURATED, encoding="utf-8"))):
+        n = 0
+        for t in extra:
+            if t["id"] not in themes:
+                themes[t["id"]] = t
+                n += 1
+        counts.append(n)
     with open(OUT, "w", encoding="utf-8") as f:
         f.write("[\n")
         f.write(",\n".join("  " + json.dumps(themes[k], ensure_ascii=False) for k in sorted(themes)))
         f.write("\n]\n")
     print(
         f"{len(themes)} themes: {counts[0]} from {PACKAGES[0][0]}, {counts[1]} more from "
-        f"{PACKAGES[1][0]}, {counts[2]} more from {CURATED}",
+        f"{PACKAGES[1][0]}, {counts[2]} more from {VHS_EXTRA}, {counts[3]} more from {CURATED}",
         file=sys.stderr,
     )
 

@@ -37,6 +37,7 @@ pub enum Command {
     /// Send one raw verb request and print the daemon's response line.
     Call(CallArgs),
     PasteCheck(crate::paste_check::PasteCheckArgs),
+    ImportTheme(crate::import_theme::ImportThemeArgs),
     /// Print the JSON Schema of each verb's params and reply, generated from the protocol types
     /// this binary was built with (no daemon needed).
     Schema(SchemaArgs),

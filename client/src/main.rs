@@ -6,6 +6,7 @@ mod cli;
 mod clock;
 mod docs;
 mod failure;
+mod import_theme;
 mod json_client;
 mod local;
 mod output;
@@ -139,6 +140,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Call(a) => call_raw(&socket, &a.verb, a.params.as_deref()),
         // A `timeout` answer fails with its own exit status (see Failure::exit_code).
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
+        Command::ImportTheme(a) => emit(&import_theme::run(&a)?),
         Command::Tape(a) => tape_command(&socket, &a),
         Command::Ssh(a) => serve::ssh::run(&socket, a),
         Command::Web(a) => serve::web::run(&socket, &a),

@@ -9,6 +9,7 @@
 
 mod example;
 pub mod options;
+pub mod theme_import;
 pub mod themes;
 
 pub use example::example_config;

@@ -45,10 +45,10 @@ const MAX_THEME_FILE_BYTES: u64 = 64 * 1024;
 /// At most this many user theme files are read, so a huge directory cannot stall a call.
 const MAX_THEME_FILES: usize = 1000;
 /// Longest accepted theme id.
-const MAX_ID_LEN: usize = 64;
+pub(crate) const MAX_ID_LEN: usize = 64;
 
 /// Colours a user theme gets for any ANSI colour it leaves out (the xterm defaults).
-const DEFAULT_ANSI: [&str; 16] = [
+pub(crate) const DEFAULT_ANSI: [&str; 16] = [
     "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
     "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
 ];
@@ -393,7 +393,7 @@ pub fn contrast_ratio(a: &str, b: &str) -> Option<f64> {
 }
 
 /// A background is dark when black text on it would contrast less than white text does.
-fn is_dark(bg: &str) -> bool {
+pub(crate) fn is_dark(bg: &str) -> bool {
     parse_hex(bg).is_some_and(|rgb| {
         let l = luminance(rgb);
         (1.05 / (l + 0.05)) > ((l + 0.05) / 0.05)
