@@ -55,6 +55,9 @@ pub struct DaemonInfo {
     pub max_connections: usize,
 }
 
+/// Replaces the daemon's log filter (a tracing filter directive), for `daemon.log_level`.
+pub type LogFilter = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
+
 /// The daemon-wide actors every session and verb can reach.
 #[derive(Clone)]
 pub struct Services {
@@ -76,6 +79,9 @@ pub struct Services {
     pub manifests: agent::manifest_cache::Manifests,
     /// Where the `upgrade` verb asks the daemon's main loop for a live upgrade.
     pub upgrade: handover::UpgradeTrigger,
+    /// The daemon's own log filter, when it owns its logging (not a daemon hosted inside
+    /// `tuios ssh` or `tuios web`).
+    pub log_filter: Option<LogFilter>,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -148,6 +154,8 @@ pub struct Startup {
     pub fd_store: Option<Arc<dyn fd_store::FdStore>>,
     /// Where upgrade requests go, when this daemon can upgrade itself.
     pub upgrade: handover::UpgradeTrigger,
+    /// The daemon's log filter, when it owns its logging.
+    pub log_filter: Option<LogFilter>,
 }
 
 /// Handle to a running actor system, held by the daemon's main loop.
@@ -215,6 +223,7 @@ pub fn start(
         inputs: Default::default(),
         manifests: Default::default(),
         upgrade: startup.upgrade,
+        log_filter: startup.log_filter,
     };
     let survivors = fd_store::Survivors::from_store(startup.kept);
     let manager =

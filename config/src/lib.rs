@@ -208,6 +208,19 @@ pub fn load_daemon_config_from(
     Ok(config)
 }
 
+/// The tracing filter a `daemon.log_level` value (the reference TUIOS's words) stands for.
+pub fn log_level_directive(level: &str) -> Option<&'static str> {
+    Some(match level {
+        "off" => "off",
+        "errors" => "error",
+        "basic" => "warn",
+        "messages" => "info",
+        "verbose" => "debug",
+        "trace" => "trace",
+        _ => return None,
+    })
+}
+
 /// Check a log filter: a bare level name (case-insensitive), or a filter directive holding `=`
 /// or `,` (`tuios_actors=debug,info`). A bare word that is not a level is refused, because a
 /// tracing filter would read it as a target name and silently hide every log line.

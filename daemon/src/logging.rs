@@ -167,7 +167,7 @@ impl Write for CappedStderr {
 /// The filter comes from `level` if given, else `TUIOS_LOG`, else `RUST_LOG`, else `info`;
 /// empty values count as unset. A filter that does not parse falls back to `info` with a
 /// warning. Calling this again does nothing.
-pub fn init_logging(level: Option<&str>) {
+pub fn init_logging(level: Option<&str>) -> Option<actors::LogFilter> {
     let from_env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     let wanted = level
         .filter(|l| !l.trim().is_empty())
@@ -179,23 +179,42 @@ pub fn init_logging(level: Option<&str>) {
         Ok(filter) => (filter, None),
         Err(e) => (EnvFilter::new("info"), Some(e)),
     };
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    let installed = if LOG_FILE.get().is_some() {
-        builder
+    // The writer is part of the reload handle's type: each branch makes its own.
+    let (installed, set) = if LOG_FILE.get().is_some() {
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
             .with_writer(|| CappedStderr)
             .with_ansi(false)
-            .try_init()
+            .with_filter_reloading();
+        let handle = builder.reload_handle();
+        (builder.try_init().is_ok(), setter(handle))
     } else {
-        builder
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
             .with_writer(std::io::stderr)
             // Colour codes only help a person at a terminal; the journal would store them raw.
             .with_ansi(std::io::stderr().is_terminal())
-            .try_init()
-    }
-    .is_ok();
+            .with_filter_reloading();
+        let handle = builder.reload_handle();
+        (builder.try_init().is_ok(), setter(handle))
+    };
     if let (true, Some(e)) = (installed, rejected) {
         tracing::warn!("log filter `{wanted}` is not valid ({e}); using `info`");
     }
+    // Only the subscriber installed here can be reloaded: one set up earlier by the host
+    // process is not ours.
+    installed.then_some(set)
+}
+
+/// The daemon's filter, replaceable while it runs.
+fn setter<S: 'static>(handle: tracing_subscriber::reload::Handle<EnvFilter, S>) -> actors::LogFilter
+where
+    tracing_subscriber::reload::Handle<EnvFilter, S>: Send + Sync,
+{
+    std::sync::Arc::new(move |directive: &str| {
+        let filter = EnvFilter::try_new(directive).map_err(|e| e.to_string())?;
+        handle.reload(filter).map_err(|e| e.to_string())
+    })
 }
 
 #[cfg(test)]

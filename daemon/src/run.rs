@@ -109,7 +109,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
             return EXIT_USAGE;
         }
     }
-    crate::init_logging(opts.log_level.as_deref().or(cfg.log_level.as_deref()));
+    let log_filter = crate::init_logging(opts.log_level.as_deref().or(cfg.log_level.as_deref()));
     // Orphans of windows (a daemonised server whose parent exited) become the daemon's children
     // instead of init's, so close-window/kill-session `tree` can still find and end them.
     if let Err(e) = rustix::process::set_child_subreaper(Some(rustix::process::getpid())) {
@@ -201,6 +201,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
         incoming: handed,
         kept,
         nofile,
+        log_filter,
     };
     let code = system.block_on(serve(info));
     drop(system);
@@ -385,6 +386,8 @@ struct ServeInfo {
     kept: Vec<(String, std::os::fd::OwnedFd)>,
     /// The soft descriptor limit in force, which sets the connection cap.
     nofile: u64,
+    /// The daemon's log filter, for `daemon.log_level`.
+    log_filter: Option<actors::LogFilter>,
 }
 
 /// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
@@ -482,6 +485,7 @@ async fn serve(info: ServeInfo) -> i32 {
             kept: info.kept,
             fd_store,
             upgrade: actors::handover::UpgradeTrigger::new(upgrade_tx),
+            log_filter: info.log_filter,
         },
     );
     // Sent before the first await, so no shell has been spawned yet; unsetting NOTIFY_SOCKET

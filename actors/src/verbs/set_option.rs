@@ -34,6 +34,24 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             .await,
     )?;
     let (applied, reason) = match spec.applies {
+        // Daemon-wide: the running daemon's log filter changes now, whichever session set it.
+        options::Applies::Daemon if spec.path == "daemon.log_level" => {
+            let directive = config::log_level_directive(&value).unwrap_or("info");
+            match &env.services.log_filter {
+                Some(set) => match set(directive) {
+                    Ok(()) => {
+                        tracing::info!(level = %value, "log filter changed by set-option");
+                        (true, String::new())
+                    }
+                    Err(e) => (false, format!("the log filter was not changed: {e}")),
+                },
+                None => (
+                    false,
+                    "recorded; this daemon runs inside another tuios process, whose log it shares"
+                        .to_string(),
+                ),
+            }
+        }
         // The session's agent detector is re-timed on the spot.
         options::Applies::Daemon if spec.path.starts_with("daemon.agent_") => (true, String::new()),
         options::Applies::Daemon => (

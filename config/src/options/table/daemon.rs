@@ -1,6 +1,5 @@
 //! Registry rows for `daemon.*` and `debug.*`.
 
-use super::R_LOG_LEVEL;
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `daemon.*`, then `debug.*`.
@@ -40,7 +39,7 @@ pub(super) const DAEMON: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_LOG_LEVEL),
+        applies: Applies::Daemon,
         deprecated: None,
         description: "How much the daemon logs",
     },

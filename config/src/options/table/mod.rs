@@ -37,8 +37,6 @@ const R_NO_QUIT: &str =
 const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
 const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";
 const R_TERMINAL_MODE: &str = "tuios attach always starts in terminal mode";
-const R_LOG_LEVEL: &str =
-    "the daemon's log level is set when it starts (TUIOS_LOG_LEVEL), not per session";
 const R_NO_STICKY: &str =
     "the tuios client has no sticky notices: errors expire after notifications.error_duration";
 
