@@ -13,6 +13,7 @@ mod json;
 mod tmux;
 mod util;
 mod verbs;
+pub mod web;
 
 pub use binary::{frame, read_frame};
 pub use daemon::{tuios_bin, DaemonProcess, TestDaemon, TestEnv};
