@@ -230,7 +230,7 @@ fn a_stalled_viewer_skips_frames_while_the_others_keep_theirs() {
 
     // The reading viewer gets many more frames than the stalled one could hold in its socket
     // and its queue: the window went on sending to it.
-    const MANY: u64 = 600;
+    const MANY: u64 = 400;
     wait_until(
         FLOOD_DEADLINE,
         "the reading viewer to get many frames",
