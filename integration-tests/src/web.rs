@@ -1,5 +1,6 @@
-//! `tuios web` for the tests: the real server on a free port, and HTTP spoken by hand over a
-//! TcpStream (shared by web.rs and web_flood.rs).
+//! `tuios web` for the tests: the real server on a free port, HTTP spoken by hand over a
+//! TcpStream, and a WebSocket client (frames masked as a client must). Shared by web.rs,
+//! web_flood.rs and web_input.rs.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -207,5 +208,136 @@ impl Resp {
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
+    }
+}
+
+// --- A WebSocket attach, for real ------------------------------------------------------
+
+/// A client-side WebSocket frame (masked, as a client must send).
+pub fn ws_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![0x80 | opcode];
+    let mask = [0x12u8, 0x34, 0x56, 0x78];
+    match payload.len() {
+        n if n < 126 => f.push(0x80 | n as u8),
+        n if n < 65536 => {
+            f.push(0x80 | 126);
+            f.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            f.push(0x80 | 127);
+            f.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    f.extend_from_slice(&mask);
+    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    f
+}
+
+/// Reads one server frame: (opcode, payload).
+pub fn ws_read(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
+    let mut h = [0u8; 2];
+    s.read_exact(&mut h).ok()?;
+    let opcode = h[0] & 0x0f;
+    let mut len = u64::from(h[1] & 0x7f);
+    if len == 126 {
+        let mut b = [0u8; 2];
+        s.read_exact(&mut b).ok()?;
+        len = u64::from(u16::from_be_bytes(b));
+    } else if len == 127 {
+        let mut b = [0u8; 8];
+        s.read_exact(&mut b).ok()?;
+        len = u64::from_be_bytes(b);
+    }
+    let mut payload = vec![0u8; len as usize];
+    s.read_exact(&mut payload).ok()?;
+    Some((opcode, payload))
+}
+
+/// A WebSocket to `/ws?QUERY` with the cookie and our Origin: the stream (for writing) and
+/// the server's frames as they come.
+pub fn open_ws(web: &Web, cookie: &str, query: &str) -> (TcpStream, mpsc::Receiver<(u8, Vec<u8>)>) {
+    let s = TcpStream::connect(("127.0.0.1", web.port)).unwrap();
+    let s = upgrade(web, s, cookie, query);
+    // Output streams while the test types: read it on a thread.
+    let mut reader = s.try_clone().unwrap();
+    let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
+    std::thread::spawn(move || {
+        while let Some(frame) = ws_read(&mut reader) {
+            if tx.send(frame).is_err() {
+                break;
+            }
+        }
+    });
+    (s, rx)
+}
+
+/// Upgrades `s`, connected to the server, to a WebSocket on `/ws?QUERY` with the cookie and our
+/// Origin; returns it with nothing read past the 101 response.
+pub fn upgrade(web: &Web, mut s: TcpStream, cookie: &str, query: &str) -> TcpStream {
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    let req = format!(
+        "GET /ws?{query} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         Origin: {}\r\nCookie: {cookie}\r\n\r\n",
+        web.host(),
+        web.origin()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    // The 101 head, byte by byte up to the blank line (frames may follow at once).
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut b = [0u8; 1];
+        s.read_exact(&mut b).expect("the upgrade response");
+        head.push(b[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    s
+}
+
+/// A TCP connection to the server whose receive buffer is `rcvbuf` bytes and whose segments
+/// are small (both set before the connection is made, so the window it offers stays small and
+/// the server's send buffer, sized from the segment size, too): a browser that stops reading
+/// holds little in the sockets between it and the server.
+pub fn connect_with_small_buffer(web: &Web, rcvbuf: i32) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain socket calls on a descriptor we create and then own through TcpStream.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let stream = TcpStream::from_raw_fd(fd);
+        let r = libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&rcvbuf as *const i32).cast(),
+            std::mem::size_of::<i32>() as libc::socklen_t,
+        );
+        assert_eq!(r, 0, "SO_RCVBUF: {}", std::io::Error::last_os_error());
+        // Small segments too: the server sizes its send buffer from the segment size.
+        let mss: i32 = 536;
+        let r = libc::setsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_MAXSEG,
+            (&mss as *const i32).cast(),
+            std::mem::size_of::<i32>() as libc::socklen_t,
+        );
+        assert_eq!(r, 0, "TCP_MAXSEG: {}", std::io::Error::last_os_error());
+        let addr = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: web.port.to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from_be_bytes([127, 0, 0, 1]).to_be(),
+            },
+            sin_zero: [0; 8],
+        };
+        let r = libc::connect(
+            fd,
+            (&addr as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        );
+        assert_eq!(r, 0, "connect: {}", std::io::Error::last_os_error());
+        stream
     }
 }

@@ -291,10 +291,14 @@ fn osc_progress_from_a_real_program_moves_the_state_with_a_hold() {
     let (s, w) = d.session_with_window("osc");
     let mut c = d.conn();
     let mut stream = subscribe(&d, &s, &["agent-state", "output"]);
+    // `date` stamps the time (unix ns, the clock the hub stamps events with) and writes the
+    // quieting sequence in the same write, so the stamp is taken before the daemon can have
+    // seen the sequence: the hold starts after it whatever the load, and the idle state's own
+    // stamp is taken after the hold ended.
     c.ok(
         "send-text",
         json!({"session": s, "window": w,
-               "text": "printf '\\033]9;4;1;20\\007'; sleep 1; printf '\\033]9;4;0\\007'\n"}),
+               "text": "printf '\\033]9;4;1;20\\007'; sleep 1; date \"+quiet-at=%s%N$(printf '\\033]9;4;0\\007')\"\n"}),
     );
     let seen = events_until(&mut stream, |e| {
         e["type"] == "agent-state" && e["state"] == "idle"
@@ -302,18 +306,26 @@ fn osc_progress_from_a_real_program_moves_the_state_with_a_hold() {
     let agent: Vec<&Value> = seen.iter().filter(|e| e["type"] == "agent-state").collect();
     let states: Vec<&str> = agent.iter().map(|e| e["state"].as_str().unwrap()).collect();
     assert_eq!(states, ["working", "idle"]);
-    // The quieter state waited out the hold after the output that carried it: the first output
-    // after the working state (the sequence after `sleep 1`).
-    let (working, idle) = (agent[0], agent[1]);
-    let carrier = seen
-        .iter()
-        .find(|e| e["type"] == "output" && e["seq"].as_u64() > working["seq"].as_u64())
-        .expect("output after the working state");
-    let held_ms = (idle["time"].as_u64().unwrap() - carrier["time"].as_u64().unwrap()) / 1_000_000;
-    // 700 ms, less the moment between the window reading the chunk and the hub stamping it.
+    let idle = agent[1];
+    let screen = c.wait_for_capture(&s, &w, "the quieting stamp", DEADLINE, |c| {
+        c.lines().find_map(|l| {
+            let digits = l.trim().strip_prefix("quiet-at=")?;
+            (digits.len() >= 18 && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| digits.parse::<u64>().ok())
+                .flatten()
+        })
+    });
+    let quiet_at = screen;
+    let idle_at = idle["time"].as_u64().unwrap();
     assert!(
-        held_ms >= 650,
-        "idle published {held_ms} ms after the output"
+        idle_at >= quiet_at,
+        "idle stamped {idle_at} before the program wrote the sequence at {quiet_at}"
+    );
+    // The whole hold, not less: the quieter state stood 700 ms before it was published.
+    let held_ms = (idle_at - quiet_at) / 1_000_000;
+    assert!(
+        held_ms >= 700,
+        "idle published {held_ms} ms after the program wrote the quieting sequence"
     );
     let st = state_of(&mut c, &s, &w);
     assert_eq!(

@@ -3,15 +3,14 @@
 //! a wrong token, a foreign Origin, a foreign Host, a remote address without the flag; and
 //! with the token, the cookie has its flags and a WebSocket attaches for real.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpListener;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::process::Stdio;
-use std::sync::mpsc;
 
-use tuios_integration_tests::web::Web;
+use tuios_integration_tests::web::{open_ws, ws_frame, Web};
 use tuios_integration_tests::{poll, tuios_bin, TestDaemon, TestEnv, DEADLINE};
 
 #[test]
@@ -293,83 +292,6 @@ print(r.getheader("Set-Cookie"))
     for flag in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] {
         assert!(cookie.contains(flag), "{cookie}");
     }
-}
-
-// --- A WebSocket attach, for real ------------------------------------------------------
-
-/// A client-side WebSocket frame (masked, as a client must send).
-fn ws_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
-    let mut f = vec![0x80 | opcode];
-    let mask = [0x12u8, 0x34, 0x56, 0x78];
-    match payload.len() {
-        n if n < 126 => f.push(0x80 | n as u8),
-        n if n < 65536 => {
-            f.push(0x80 | 126);
-            f.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        n => {
-            f.push(0x80 | 127);
-            f.extend_from_slice(&(n as u64).to_be_bytes());
-        }
-    }
-    f.extend_from_slice(&mask);
-    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
-    f
-}
-
-/// Reads one server frame: (opcode, payload).
-fn ws_read(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
-    let mut h = [0u8; 2];
-    s.read_exact(&mut h).ok()?;
-    let opcode = h[0] & 0x0f;
-    let mut len = u64::from(h[1] & 0x7f);
-    if len == 126 {
-        let mut b = [0u8; 2];
-        s.read_exact(&mut b).ok()?;
-        len = u64::from(u16::from_be_bytes(b));
-    } else if len == 127 {
-        let mut b = [0u8; 8];
-        s.read_exact(&mut b).ok()?;
-        len = u64::from_be_bytes(b);
-    }
-    let mut payload = vec![0u8; len as usize];
-    s.read_exact(&mut payload).ok()?;
-    Some((opcode, payload))
-}
-
-/// A WebSocket to `/ws?QUERY` with the cookie and our Origin: the stream (for writing) and
-/// the server's frames as they come.
-fn open_ws(web: &Web, cookie: &str, query: &str) -> (TcpStream, mpsc::Receiver<(u8, Vec<u8>)>) {
-    let mut s = TcpStream::connect(("127.0.0.1", web.port)).unwrap();
-    s.set_read_timeout(Some(DEADLINE)).unwrap();
-    let req = format!(
-        "GET /ws?{query} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\n\
-         Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-         Origin: {}\r\nCookie: {cookie}\r\n\r\n",
-        web.host(),
-        web.origin()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    // The 101 head, byte by byte up to the blank line (frames may follow at once).
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut b = [0u8; 1];
-        s.read_exact(&mut b).expect("the upgrade response");
-        head.push(b[0]);
-    }
-    let head = String::from_utf8_lossy(&head);
-    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
-    // Output streams while the test types: read it on a thread.
-    let mut reader = s.try_clone().unwrap();
-    let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
-    std::thread::spawn(move || {
-        while let Some(frame) = ws_read(&mut reader) {
-            if tx.send(frame).is_err() {
-                break;
-            }
-        }
-    });
-    (s, rx)
 }
 
 /// The session's size as session-info reports it.
