@@ -37,7 +37,12 @@ pub struct PtyInput {
     window: String,
     /// Where it is registered, to leave when the program is gone.
     registry: PtyInputs,
+    /// The last bytes verbs wrote, to catch a frame introducer split across requests.
+    verb_tail: Mutex<Vec<u8>>,
 }
+
+/// Verb input bytes kept to check the next request against: longer than any introducer prefix.
+const VERB_TAIL: usize = 8;
 
 /// Held by a write on its way through the window's mailbox; dropped once the window queued it.
 pub struct Ticket(Arc<AtomicUsize>);
@@ -69,6 +74,34 @@ impl PtyInputs {
 /// A ticket for a write about to be sent to window `id` (None when it has no open input).
 pub fn ticket(inputs: &PtyInputs, id: &str) -> Option<Ticket> {
     inputs.find(id).map(|input| input.ticket())
+}
+
+/// Verbs check their input for frame introducers one request at a time; this also refuses one
+/// split across requests (`Escape`, then `_lumen;...`), which the program would read as one.
+/// Returns false (and keeps nothing) when `bytes` would complete an introducer the previous verb
+/// input began. Call before writing verb input; typed keys in between reset it ([`typed`]).
+pub fn verb_input_ok(inputs: &PtyInputs, id: &str, bytes: &[u8]) -> bool {
+    let Some(input) = inputs.find(id) else {
+        return true;
+    };
+    let mut tail = input.verb_tail.lock().unwrap_or_else(|e| e.into_inner());
+    let mut joined = tail.clone();
+    joined.extend_from_slice(bytes);
+    if !protocol::lumen::contains_frame_introducer(&tail)
+        && protocol::lumen::contains_frame_introducer(&joined)
+    {
+        return false;
+    }
+    let keep = joined.len().saturating_sub(VERB_TAIL);
+    *tail = joined.split_off(keep);
+    true
+}
+
+/// Keys a user typed reached window `id`: verb input before them no longer runs into the next.
+pub fn typed(inputs: &PtyInputs, id: &str) {
+    if let Some(input) = inputs.find(id) {
+        input.verb_tail.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
 }
 
 /// What became of a direct write.
@@ -172,6 +205,7 @@ impl PtyInput {
             in_flight: Arc::new(AtomicUsize::new(0)),
             window: window.to_string(),
             registry: registry.clone(),
+            verb_tail: Mutex::new(Vec::new()),
         });
         let mut all = registry.lock();
         // Forget inputs whose windows are gone; an adopted window replaces its old entry.

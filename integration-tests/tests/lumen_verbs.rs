@@ -135,6 +135,42 @@ fn send_text_and_send_keys_over_json_refuse_frame_introducers() {
     barrier(&mut conn, &s, &w, "#ok", &expected);
 }
 
+#[test]
+fn an_introducer_split_across_requests_is_refused_too() {
+    let daemon = TestDaemon::start();
+    let mut conn = daemon.conn();
+    let (s, w) = cat_window(&daemon, &mut conn);
+    // ESC alone is a key like any other.
+    conn.ok(
+        "send-keys",
+        json!({"session": s, "window": w, "keys": "Escape"}),
+    );
+    // The next request would make ESC _lumen; at the program: refused, nothing written.
+    for (verb, params) in [
+        (
+            "send-text",
+            json!({"session": s, "window": w, "text": "_lumen;v=0"}),
+        ),
+        (
+            "send-keys",
+            json!({"session": s, "window": w, "keys": "_lumen;", "literal": true}),
+        ),
+        ("send-text", json!({"session": s, "window": w, "text": "_"})),
+    ] {
+        let e = conn.err(verb, params);
+        assert_eq!(e["code"], "invalid_params", "{e}");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("frame introducer"),
+            "{e}"
+        );
+    }
+    // Anything else after the ESC goes through, and the program saw only that.
+    barrier(&mut conn, &s, &w, "x", "^[x");
+}
+
 /// `tuios ARGS...`: must fail, saying why on stderr.
 fn cli_refused(daemon: &TestDaemon, args: &[&str]) {
     let out = daemon.cli(args);

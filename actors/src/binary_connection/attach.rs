@@ -69,6 +69,8 @@ impl BinaryConnection {
                     );
                     return;
                 }
+                // Typed keys come between verb inputs: a verb's ESC no longer runs into the next.
+                pty_input::typed(&self.env.services.inputs, &window);
                 // A key for a window this client shows goes straight to its PTY when no earlier
                 // write to it is pending (see `pty_input`); else through the window, holding a
                 // ticket so that no later key overtakes it.

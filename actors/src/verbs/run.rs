@@ -96,6 +96,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
 
     let s = session(env, p.session).await?;
     let w = live_window(&s, p.window).await?;
+    super::send_keys::refuse_frames_in(env, &w.id, "command", command.as_bytes())?;
     // A shell whose process group is busy may be a subshell running a command, or a shell
     // just started whose start-up runs a helper (fish does): give it a moment before refusing.
     let busy_until = (now + SHELL_BUSY_GRACE).min(deadline);

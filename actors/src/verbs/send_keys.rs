@@ -52,7 +52,7 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, Ver
         params.raw.unwrap_or(false),
     )
     .map_err(|e| e.to_verb_error())?;
-    refuse_frames("keys", &bytes)?;
+    refuse_frames_in(env, &w.id, "keys", &bytes)?;
     // Encoded again in the window, with the cursor-key mode in force when they are written.
     mailbox(
         w.addr
@@ -128,6 +128,27 @@ fn leader_route(
     }
     refuse_frames("keys", &bytes)?;
     Ok(Some((*client, out.join(" "))))
+}
+
+/// [`refuse_frames`], and the same across requests: input that would complete an introducer
+/// the window's previous verb input began is refused too.
+pub(super) fn refuse_frames_in(
+    env: &VerbEnv,
+    window: &str,
+    param: &str,
+    bytes: &[u8],
+) -> Result<(), VerbError> {
+    refuse_frames(param, bytes)?;
+    if crate::pty_input::verb_input_ok(&env.services.inputs, window, bytes) {
+        return Ok(());
+    }
+    Err(VerbError::invalid_params(
+        param,
+        format!("{param} would complete a Lumen frame introducer (APC \"lumen;\") begun by the previous input to this window, which is never written to a program's input"),
+    )
+    .with_hint(protocol::Hint::new().param(param).detail(
+        "The previous request ended with the start of an introducer (ESC, or ESC _); nothing of this one was written.",
+    )))
 }
 
 /// Lumen: the terminal never writes a frame to a program's input, so input that holds a frame

@@ -1,5 +1,5 @@
 //! `send-text`: write text to a window's terminal exactly as given, as if it were typed or pasted.
-use super::send_keys::refuse_frames;
+use super::send_keys::{refuse_frames, refuse_frames_in};
 use super::{live_window, mailbox, ok, session, VerbEnv};
 use crate::errors;
 use crate::pty_input::{self, Direct};
@@ -13,6 +13,7 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<OkReply, Ver
     refuse_frames("text", text.as_bytes())?;
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
+    refuse_frames_in(env, &w.id, "text", text.as_bytes())?;
     // Straight to the PTY when nothing is pending before it (no hop to the window's thread).
     let (bytes, ticket) = match pty_input::write(&env.services.inputs, &w.id, text.into_bytes()) {
         Direct::Written => return Ok(ok()),
