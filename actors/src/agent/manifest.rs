@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::proc::ProcInfo;
 use super::screen::{ScreenFile, ScreenRules};
-use super::transcript::{TranscriptFile, TranscriptSpec};
+use super::transcript_spec::{TranscriptFile, TranscriptSpec};
 
 /// The bundled manifests, by file name.
 const BUNDLED: &[(&str, &str)] = &[

@@ -41,6 +41,7 @@ pub mod proc;
 pub mod screen;
 pub mod state;
 pub mod transcript;
+pub mod transcript_spec;
 
 pub use state::WindowAgent;
 

@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use protocol::agent::AgentState;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::manifest::glob_match;
+pub use super::transcript_spec::{dashed, TranscriptFile, TranscriptSpec, READER_CLAUDE_JSONL};
 
 /// Most bytes one look reads from a joined file. More new bytes than this and only the newest
 /// are read: the state is decided by the last records.
@@ -33,79 +33,6 @@ pub const MISSING_READS: u8 = 3;
 /// A file last written this long before the agent process started cannot be its transcript.
 /// (The start time is known to the second only.)
 const START_SLACK: Duration = Duration::from_secs(2);
-
-/// The only reader there is.
-pub const READER_CLAUDE_JSONL: &str = "claude-code-jsonl";
-
-/// A manifest's `[transcript]` table as written.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct TranscriptFile {
-    reader: String,
-    dir: String,
-    glob: String,
-}
-
-/// Where an agent's transcripts are and how to read them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TranscriptSpec {
-    /// Directory template: `{home}` and `{cwd:dashes}` are filled in.
-    pub dir: String,
-    /// File-name pattern (`*` and `?`).
-    pub glob: String,
-}
-
-impl TranscriptSpec {
-    pub fn compile(f: &TranscriptFile) -> Result<TranscriptSpec, String> {
-        if f.reader != READER_CLAUDE_JSONL {
-            return Err(format!(
-                "[transcript] reader {:?} is unknown; the only reader is {READER_CLAUDE_JSONL:?}",
-                f.reader
-            ));
-        }
-        if f.dir.trim().is_empty() {
-            return Err("[transcript] names no dir".into());
-        }
-        let glob = if f.glob.is_empty() {
-            "*.jsonl"
-        } else {
-            &f.glob
-        };
-        if glob.contains('/') {
-            return Err("[transcript] glob matches file names; it may not hold '/'".into());
-        }
-        Ok(TranscriptSpec {
-            dir: f.dir.clone(),
-            glob: glob.to_string(),
-        })
-    }
-
-    /// The directory for an agent running in `cwd`, with `home` the daemon's home.
-    pub fn dir_for(&self, home: &Path, cwd: &str) -> PathBuf {
-        PathBuf::from(
-            self.dir
-                .replace("{home}", &home.to_string_lossy())
-                .replace("{cwd:dashes}", &dashed(cwd)),
-        )
-    }
-}
-
-/// Claude Code's project directory name for a working directory: every character but ASCII
-/// letters and digits becomes `-`, one per UTF-16 unit as its JavaScript does, runs kept
-/// (`/home/u/my.proj` -> `-home-u-my-proj`).
-pub fn dashed(cwd: &str) -> String {
-    let mut out = String::with_capacity(cwd.len());
-    for c in cwd.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else {
-            for _ in 0..c.len_utf16() {
-                out.push('-');
-            }
-        }
-    }
-    out
-}
 
 /// The state one record says, if it says one: a main-thread assistant message that ended its
 /// turn is `done`, any other assistant or user message `working`. Sidechain records (subagents)
@@ -347,7 +274,7 @@ fn list_candidates(dir: &Path, glob: &str, since: SystemTime) -> std::io::Result
             found.push((mtime, entry.path()));
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     found.truncate(MAX_CANDIDATES);
     Ok(found
         .into_iter()
