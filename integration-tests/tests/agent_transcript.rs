@@ -1,7 +1,8 @@
 //! The transcript tier end to end: a fake Claude Code (a copy of `sleep` installed the way
 //! Claude Code's native installer installs itself, as `share/claude/versions/<version>`) runs in
 //! a window; the test writes its session JSONL under the daemon's HOME and watches the window's
-//! state follow it, a report win over it, and the joins the daemon must refuse.
+//! state follow it, the join end when the file goes, a report win over it, and the joins the
+//! daemon must refuse.
 
 use serde_json::{json, Value};
 use std::io::Write;
@@ -126,6 +127,21 @@ fn the_transcript_moves_the_state_and_a_report_still_wins() {
     wait_state(&mut c, &s, &w, "done");
     assert_eq!(state_of(&mut c, &s, &w)["source"], "transcript");
 
+    // The file goes: after three looks the join ends and the claim is yielded (it stands, as
+    // the detector's). A new session file is joined in its turn.
+    std::fs::remove_file(&file).unwrap();
+    wait_transcript(&mut c, &s, &w, "the join to end", |t| t["joined"] == false);
+    let st = state_of(&mut c, &s, &w);
+    assert_eq!(
+        (st["state"].as_str(), st["source"].as_str()),
+        (Some("done"), Some("detect")),
+        "{st}"
+    );
+    let file = dir.join("7d2f0000-1111-2222-3333-444455556666.jsonl");
+    append(&file, &user(&cwd, VERSION));
+    wait_state(&mut c, &s, &w, "working");
+    assert_eq!(state_of(&mut c, &s, &w)["source"], "transcript");
+
     // A report outranks the transcript: what the file says next is refused.
     let r = c.ok(
         "set-agent-state",
@@ -145,9 +161,10 @@ fn the_transcript_moves_the_state_and_a_report_still_wins() {
         "{st}"
     );
 
-    // The file goes: after three looks the join ends.
+    // The file goes again: the join ends, the report's claim is left alone.
     std::fs::remove_file(&file).unwrap();
     wait_transcript(&mut c, &s, &w, "the join to end", |t| t["joined"] == false);
+    assert_eq!(state_of(&mut c, &s, &w)["source"], "report");
 }
 
 #[test]
