@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::proc::ProcInfo;
 use super::screen::{ScreenFile, ScreenRules};
+use super::transcript_spec::{TranscriptFile, TranscriptSpec};
 
 /// The bundled manifests, by file name.
 const BUNDLED: &[(&str, &str)] = &[
@@ -93,6 +94,7 @@ struct ManifestFile {
     priority: Option<i64>,
     detect: DetectFile,
     screen: Option<ScreenFile>,
+    transcript: Option<TranscriptFile>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -132,6 +134,8 @@ pub struct Manifest {
     exe_glob: Vec<String>,
     require: Option<(Vec<String>, Vec<String>)>,
     pub screen: Option<ScreenRules>,
+    /// Where the agent's transcripts are (`[transcript]`).
+    pub transcript: Option<TranscriptSpec>,
 }
 
 impl Manifest {
@@ -196,6 +200,11 @@ impl Manifest {
             }
         }
         let screen = file.screen.as_ref().map(ScreenRules::compile).transpose()?;
+        let transcript = file
+            .transcript
+            .as_ref()
+            .map(TranscriptSpec::compile)
+            .transpose()?;
         Ok(Manifest {
             display_name: if file.display_name.is_empty() {
                 id.clone()
@@ -212,6 +221,7 @@ impl Manifest {
             exe_glob,
             require,
             screen,
+            transcript,
         })
     }
 

@@ -20,6 +20,12 @@
 //! - `TUIOS_AGENT_BINARIES`: more agent names for the name list, comma-separated.
 //! - `TUIOS_HARNESS_DIR`: the user manifest directory (default
 //!   `$XDG_CONFIG_HOME/tuios/harnesses`).
+//! - `TUIOS_AGENT_TRANSCRIPT_SECONDS`: how often a window attributed to a harness with
+//!   transcripts looks for its transcript and reads the one it joined (default 10, fractions
+//!   allowed, 0 or less turns the tier off).
+//! - `HOME`: `{home}` of a manifest's transcript directory. The daemon's own home, not the
+//!   agent's: the agent runs as the daemon's user, and a pane's environment is the program's to
+//!   change, so it is no better a guide.
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -34,6 +40,8 @@ pub mod osc;
 pub mod proc;
 pub mod screen;
 pub mod state;
+pub mod transcript;
+pub mod transcript_spec;
 
 pub use state::WindowAgent;
 
@@ -52,6 +60,10 @@ pub const OSC_HOLD: Duration = Duration::from_millis(700);
 pub const ACTIVITY_THROTTLE_MS: u64 = 250;
 /// Quiet time after output before the screen is read once more.
 pub const SETTLE: Duration = Duration::from_millis(400);
+/// How often the transcript tier searches and reads, when nothing sets it.
+pub const DEFAULT_TRANSCRIPT: Duration = Duration::from_secs(10);
+/// Quiet time after a window's output before its joined transcript is read.
+pub const TRANSCRIPT_DEBOUNCE: Duration = Duration::from_millis(150);
 /// A repeated OSC state is passed on again at most this often (it keeps a working claim fresh).
 const OSC_REPEAT_MS: u64 = 1_000;
 
@@ -80,6 +92,10 @@ pub struct AgentSettings {
     pub stall: Option<Duration>,
     /// Lowercased extra agent names.
     pub extra_names: Vec<String>,
+    /// The transcript tier's search and read interval; `None`: the tier is off.
+    pub transcript_every: Option<Duration>,
+    /// The daemon's home directory, `{home}` in transcript directories.
+    pub home: Option<std::path::PathBuf>,
 }
 
 impl AgentSettings {
@@ -92,14 +108,11 @@ impl AgentSettings {
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> AgentSettings {
         let autodetect = get("TUIOS_AGENT_AUTODETECT").and_then(|v| bool_word(&v));
         let detect_seconds = get("TUIOS_AGENT_DETECT_SECONDS").and_then(|v| v.trim().parse().ok());
-        let stall = match get("TUIOS_AGENT_STALL_SECONDS") {
-            None => Some(DEFAULT_STALL),
-            Some(v) => match v.trim().parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s.min(1e9))),
-                Ok(_) => None,
-                Err(_) => Some(DEFAULT_STALL),
-            },
-        };
+        let stall = seconds(get("TUIOS_AGENT_STALL_SECONDS"), DEFAULT_STALL);
+        let transcript_every = seconds(get("TUIOS_AGENT_TRANSCRIPT_SECONDS"), DEFAULT_TRANSCRIPT);
+        let home = get("HOME")
+            .filter(|h| h.starts_with('/'))
+            .map(std::path::PathBuf::from);
         let extra_names = get("TUIOS_AGENT_BINARIES")
             .map(|v| {
                 v.split(',')
@@ -113,6 +126,8 @@ impl AgentSettings {
             detect_seconds,
             stall,
             extra_names,
+            transcript_every,
+            home,
         }
     }
 
@@ -141,6 +156,19 @@ impl AgentSettings {
     pub fn stall_tick(&self) -> Option<Duration> {
         self.stall
             .map(|t| (t / 4).clamp(Duration::from_millis(200), Duration::from_secs(10)))
+    }
+}
+
+/// A duration in seconds (fractions allowed): `default` when unset or unreadable, `None` when 0
+/// or less.
+fn seconds(v: Option<String>, default: Duration) -> Option<Duration> {
+    match v {
+        None => Some(default),
+        Some(v) => match v.trim().parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s.min(1e9))),
+            Ok(_) => None,
+            Err(_) => Some(default),
+        },
     }
 }
 
@@ -324,6 +352,15 @@ mod tests {
             settings_of(&[("TUIOS_AGENT_STALL_SECONDS", "-3")]).stall,
             None
         );
+        assert_eq!(s.transcript_every, Some(DEFAULT_TRANSCRIPT));
+        let s = settings_of(&[
+            ("TUIOS_AGENT_TRANSCRIPT_SECONDS", "0.25"),
+            ("HOME", "/home/u"),
+        ]);
+        assert_eq!(s.transcript_every, Some(Duration::from_millis(250)));
+        assert_eq!(s.home.as_deref(), Some(std::path::Path::new("/home/u")));
+        let s = settings_of(&[("TUIOS_AGENT_TRANSCRIPT_SECONDS", "0"), ("HOME", "rel")]);
+        assert_eq!((s.transcript_every, s.home), (None, None));
         assert_eq!(bool_word("YES"), Some(true));
         assert_eq!(bool_word("maybe"), None);
     }

@@ -4,6 +4,7 @@
 use protocol::agent::{may_replace, AgentSource, AgentState};
 use serde_json::{json, Map, Value};
 
+use super::transcript::{AgentProc, TranscriptWatch};
 use super::PaneLink;
 
 /// A window's agent state, as a window's description carries it.
@@ -115,6 +116,10 @@ pub struct WindowAgent {
     pub stall_look: bool,
     /// When the detector last read this window's foreground process (ms); 0 = never.
     pub probed_ms: u64,
+    /// The agent process the detector last found, when a manifest recognised it.
+    pub agent_proc: Option<AgentProc>,
+    /// The transcript tier's join and search.
+    pub transcript: TranscriptWatch,
 }
 
 impl WindowAgent {
@@ -137,6 +142,8 @@ impl WindowAgent {
             settle_pending: false,
             stall_look: false,
             probed_ms: 0,
+            agent_proc: None,
+            transcript: TranscriptWatch::default(),
         }
     }
 

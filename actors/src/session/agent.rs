@@ -16,6 +16,7 @@ use crate::agent::manifest::{Manifest, Registry};
 use crate::agent::proc::ProcInfo;
 use crate::agent::screen::tail_lines;
 use crate::agent::state::{Report, ReportEffect, Stamp};
+use crate::agent::transcript::AgentProc;
 use crate::agent::{self, proc, AgentNotice, SETTLE};
 use crate::event_hub::Publish;
 use crate::window;
@@ -35,6 +36,9 @@ pub(super) struct SessionAgent {
     /// window) and go in the next batch.
     probing: bool,
     probe_pending: BTreeSet<String>,
+    /// The transcript tier's tick (`session/transcript.rs`); runs only while some window has a
+    /// transcript to follow.
+    pub(super) transcript: Option<SpawnHandle>,
 }
 
 impl Session {
@@ -188,6 +192,14 @@ impl Session {
         let found = fg
             .as_ref()
             .and_then(|p| registry.identify(p, &self.services.info.agent.extra_names));
+        // The transcript tier checks its join against this process.
+        self.windows[i].agent.agent_proc = match (&found, &fg) {
+            (Some(f), Some(p)) if f.harness.is_some() => Some(AgentProc {
+                pid: p.pid,
+                exe: p.exe.clone(),
+            }),
+            _ => None,
+        };
         let Some(found) = found else {
             if self.windows[i].agent.auto {
                 self.agent_clear_auto(i, ctx);
@@ -216,6 +228,7 @@ impl Session {
             // Newly attributed: what is on screen already counts.
             self.agent_scan(i, false, ctx);
         }
+        self.agent_transcript_ensure(i, ctx);
     }
 
     fn agent_clear_auto(&mut self, i: usize, ctx: &mut Context<Self>) {
@@ -255,6 +268,7 @@ impl Session {
         if out.state == AgentState::Working {
             self.agent_ensure_stall(ctx);
         }
+        self.agent_transcript_ensure(i, ctx);
         self.broadcast_state();
     }
 
@@ -409,6 +423,7 @@ impl Session {
         };
         self.save_after_output(ctx);
         self.agent_look(i, ctx);
+        self.agent_transcript_activity(i, ctx);
         self.agent_schedule_settle(window_id.to_string(), ctx);
     }
 
@@ -572,6 +587,9 @@ pub struct AgentWindowInfo {
     pub source: &'static str,
     pub harness: Option<String>,
     pub auto: bool,
+    /// The transcript tier's join (`joined`, `path`, `offset`) or why it made none (`joined`,
+    /// `reason`); absent when the window has no transcript to follow.
+    pub transcript: Option<serde_json::Value>,
 }
 
 #[derive(Message)]
@@ -592,6 +610,7 @@ impl Handler<GetAgentWindowInfo> for Session {
             source: w.agent.source_name(),
             harness: w.agent.harness.clone(),
             auto: w.agent.auto,
+            transcript: self.agent_transcript_view(i),
         })
     }
 }

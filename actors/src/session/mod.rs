@@ -20,6 +20,7 @@ mod clients;
 pub mod handover;
 mod labels;
 pub mod saved;
+mod transcript;
 mod views;
 mod workspaces;
 

@@ -27,6 +27,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
         auto_detected: info.auto,
         running: fg.is_some(),
         matched: false,
+        transcript: info.transcript.clone(),
         ..Default::default()
     };
     let Some(fg) = fg else {

@@ -102,6 +102,14 @@ fn print(r: &Reply) -> String {
     if let Some(note) = &r.note {
         out.push_str(&format!("note: {note}\n"));
     }
+    if let Some(t) = &r.transcript {
+        let text = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
+        if t.get("joined").and_then(Value::as_bool) == Some(true) {
+            out.push_str(&format!("transcript: {}\n", text("path")));
+        } else {
+            out.push_str(&format!("transcript: none ({})\n", text("reason")));
+        }
+    }
     let manifests = r.manifests.as_deref().unwrap_or_default();
     if !manifests.is_empty() {
         let rows: Vec<Vec<String>> = manifests
@@ -152,8 +160,10 @@ mod tests {
                 json!({"id": "aider", "matched": false, "reason": "comm is claude"}),
                 json!({"id": "claude-code", "matched": true, "rule": "comm=claude"}),
             ]),
+            transcript: Some(json!({"joined": true, "path": "/h/s.jsonl", "offset": 9})),
             ..Default::default()
         });
+        assert!(detect.contains("transcript: /h/s.jsonl\n"), "{detect}");
         assert!(
             detect.contains("process: claude [claude, -p] exe /bin/claude\n"),
             "{detect}"

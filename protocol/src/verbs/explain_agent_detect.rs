@@ -33,6 +33,8 @@ pub struct Reply {
     pub matched_harness: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<Value>,
 }
 
 pub const SPEC: VerbSpec = VerbSpec {
@@ -55,6 +57,7 @@ pub const SPEC: VerbSpec = VerbSpec {
         param("matched_rule", Str, "The predicate that identified the agent."),
         param("matched_harness", Str, "The manifest that identified it; empty for a name-list match."),
         param("note", Str, "Present when a name-list match names no harness: no screen rules run then."),
+        param("transcript", Object, "The transcript tier, for a window attributed to a harness with transcripts: joined true with the file's path and the offset read up to, or joined false with the reason the last search made no join."),
     ],
     examples: &[
         r#"{"id":1,"verb":"explain-agent-detect","params":{"session":"work","window":"agent"}}"#,

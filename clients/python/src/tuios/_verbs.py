@@ -182,6 +182,9 @@ class VerbMethods:
                 match.
             note (string): Present when a name-list match names no harness: no screen rules run
                 then.
+            transcript (object): The transcript tier, for a window attributed to a harness with
+                transcripts: joined true with the file's path and the offset read up to, or
+                joined false with the reason the last search made no join.
         """
         return self._verb("explain-agent-detect", {"session": session, "window": window})
 
