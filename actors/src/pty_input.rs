@@ -100,7 +100,11 @@ pub fn verb_input_ok(inputs: &PtyInputs, id: &str, bytes: &[u8]) -> bool {
 /// Keys a user typed reached window `id`: verb input before them no longer runs into the next.
 pub fn typed(inputs: &PtyInputs, id: &str) {
     if let Some(input) = inputs.find(id) {
-        input.verb_tail.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        input
+            .verb_tail
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 }
 
