@@ -275,6 +275,10 @@ fn cases() -> Vec<Case> {
             "\x1b[2;3H\x1b[?1047h\x1b[5;5H\x1b[?1047lX",
         ),
         c(
+            "alt1047_with_1048",
+            "\x1b[2;3H\x1b[?1048h\x1b[?1047h\x1b[5;5H\x1b7\x1b[?1047l\x1b8\x1b[?1048lX",
+        ),
+        c(
             "alt_scroll_keeps_no_history",
             "p\x1b[?1049h1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7\r\n8\x1b[?1049l",
         )
@@ -354,6 +358,15 @@ fn cases() -> Vec<Case> {
             "l1\r\nl2\r\nl3\x1b[?1049h\x1b[Hfull",
         )
         .then_resize(20, 6, "\x1b[?1049lX")
+        .with_scrollback(),
+        case(
+            "shrink_then_grow_cols",
+            20,
+            4,
+            "0123456789abcdef\r\nb\r\nc23456789abcdef\r\nd",
+        )
+        .then_resize(10, 4, "")
+        .then_resize(20, 4, "X")
         .with_scrollback(),
         case("resize_shrink_cols_wide", 10, 3, "ab\u{5b57}cd")
             .then_resize(4, 3, "")
@@ -436,6 +449,13 @@ fn apply_known_differences(cases: &mut [Case]) {
                 }
             }
             "hpr" => xterm(case, "abc  X", (6, 0), "tmux ignores HPR (CSI a)"),
+            "alt1047_with_1048" => xterm(
+                case,
+                "\n  X",
+                (3, 1),
+                "tmux ignores ?1048 and keeps one DECSC slot for both screens; xterm saves the \
+                 cursor on ?1048 and each screen has its own DECSC slot (vttest 11.8.7)",
+            ),
             "vpr" => xterm(case, "\n\n\n  X", (3, 3), "tmux ignores VPR (CSI e)"),
             "cht" => xterm(case, "                X", (17, 0), "tmux ignores CHT (CSI I)"),
             "bs_from_pending_wrap" => xterm(
@@ -496,20 +516,6 @@ fn apply_known_differences(cases: &mut [Case]) {
                 "a\u{2500}b",
                 (3, 0),
                 "tmux captures line-drawing cells as the ASCII byte sent; tuios captures the glyph",
-            ),
-            "rep_after_rep" => xterm(
-                case,
-                "abbbbbb",
-                (7, 0),
-                "tmux forgets the last character after any control sequence, REP included; \
-                 xterm keeps the last printed character, so a second REP repeats it again",
-            ),
-            "rep_after_sgr" => xterm(
-                case,
-                "xxx",
-                (3, 0),
-                "tmux forgets the last character after any control sequence (here SGR); xterm \
-                 keeps the last printed character",
             ),
             "shrink_cols_reflows" | "grow_cols_unwraps" | "resize_shrink_cols_wide" => {
                 case.expect = Expect::Differs {
