@@ -120,7 +120,6 @@ impl Emulator {
                 touched: Vec::new(),
                 touched_all: false,
                 prints: 0,
-                mute: false,
             },
             osc: OscGuard::default(),
             rep: RepGuard::default(),
@@ -186,9 +185,13 @@ impl Emulator {
         let parser = &mut self.parser;
         let rep = &mut self.rep;
         let mut advance = |part: &[u8], kind: Part| {
-            sink.state.mute = kind == Part::Rep { honoured: false };
+            // A REP xterm ignores becomes `ESC \`, which does nothing (vte dispatches it as
+            // a no-op) yet, like the REP's own ESC, ends whatever string the parser was in.
+            let part = match kind {
+                Part::Rep { honoured: false } => &b"\x1b\\"[..],
+                _ => part,
+            };
             parser.advance(&mut sink, part);
-            sink.state.mute = false;
             sink.state.prints
         };
         // OSC strings are held back here, so the parser never buffers more than the cap; REPs

@@ -2,7 +2,8 @@
 //! action just before it printed that character. Any other control in between, a REP
 //! included, makes xterm forget it (vttest 11.7: `+`, REP 1, REP 10 draws two `+`); tmux
 //! does the same. vte keeps its last printed character for good and repeats it on every REP,
-//! so this guard finds each REP in the bytes and tells the handler whether to honour it.
+//! so this guard finds each REP in the bytes and says whether to honour it; one it must
+//! not is replaced (see `Emulator::feed`).
 //!
 //! Whether the last action printed is read off the handler: the bytes before a REP are fed
 //! in two parts, the last character alone, and the handler's count of printed characters
@@ -31,32 +32,38 @@ pub(crate) struct RepGuard {
     printed: bool,
 }
 
-enum Scan {
-    No,
-    /// The bytes end before telling.
-    Partial,
-    /// A REP of this many bytes.
-    Rep(usize),
+/// Bytes vte takes as a CSI's parameters.
+fn is_param(b: u8) -> bool {
+    b.is_ascii_digit() || b == b';' || b == b':'
 }
 
-/// Whether `s`, which starts with ESC, starts with `ESC [ <digits, ; or :> b`. vte reads
-/// that as REP only: private markers and intermediates are other sequences.
-fn scan(s: &[u8]) -> Scan {
-    match s.get(1) {
-        None => return Scan::Partial,
-        Some(b'[') => {}
-        Some(_) => return Scan::No,
-    }
-    let params = s[2..]
+/// Where the REP whose final `b` is `buf[end]` starts, if `ESC [ <parameters>` precedes it.
+/// vte reads only that as REP: private markers and intermediates make other sequences.
+fn rep_start(buf: &[u8], end: usize) -> Option<usize> {
+    let params = buf[..end]
         .iter()
-        .take_while(|b| b.is_ascii_digit() || matches!(b, b';' | b':'))
+        .rev()
+        .take_while(|&&b| is_param(b))
         .count();
-    match s.get(2 + params) {
-        Some(b'b') => Scan::Rep(3 + params),
-        Some(_) => Scan::No,
-        None if s.len() <= MAX_HELD => Scan::Partial,
-        None => Scan::No,
+    let open = end - params;
+    (open >= 2 && buf[open - 1] == b'[' && buf[open - 2] == 0x1b).then(|| open - 2)
+}
+
+/// Where a REP cut off by the end of `buf` would start: a trailing `ESC`, or `ESC [` and
+/// parameters, `MAX_HELD` bytes at most.
+fn partial_start(buf: &[u8]) -> Option<usize> {
+    let n = buf.len();
+    if buf.last() == Some(&0x1b) {
+        return Some(n - 1);
     }
+    let params = buf
+        .iter()
+        .rev()
+        .take(MAX_HELD - 2)
+        .take_while(|&&b| is_param(b))
+        .count();
+    let open = n - params;
+    (open >= 2 && buf[open - 1] == b'[' && buf[open - 2] == 0x1b).then(|| open - 2)
 }
 
 /// Where the last (UTF-8) character of `bytes` starts.
@@ -83,25 +90,31 @@ impl RepGuard {
     }
 
     fn feed_all(&mut self, buf: &[u8], feed: &mut dyn FnMut(&[u8], Part) -> u64) {
+        // Without an ESC no REP can be here: plain text costs one `memchr`.
+        let Some(first) = memchr::memchr(0x1b, buf) else {
+            self.text(buf, feed);
+            return;
+        };
+        // Each REP is found by its final `b` and checked backwards: in coloured output `b`
+        // is far rarer than ESC, so this skips the SGRs instead of looking at each one.
         let mut done = 0;
-        for i in memchr::memchr_iter(0x1b, buf) {
-            match scan(&buf[i..]) {
-                Scan::No => {}
-                Scan::Partial => {
-                    self.text(&buf[done..i], feed);
-                    self.held.extend_from_slice(&buf[i..]);
-                    return;
-                }
-                Scan::Rep(len) => {
-                    self.text(&buf[done..i], feed);
-                    let honoured = self.printed;
-                    feed(&buf[i..i + len], Part::Rep { honoured });
-                    self.printed = false;
-                    done = i + len;
-                }
+        for end in memchr::memchr_iter(b'b', &buf[first..]).map(|i| first + i) {
+            if let Some(start) = rep_start(buf, end) {
+                self.text(&buf[done..start], feed);
+                let honoured = self.printed;
+                feed(&buf[start..=end], Part::Rep { honoured });
+                self.printed = false;
+                done = end + 1;
             }
         }
-        self.text(&buf[done..], feed);
+        let rest = &buf[done..];
+        match partial_start(rest) {
+            Some(cut) => {
+                self.text(&rest[..cut], feed);
+                self.held.extend_from_slice(&rest[cut..]);
+            }
+            None => self.text(rest, feed),
+        }
     }
 
     /// Feeds bytes with no REP in them, noting whether their last character printed.

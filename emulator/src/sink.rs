@@ -179,9 +179,6 @@ macro_rules! forward {
 impl Handler for TermSink<'_> {
     #[inline]
     fn input(&mut self, c: char) {
-        if self.state.mute {
-            return;
-        }
         self.state.prints = self.state.prints.wrapping_add(1);
         // A wrapping character scrolls at most one row.
         self.make_room_for_one();

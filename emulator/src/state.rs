@@ -47,8 +47,6 @@ pub(crate) struct FeedState {
     pub(crate) touched_all: bool,
     /// Characters printed so far (wrapping): tells the REP guard whether a part printed.
     pub(crate) prints: u64,
-    /// While set, printing does nothing: a REP xterm would ignore is being fed.
-    pub(crate) mute: bool,
 }
 
 impl FeedState {

@@ -49,6 +49,25 @@ fn rep_split_across_feeds() {
 }
 
 #[test]
+fn only_esc_bracket_parameters_b_is_a_rep() {
+    // A `b` in text or after an SGR, and `b` with a private marker or an intermediate, are
+    // no REPs; `CSI b` and `CSI 2;5 b` are (the first parameter counts).
+    let e = fed(20, 1, b"ab\x1b[1mb\x1b[?2bc\x1b[2 bd\x1b[2;5bx\x1b[b");
+    assert_eq!(e.capture(false, false), "abbcdddxx");
+    // Parameters too long to hold across reads: the REP is still found within one read.
+    let long = format!("y\x1b[{}1b", "0".repeat(40));
+    assert_eq!(fed(20, 1, long.as_bytes()).capture(false, false), "yy");
+}
+
+#[test]
+fn an_ignored_rep_still_ends_an_osc_string() {
+    // The ESC of a REP ends the title string before it; the REP itself does nothing.
+    let e = fed(10, 1, b"\x1b]2;t\x1b[2bX");
+    assert_eq!(e.title(), Some("t"));
+    assert_eq!(e.capture(false, false), "X");
+}
+
+#[test]
 fn mode_1048_saves_and_restores_the_cursor_around_1047() {
     // vttest 11.8.7: DECSC at 7;5, `?1048h` at 9;7, the alternate screen's own DECSC at
     // 15;7, then back: DECRC and `?1048l` land on 9;7.
