@@ -248,6 +248,50 @@ fn alternate_screens_47_and_1047() {
 }
 
 #[test]
+fn mode_1048_restores_the_cursor_after_leaving_1047() {
+    // vttest 11.8.7: DECSC at 7;5, `?1048h` at 9;7, the alternate screen's own DECSC at
+    // 15;7; back on the main screen DECRC and `?1048l` must land on 9;7.
+    let daemon = TestDaemon::start();
+    let session = daemon.new_session("fid");
+    let mut w = Shown::bytes(
+        &daemon,
+        &session,
+        20,
+        20,
+        b"\x1b[7;5H\x1b7\x1b[9;7H\x1b[?1048h\x1b[?1047h\x1b#8\x1b[15;7H\x1b7\x1b[18;1H\
+          \x1b[?1047l\x1b8\x1b[?1048lX",
+    );
+    w.expect(
+        plain(),
+        &format!("{}      X{}", "\n".repeat(8), "\n".repeat(11)),
+    );
+}
+
+#[test]
+fn narrowing_then_widening_keeps_the_rows_in_use() {
+    // 24 rows of 60 columns at 80x24; at 40 columns each takes two rows, pushing half of
+    // them into the scrollback; back at 80 all 24 are on the screen again (tmux reflows
+    // them back) and the scrollback is empty.
+    let daemon = TestDaemon::start();
+    let session = daemon.new_session("fid");
+    let lines: Vec<String> = (0..24)
+        .map(|i| format!("{i:02}{}", "x".repeat(58)))
+        .collect();
+    let mut w = Shown::bytes(&daemon, &session, 80, 24, lines.join("\r\n").as_bytes());
+    let full = lines.join("\n");
+    w.expect(plain(), &full);
+    w.resize(40, 24);
+    let narrow: Vec<String> = lines[12..]
+        .iter()
+        .map(|l| format!("{}\n{}", &l[..40], &l[40..]))
+        .collect();
+    w.expect(plain(), &narrow.join("\n"));
+    w.resize(80, 24);
+    w.expect(plain(), &full);
+    w.expect(recent(), &full);
+}
+
+#[test]
 fn growing_a_window_brings_its_scrollback_back() {
     let daemon = TestDaemon::start();
     let session = daemon.new_session("fid");
