@@ -18,6 +18,7 @@ mod effects;
 mod history;
 mod osc;
 mod render;
+mod rep;
 mod resize;
 mod rows;
 mod sink;
@@ -37,6 +38,7 @@ use alacritty_terminal::vte::ansi::{Processor, Timeout};
 use crate::effects::Listener;
 use crate::history::{history_cap, rebuild_active_grid};
 use crate::osc::OscGuard;
+use crate::rep::{Part, RepGuard};
 use crate::sink::TermSink;
 use crate::state::{flush_events, FeedState, Region};
 use crate::store::Store;
@@ -84,6 +86,7 @@ pub struct Emulator {
     history: usize,
     state: FeedState,
     osc: OscGuard,
+    rep: RepGuard,
     /// Per screen row, the change count when it last changed (see `row_generation`).
     row_gen: Vec<u64>,
     generation: u64,
@@ -116,8 +119,10 @@ impl Emulator {
                 primary_saved: None,
                 touched: Vec::new(),
                 touched_all: false,
+                prints: 0,
             },
             osc: OscGuard::default(),
+            rep: RepGuard::default(),
             row_gen: vec![0; rows],
             generation: 0,
         }
@@ -178,9 +183,21 @@ impl Emulator {
             credit: 0,
         };
         let parser = &mut self.parser;
-        // OSC strings are held back here, so the parser never buffers more than the cap.
+        let rep = &mut self.rep;
+        let mut advance = |part: &[u8], kind: Part| {
+            // A REP xterm ignores becomes `ESC \`, which does nothing (vte dispatches it as
+            // a no-op) yet, like the REP's own ESC, ends whatever string the parser was in.
+            let part = match kind {
+                Part::Rep { honoured: false } => &b"\x1b\\"[..],
+                _ => part,
+            };
+            parser.advance(&mut sink, part);
+            sink.state.prints
+        };
+        // OSC strings are held back here, so the parser never buffers more than the cap; REPs
+        // are found in what passes.
         self.osc
-            .feed(bytes, |segment| parser.advance(&mut sink, segment));
+            .feed(bytes, |segment| rep.feed(segment, &mut advance));
         sink.drain();
         flush_events(&self.term, &mut self.state);
         self.note_damage();
@@ -389,3 +406,5 @@ fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_vttest;

@@ -52,6 +52,13 @@ impl Emulator {
             drain_history(&mut self.term, &mut self.store);
             pulled = self.pull_back(rows - old_rows);
         }
+        if cols > old_cols {
+            // Wider rows may rejoin what a narrower width wrapped, freeing screen rows: hand
+            // alacritty the newest scrollback rows as history, so its reflow rejoins them too
+            // and brings them down into the freed rows (tmux does). Those not needed go back
+            // to the store at the new width.
+            self.lend_history(rows, self.rows_to_lend(rows, old_cols));
+        }
         self.term.resize(Size { cols, rows });
         drain_history(&mut self.term, &mut self.store);
         self.history = history_cap(rows);
@@ -94,6 +101,44 @@ impl Emulator {
         grid.cursor.point.line = (grid.cursor.point.line + k).min(last);
         grid.saved_cursor.point.line = (grid.saved_cursor.point.line + k).min(last);
         k
+    }
+
+    /// How many of the newest scrollback rows to lend alacritty before widening a `rows`
+    /// high screen that is `cols` wide: up to a screen's worth, made up to whole lines (a
+    /// row left behind must not wrap into the oldest one lent), and none written wider than
+    /// `cols`, which the screen would cut.
+    fn rows_to_lend(&self, rows: usize, cols: usize) -> usize {
+        let len = self.store.len();
+        let mut k = 0;
+        while k < len && self.store.width(len - 1 - k) <= cols {
+            if k >= rows && !self.store.wrapped(len - 1 - k) {
+                break;
+            }
+            k += 1;
+        }
+        k
+    }
+
+    /// Moves `k` of the newest scrollback rows into the (empty) history of the primary
+    /// screen, which is `rows` high; the screen itself is left as it was.
+    fn lend_history(&mut self, rows: usize, k: usize) {
+        if k == 0 {
+            return;
+        }
+        let cols = self.term.columns();
+        // k blank rows below the screen, the store's rows pulled in at the top, then scrolled
+        // up into the history: the blank rows come back at the bottom and are cut off.
+        self.term.resize(Size {
+            cols,
+            rows: rows + k,
+        });
+        drain_history(&mut self.term, &mut self.store);
+        let k = self.pull_back(k);
+        let grid = self.term.grid_mut();
+        grid.scroll_up::<Color>(&(Line(0)..Line((rows + k) as i32)), k);
+        grid.cursor.point.line -= k;
+        grid.saved_cursor.point.line -= k;
+        self.term.resize(Size { cols, rows });
     }
 
     /// Switches to the primary screen without touching the alternate screen's content,

@@ -179,6 +179,7 @@ macro_rules! forward {
 impl Handler for TermSink<'_> {
     #[inline]
     fn input(&mut self, c: char) {
+        self.state.prints = self.state.prints.wrapping_add(1);
         // A wrapping character scrolls at most one row.
         self.make_room_for_one();
         Handler::input(&mut *self.term, c)
@@ -363,6 +364,9 @@ impl Handler for TermSink<'_> {
                 return self.enter_alt(1049)
             }
             PrivateMode::Unknown(m @ (47 | 1047)) => return self.enter_alt(m),
+            // `?1048` saves the cursor as DECSC does (xterm); alacritty ignores it, and
+            // terminfo's smcup for 1047 relies on it.
+            PrivateMode::Unknown(1048) => return Handler::save_cursor_position(&mut *self.term),
             // DECCOLM resets the region (alacritty does, inside).
             PrivateMode::Named(NamedPrivateMode::ColumnMode) => {
                 self.set_region(Region::full(self.term.screen_lines()))
@@ -378,6 +382,7 @@ impl Handler for TermSink<'_> {
                 return self.leave_alt(1049)
             }
             PrivateMode::Unknown(m @ (47 | 1047)) => return self.leave_alt(m),
+            PrivateMode::Unknown(1048) => return Handler::restore_cursor_position(&mut *self.term),
             PrivateMode::Named(NamedPrivateMode::ColumnMode) => {
                 self.set_region(Region::full(self.term.screen_lines()))
             }

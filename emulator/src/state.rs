@@ -45,6 +45,8 @@ pub(crate) struct FeedState {
     /// only sees its own cursor moves); `touched_all` when that is not worth listing.
     pub(crate) touched: Vec<usize>,
     pub(crate) touched_all: bool,
+    /// Characters printed so far (wrapping): tells the REP guard whether a part printed.
+    pub(crate) prints: u64,
 }
 
 impl FeedState {

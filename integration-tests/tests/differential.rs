@@ -23,6 +23,12 @@ use std::process::{Command, Output};
 use serde_json::json;
 use tuios_integration_tests::*;
 
+// A test crate's root looks for modules beside it, where each file is a test of its own.
+#[path = "differential/styles.rs"]
+mod styles;
+
+use styles::{styled_rows, Style};
+
 /// What the tuios side is compared with.
 #[derive(Clone, Copy)]
 enum Expect {
@@ -275,6 +281,10 @@ fn cases() -> Vec<Case> {
             "\x1b[2;3H\x1b[?1047h\x1b[5;5H\x1b[?1047lX",
         ),
         c(
+            "alt1047_with_1048",
+            "\x1b[2;3H\x1b[?1048h\x1b[?1047h\x1b[5;5H\x1b7\x1b[?1047l\x1b8\x1b[?1048lX",
+        ),
+        c(
             "alt_scroll_keeps_no_history",
             "p\x1b[?1049h1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7\r\n8\x1b[?1049l",
         )
@@ -354,6 +364,15 @@ fn cases() -> Vec<Case> {
             "l1\r\nl2\r\nl3\x1b[?1049h\x1b[Hfull",
         )
         .then_resize(20, 6, "\x1b[?1049lX")
+        .with_scrollback(),
+        case(
+            "shrink_then_grow_cols",
+            20,
+            4,
+            "0123456789abcdef\r\nb\r\nc23456789abcdef\r\nd",
+        )
+        .then_resize(10, 4, "")
+        .then_resize(20, 4, "X")
         .with_scrollback(),
         case("resize_shrink_cols_wide", 10, 3, "ab\u{5b57}cd")
             .then_resize(4, 3, "")
@@ -436,6 +455,13 @@ fn apply_known_differences(cases: &mut [Case]) {
                 }
             }
             "hpr" => xterm(case, "abc  X", (6, 0), "tmux ignores HPR (CSI a)"),
+            "alt1047_with_1048" => xterm(
+                case,
+                "\n  X",
+                (3, 1),
+                "tmux ignores ?1048 and keeps one DECSC slot for both screens; xterm saves the \
+                 cursor on ?1048 and each screen has its own DECSC slot (vttest 11.8.7)",
+            ),
             "vpr" => xterm(case, "\n\n\n  X", (3, 3), "tmux ignores VPR (CSI e)"),
             "cht" => xterm(case, "                X", (17, 0), "tmux ignores CHT (CSI I)"),
             "bs_from_pending_wrap" => xterm(
@@ -496,20 +522,6 @@ fn apply_known_differences(cases: &mut [Case]) {
                 "a\u{2500}b",
                 (3, 0),
                 "tmux captures line-drawing cells as the ASCII byte sent; tuios captures the glyph",
-            ),
-            "rep_after_rep" => xterm(
-                case,
-                "abbbbbb",
-                (7, 0),
-                "tmux forgets the last character after any control sequence, REP included; \
-                 xterm keeps the last printed character, so a second REP repeats it again",
-            ),
-            "rep_after_sgr" => xterm(
-                case,
-                "xxx",
-                (3, 0),
-                "tmux forgets the last character after any control sequence (here SGR); xterm \
-                 keeps the last printed character",
             ),
             "shrink_cols_reflows" | "grow_cols_unwraps" | "resize_shrink_cols_wide" => {
                 case.expect = Expect::Differs {
@@ -708,178 +720,6 @@ fn plain_rows(capture: &str) -> Vec<String> {
 
 fn tmux_body(capture: &str) -> &str {
     capture.strip_suffix('\n').unwrap_or(capture)
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Style {
-    fg: Option<u32>,
-    bg: Option<u32>,
-    attrs: u16,
-}
-
-const BOLD: u16 = 1;
-const DIM: u16 = 2;
-const ITALIC: u16 = 4;
-const UNDERLINE: u16 = 8;
-const DOUBLE_UNDERLINE: u16 = 16;
-const CURLY_UNDERLINE: u16 = 32;
-const DOTTED_UNDERLINE: u16 = 64;
-const DASHED_UNDERLINE: u16 = 128;
-const BLINK: u16 = 256;
-const INVERSE: u16 = 512;
-const HIDDEN: u16 = 1024;
-const STRIKE: u16 = 2048;
-const ANY_UNDERLINE: u16 =
-    UNDERLINE | DOUBLE_UNDERLINE | CURLY_UNDERLINE | DOTTED_UNDERLINE | DASHED_UNDERLINE;
-
-impl Style {
-    /// Applies one SGR sequence's parameters (`;`-separated, `:` sub-parameters).
-    fn apply(&mut self, params: &str) {
-        let mut items: Vec<Vec<Option<u32>>> = params
-            .split(';')
-            .map(|p| p.split(':').map(|s| s.parse().ok()).collect())
-            .collect();
-        if params.is_empty() {
-            items = vec![vec![Some(0)]];
-        }
-        let mut i = 0;
-        while i < items.len() {
-            let item = &items[i];
-            let code = item[0].unwrap_or(0);
-            i += 1;
-            match code {
-                0 => *self = Style::default(),
-                1 => self.attrs |= BOLD,
-                2 => self.attrs |= DIM,
-                3 => self.attrs |= ITALIC,
-                4 => {
-                    self.attrs &= !ANY_UNDERLINE;
-                    self.attrs |= match item.get(1).copied().flatten() {
-                        None | Some(1) => UNDERLINE,
-                        Some(0) => 0,
-                        Some(2) => DOUBLE_UNDERLINE,
-                        Some(3) => CURLY_UNDERLINE,
-                        Some(4) => DOTTED_UNDERLINE,
-                        Some(_) => DASHED_UNDERLINE,
-                    };
-                }
-                5 | 6 => self.attrs |= BLINK,
-                7 => self.attrs |= INVERSE,
-                8 => self.attrs |= HIDDEN,
-                9 => self.attrs |= STRIKE,
-                21 => {
-                    self.attrs &= !ANY_UNDERLINE;
-                    self.attrs |= DOUBLE_UNDERLINE;
-                }
-                22 => self.attrs &= !(BOLD | DIM),
-                23 => self.attrs &= !ITALIC,
-                24 => self.attrs &= !ANY_UNDERLINE,
-                25 => self.attrs &= !BLINK,
-                27 => self.attrs &= !INVERSE,
-                28 => self.attrs &= !HIDDEN,
-                29 => self.attrs &= !STRIKE,
-                30..=37 => self.fg = Some(code - 30),
-                39 => self.fg = None,
-                40..=47 => self.bg = Some(code - 40),
-                49 => self.bg = None,
-                90..=97 => self.fg = Some(code - 90 + 8),
-                100..=107 => self.bg = Some(code - 100 + 8),
-                38 | 48 | 58 => {
-                    // Either sub-parameters in this item, or the next items.
-                    let rest: Vec<Option<u32>> = if item.len() > 1 {
-                        let mut r = item[1..].to_vec();
-                        // 38:2::r:g:b carries an empty colour-space id.
-                        if r.first() == Some(&Some(2)) && r.len() == 5 {
-                            r.remove(1);
-                        }
-                        r
-                    } else {
-                        let kind = items.get(i).and_then(|p| p[0]);
-                        let n = if kind == Some(2) { 4 } else { 2 };
-                        let r = items[i..(i + n).min(items.len())]
-                            .iter()
-                            .map(|p| p[0])
-                            .collect();
-                        i += n;
-                        r
-                    };
-                    let color = match rest.as_slice() {
-                        [Some(5), Some(n)] => Some(*n),
-                        [Some(2), Some(r), Some(g), Some(b)] => {
-                            Some(0x100_0000 | (r << 16) | (g << 8) | b)
-                        }
-                        _ => None,
-                    };
-                    match code {
-                        38 => self.fg = color,
-                        48 => self.bg = color,
-                        _ => {} // underline colour: tmux and tuios both keep it; not compared
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-fn is_zero_width(c: char) -> bool {
-    matches!(c as u32, 0x300..=0x36f | 0x200b..=0x200f | 0xfe00..=0xfe0f | 0x20d0..=0x20ff)
-}
-
-/// The cells of a styled capture, row by row: (text, style), trailing default blanks dropped.
-fn styled_rows(body: &str) -> Vec<Vec<(String, Style)>> {
-    let mut rows = Vec::new();
-    let mut style = Style::default();
-    for line in body.split('\n') {
-        let mut cells: Vec<(String, Style)> = Vec::new();
-        let mut chars = line.chars().peekable();
-        while let Some(ch) = chars.next() {
-            match ch {
-                '\x1b' => match chars.next() {
-                    Some('[') => {
-                        let mut params = String::new();
-                        let mut fin = ' ';
-                        for p in chars.by_ref() {
-                            if ('\x40'..='\x7e').contains(&p) {
-                                fin = p;
-                                break;
-                            }
-                            params.push(p);
-                        }
-                        if fin == 'm' {
-                            style.apply(&params);
-                        }
-                    }
-                    Some(']') => {
-                        // OSC (links): skip to ST or BEL.
-                        while let Some(p) = chars.next() {
-                            if p == '\x07' || (p == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
-                                break;
-                            }
-                        }
-                    }
-                    _ => {}
-                },
-                '\x08' => {}
-                c if is_zero_width(c) => {
-                    if let Some(last) = cells.last_mut() {
-                        last.0.push(c);
-                    }
-                }
-                c => cells.push((c.to_string(), style)),
-            }
-        }
-        while cells
-            .last()
-            .is_some_and(|(t, s)| t == " " && *s == Style::default())
-        {
-            cells.pop();
-        }
-        rows.push(cells);
-        // Each row of both captures starts from the default pen.
-        style = Style::default();
-    }
-    rows
 }
 
 /// What one side showed for a case.

@@ -202,7 +202,8 @@ fn dl_at_the_top_margin_does_not_feed_the_scrollback() {
 }
 
 #[test]
-fn rep_after_rep_repeats_the_last_printed_character() {
+fn rep_repeats_only_right_after_a_printed_character() {
+    // xterm (and vttest 11.7): a REP after another control, a REP included, does nothing.
     let daemon = TestDaemon::start();
     let session = daemon.new_session("fid");
     let mut w = Shown::bytes(
@@ -212,8 +213,8 @@ fn rep_after_rep_repeats_the_last_printed_character() {
         1,
         b"ab\x1b[2b\x1b[3b\x1b[31m\x1b[1b\x1b[m",
     );
-    w.expect(plain(), "abbbbbbb");
-    w.expect(styled(), "abbbbbb\x1b[31mb\x1b[m    ");
+    w.expect(plain(), "abbb");
+    w.expect(styled(), "abbb        ");
 }
 
 #[test]
@@ -244,6 +245,50 @@ fn alternate_screens_47_and_1047() {
         // Back on the main screen, where the program's cursor was (no restore for 47/1047).
         w.expect(plain(), "main\n   X");
     }
+}
+
+#[test]
+fn mode_1048_restores_the_cursor_after_leaving_1047() {
+    // vttest 11.8.7: DECSC at 7;5, `?1048h` at 9;7, the alternate screen's own DECSC at
+    // 15;7; back on the main screen DECRC and `?1048l` must land on 9;7.
+    let daemon = TestDaemon::start();
+    let session = daemon.new_session("fid");
+    let mut w = Shown::bytes(
+        &daemon,
+        &session,
+        20,
+        20,
+        b"\x1b[7;5H\x1b7\x1b[9;7H\x1b[?1048h\x1b[?1047h\x1b#8\x1b[15;7H\x1b7\x1b[18;1H\
+          \x1b[?1047l\x1b8\x1b[?1048lX",
+    );
+    w.expect(
+        plain(),
+        &format!("{}      X{}", "\n".repeat(8), "\n".repeat(11)),
+    );
+}
+
+#[test]
+fn narrowing_then_widening_keeps_the_rows_in_use() {
+    // 24 rows of 60 columns at 80x24; at 40 columns each takes two rows, pushing half of
+    // them into the scrollback; back at 80 all 24 are on the screen again (tmux reflows
+    // them back) and the scrollback is empty.
+    let daemon = TestDaemon::start();
+    let session = daemon.new_session("fid");
+    let lines: Vec<String> = (0..24)
+        .map(|i| format!("{i:02}{}", "x".repeat(58)))
+        .collect();
+    let mut w = Shown::bytes(&daemon, &session, 80, 24, lines.join("\r\n").as_bytes());
+    let full = lines.join("\n");
+    w.expect(plain(), &full);
+    w.resize(40, 24);
+    let narrow: Vec<String> = lines[12..]
+        .iter()
+        .map(|l| format!("{}\n{}", &l[..40], &l[40..]))
+        .collect();
+    w.expect(plain(), &narrow.join("\n"));
+    w.resize(80, 24);
+    w.expect(plain(), &full);
+    w.expect(recent(), &full);
 }
 
 #[test]

@@ -40,14 +40,24 @@ pub(crate) struct RowView<'a> {
 }
 
 impl Store {
+    /// Whether the `i`-th row (oldest first) wraps into the next one.
+    pub fn wrapped(&self, i: usize) -> bool {
+        self.rows[i].len & WRAPPED != 0
+    }
+
+    /// The screen width the `i`-th row (oldest first) was written at.
+    pub fn width(&self, i: usize) -> usize {
+        let seq = self.pushed - self.rows.len() as u64 + i as u64;
+        match self.widths.partition_point(|&(first, _)| first <= seq) {
+            0 => 0,
+            n => self.widths[n - 1].1 as usize,
+        }
+    }
+
     /// The `i`-th row, oldest first.
     pub fn row(&self, i: usize) -> RowView<'_> {
         let meta = self.rows[i];
-        let seq = self.pushed - self.rows.len() as u64 + i as u64;
-        let width = match self.widths.partition_point(|&(first, _)| first <= seq) {
-            0 => 0,
-            n => self.widths[n - 1].1 as usize,
-        };
+        let width = self.width(i);
         let len = meta.len & LEN_MASK;
         let off = meta.off as usize;
         let range = |block_len: usize| {
