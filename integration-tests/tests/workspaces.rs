@@ -313,6 +313,7 @@ fn client_only_verbs_check_their_params_then_need_a_client() {
         json!({"session": session, "tiling": false}),
         json!({"session": session, "equalize": true}),
         json!({"session": session, "rotate": true}),
+        json!({"session": session, "layout": "scrolling"}),
     ] {
         let error = conn.err("set-layout", params);
         assert_needs_client(&error, &session);

@@ -172,6 +172,9 @@ pub enum RoutedRequest {
         tiling: Option<bool>,
         equalize: bool,
         rotate: bool,
+        /// The layout to arrange the workspace in (set-layout's `layout`); `None` keeps it.
+        #[serde(default)]
+        layout: Option<String>,
     },
     FocusDirection {
         direction: String,

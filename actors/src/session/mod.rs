@@ -363,13 +363,27 @@ impl Session {
     }
 
     fn describe(&self) -> SessionDescription {
-        // The layout is the attached clients' (opaque to the daemon apart from this flag).
-        let tiling = self
+        // The layout is the attached clients' (opaque to the daemon apart from the current
+        // workspace's tiling flag and layout name).
+        let workspace = self
             .clients
             .layout
             .as_deref()
             .and_then(|l| serde_json::from_str::<Value>(l).ok())
-            .and_then(|l| l["workspaces"][self.current_workspace.to_string()]["tiling"].as_bool());
+            .and_then(|l| {
+                l.get("workspaces")?
+                    .get(self.current_workspace.to_string())
+                    .cloned()
+            });
+        let tiling = workspace.as_ref().and_then(|w| w["tiling"].as_bool());
+        // Clients from before layouts had names only tiled with split trees.
+        let layout_mode = tiling.map(|_| {
+            workspace
+                .as_ref()
+                .and_then(|w| w["mode"].as_str())
+                .unwrap_or("bsp")
+                .to_string()
+        });
         SessionDescription {
             name: self.name.clone(),
             id: self.id.clone(),
@@ -380,6 +394,7 @@ impl Session {
             workspace_names: self.workspace_names.clone(),
             workspace_order: self.workspace_order.clone(),
             tiling,
+            layout_mode,
             window_count: self.windows.len(),
             width: self.width,
             height: self.height,

@@ -63,6 +63,9 @@ pub struct SessionDescription {
     /// From the attached clients' layout of the current workspace: whether it tiles. `None`
     /// when no client has sent a layout that says.
     pub tiling: Option<bool>,
+    /// The name of that layout (`bsp`, `master-stack`, `scrolling`), as the client wrote it;
+    /// `None` under the same condition as `tiling`.
+    pub layout_mode: Option<String>,
     pub window_count: usize,
     pub width: u16,
     pub height: u16,

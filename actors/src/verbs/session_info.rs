@@ -26,7 +26,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
 
 /// The wire form of a session's description, without the waiters (run-command's
 /// GetSessionInfo sends it too). `mode` and `master_ratio` are fixed values the reference
-/// implementation reports.
+/// implementation reports (the client's master pane takes half the width).
 pub(super) fn reply(d: SessionDescription) -> Reply {
     Reply {
         session_name: d.name,
@@ -42,7 +42,7 @@ pub(super) fn reply(d: SessionDescription) -> Reply {
             .map(|(k, v)| (k.to_string(), Value::from(v)))
             .collect(),
         workspace_order: d.workspace_order,
-        layout_mode: if d.tiling.is_some() { "bsp" } else { "unknown" }.into(),
+        layout_mode: d.layout_mode.unwrap_or_else(|| "unknown".into()),
         window_count: d.window_count,
         tiling_mode: if d.tiling == Some(true) {
             "tiling"

@@ -1,17 +1,24 @@
 //! `set-layout`: change the tiling layout of the current workspace: turn tiling on or off, turn the
-//! focused split the other way, or make the splits even.
+//! focused split the other way, make the splits even, or pick bsp, master-stack or scrolling.
 use super::{session, VerbEnv};
 use protocol::attach::RoutedRequest;
-use protocol::verbs::set_layout::{Params, Reply};
+use protocol::verbs::set_layout::{Params, Reply, SPEC};
 use protocol::VerbError;
 use serde_json::Value;
 
 pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
-    if p.tiling.is_none() && !p.equalize.unwrap_or(false) && !p.rotate.unwrap_or(false) {
+    if p.tiling.is_none()
+        && p.layout.is_none()
+        && !p.equalize.unwrap_or(false)
+        && !p.rotate.unwrap_or(false)
+    {
         return Err(VerbError::invalid_params(
             "tiling",
-            "nothing to set: pass tiling, equalize or rotate",
+            "nothing to set: pass tiling, layout, equalize or rotate",
         ));
+    }
+    if let Some(layout) = &p.layout {
+        protocol::registry::check_accepted(SPEC.name, "layout", layout)?;
     }
     let s = session(env, p.session).await?;
     let data = super::route(
@@ -20,6 +27,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             tiling: p.tiling,
             equalize: p.equalize.unwrap_or(false),
             rotate: p.rotate.unwrap_or(false),
+            layout: p.layout,
         },
         "changing the layout",
     )

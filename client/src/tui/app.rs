@@ -17,8 +17,8 @@ use super::copy::{CopyMode, CopyOutcome};
 use super::input::{encode_key, encode_mouse, normalize_mods, MouseAction};
 use super::keys::{token_events, Action, InputMode, KeyChord, KeyConfig, KeyRoute, Router};
 use super::layout::{
-    content_rect, hit, neighbour, split_handle_at, Axis, Direction, Layout, Member, Part,
-    Placement, Rect, SplitHandle, WindowFrame,
+    content_rect, hit, neighbour, split_handle_at, wheel_direction, Axis, Direction, Layout,
+    Member, Part, Placement, Rect, SplitHandle, TileMode, WindowFrame, MASTER_RATIO,
 };
 use super::model::{
     Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
@@ -406,6 +406,7 @@ impl App {
             self.push_layout();
         }
         let ws = self.session.current_workspace;
+        self.layout.follow_focus(ws, focused.as_deref());
         self.frames = self.layout.frames(ws, area, focused.as_deref());
         let cap = self.settings.zoom_max_width;
         if cap > 0
@@ -546,10 +547,12 @@ impl App {
         &self.settings
     }
 
-    /// The current workspace's layout, as hooks name it: `bsp` when it tiles, else `floating`.
+    /// The current workspace's layout, as hooks name it: its tiling mode (`bsp`,
+    /// `master-stack`, `scrolling`) when it tiles, else `floating`.
     pub fn layout_mode(&self) -> &'static str {
-        if self.layout.tiling(self.session.current_workspace) {
-            "bsp"
+        let ws = self.session.current_workspace;
+        if self.layout.tiling(ws) {
+            self.layout.mode(ws).as_str()
         } else {
             "floating"
         }

@@ -190,6 +190,8 @@ pub enum Action {
     ToggleZoom,
     CopyMode,
     ToggleTiling,
+    /// Cycle the tiling layout: bsp, master-stack, scrolling.
+    CycleLayout,
     RotateSplit,
     Equalize,
     Focus(Direction),
@@ -258,6 +260,10 @@ pub const HELP: &[BindingHelp] = &[
         what: "toggle tiling / floating",
     },
     BindingHelp {
+        keys: "L",
+        what: "cycle layout: bsp / master-stack / scrolling",
+    },
+    BindingHelp {
         keys: "space",
         what: "rotate split",
     },
@@ -314,6 +320,7 @@ pub fn binding(ev: &KeyEvent) -> Option<Action> {
         KeyCode::Char('z') => Action::ToggleZoom,
         KeyCode::Char('[') => Action::CopyMode,
         KeyCode::Char('t') => Action::ToggleTiling,
+        KeyCode::Char('L') => Action::CycleLayout,
         KeyCode::Char(' ') => Action::RotateSplit,
         KeyCode::Char('=') => Action::Equalize,
         KeyCode::Char('-') => Action::Minimize,

@@ -1,5 +1,6 @@
-//! Window geometry, computed by the client: a BSP tree per workspace for tiling, a rectangle per
-//! window for floating mode, zoom, hit testing and directional neighbours. Pure: no I/O.
+//! Window geometry, computed by the client: a BSP tree per workspace for tiling (drawn as the
+//! tree, as master-stack or as a scrolling strip, per workspace), a rectangle per window for
+//! floating mode, zoom, hit testing and directional neighbours. Pure: no I/O.
 //!
 //! The whole [`Layout`] is serialized to JSON and shared through the daemon, so every client of a
 //! session shows the same arrangement. Maps are ordered so the JSON of equal layouts is equal.
@@ -382,6 +383,13 @@ pub struct WorkspaceLayout {
     pub floating: BTreeMap<String, Rect>,
     #[serde(default)]
     pub zoomed: Option<String>,
+    /// How tiled windows are drawn. The tree is kept in every mode: its reading order is the
+    /// order of master-stack and scrolling, and switching back to bsp finds the splits as left.
+    #[serde(default)]
+    pub mode: TileMode,
+    /// Scrolling mode: the first column in view.
+    #[serde(default)]
+    pub scroll: usize,
 }
 
 fn yes() -> bool {
@@ -395,6 +403,8 @@ impl Default for WorkspaceLayout {
             tree: None,
             floating: BTreeMap::new(),
             zoomed: None,
+            mode: TileMode::Bsp,
+            scroll: 0,
         }
     }
 }
@@ -448,6 +458,44 @@ impl Layout {
 
     pub fn tiling(&self, ws: i64) -> bool {
         self.workspace(ws).is_none_or(|w| w.tiling)
+    }
+
+    /// The tiling mode of `ws` (bsp for a workspace never arranged).
+    pub fn mode(&self, ws: i64) -> TileMode {
+        self.workspace(ws).map(|w| w.mode).unwrap_or_default()
+    }
+
+    /// Whether `ws` tiles as a split tree, so its dividers can be dragged and its splits turned.
+    pub fn tiles_bsp(&self, ws: i64) -> bool {
+        self.tiling(ws) && self.mode(ws) == TileMode::Bsp
+    }
+
+    /// Whether `ws` is drawn as a scrolling strip.
+    pub fn tiles_strip(&self, ws: i64) -> bool {
+        self.tiling(ws) && self.mode(ws) == TileMode::Scrolling
+    }
+
+    /// Keeps the scrolling view of `ws` on its focused window, so the view stays where focus
+    /// last took it rather than snapping back. Returns whether it moved.
+    pub fn follow_focus(&mut self, ws: i64, focused: Option<&str>) -> bool {
+        let Some(wl) = self.workspaces.get_mut(&ws) else {
+            return false;
+        };
+        if wl.mode != TileMode::Scrolling {
+            return false;
+        }
+        let order = wl.tree.as_ref().map(Node::leaves).unwrap_or_default();
+        let at = focused.and_then(|f| order.iter().position(|id| id == f));
+        let start = view_start(wl.scroll, at, order.len().max(1));
+        let moved = start != wl.scroll;
+        wl.scroll = start;
+        moved
+    }
+
+    /// The window beside `from` along the scrolling strip of `ws`.
+    pub fn strip_neighbour(&self, ws: i64, from: &str, dir: Direction) -> Option<String> {
+        let order = self.workspace(ws)?.tree.as_ref()?.leaves();
+        strip_neighbour(&order, from, dir)
     }
 
     /// Brings the trees and floating rectangles in line with the windows that exist: windows
@@ -529,7 +577,16 @@ impl Layout {
         if wl.tiling {
             let mut out = Vec::new();
             if let Some(t) = &wl.tree {
-                t.rects(area, &mut out);
+                match wl.mode {
+                    TileMode::Bsp => t.rects(area, &mut out),
+                    TileMode::MasterStack => out = master_stack(&t.leaves(), area, MASTER_RATIO),
+                    TileMode::Scrolling => {
+                        let order = t.leaves();
+                        let at = focused.and_then(|f| order.iter().position(|id| id == f));
+                        let start = view_start(wl.scroll, at, order.len());
+                        out = columns(&order, area, start);
+                    }
+                }
             }
             return out
                 .into_iter()
@@ -633,7 +690,13 @@ pub fn cascade(n: usize, area: Rect) -> Rect {
 }
 
 mod hits;
+mod master_stack;
+mod scrolling;
+mod tile_mode;
 pub use hits::*;
+pub use master_stack::*;
+pub use scrolling::*;
+pub use tile_mode::*;
 
 #[cfg(test)]
 mod tests;

@@ -115,6 +115,8 @@ pub struct Settings {
     pub click_to_type: String,
     /// Widest a zoomed window is drawn, in cells; 0 fills the screen.
     pub zoom_max_width: u16,
+    /// `appearance.niri_reverse_scroll`: the wheel walks a scrolling strip the other way.
+    pub niri_reverse_scroll: bool,
     /// `notifications.agent.*`.
     pub alerts: AlertConfig,
     pub dock_tabs: bool,
@@ -215,6 +217,7 @@ impl Settings {
             show_key_events: as_bool(&get("debug.show_key_events")).unwrap_or(false),
             zoom_max_width: int("appearance.zoom_max_width", 0).clamp(0, i64::from(u16::MAX))
                 as u16,
+            niri_reverse_scroll: as_bool(&get("appearance.niri_reverse_scroll")).unwrap_or(false),
             alerts: AlertConfig::read(&get),
             title_format: get("appearance.window_title_format"),
             tab_format: get("appearance.dock_workspace_tab_format"),

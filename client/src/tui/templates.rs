@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::layout::{remove, Node, Rect, WorkspaceLayout};
+use super::layout::{remove, Node, Rect, TileMode, WorkspaceLayout};
 
 /// Template format version; a newer file is refused rather than half-read.
 pub const VERSION: u32 = 1;
@@ -28,6 +28,9 @@ pub struct Template {
     pub floating: BTreeMap<String, Rect>,
     #[serde(default)]
     pub zoomed: Option<String>,
+    /// How the tiled windows are drawn (bsp for templates saved before there were others).
+    #[serde(default)]
+    pub mode: TileMode,
     /// One entry per slot, in slot order.
     pub windows: Vec<SlotWindow>,
 }
@@ -96,6 +99,7 @@ pub fn capture(wl: &WorkspaceLayout, slots: &[(String, Option<String>)]) -> Temp
             .filter_map(|(id, r)| slot_of(id).map(|s| (s, *r)))
             .collect(),
         zoomed: wl.zoomed.as_deref().and_then(slot_of),
+        mode: wl.mode,
         windows: slots
             .iter()
             .map(|(_, name)| SlotWindow { name: name.clone() })
@@ -128,6 +132,8 @@ pub fn apply(t: &Template, ids: &[String]) -> WorkspaceLayout {
             .filter_map(|(slot, r)| id_of(slot).map(|id| (id, *r)))
             .collect(),
         zoomed: t.zoomed.as_deref().and_then(id_of),
+        mode: t.mode,
+        scroll: 0,
     }
 }
 
@@ -270,6 +276,8 @@ mod tests {
             )),
             floating: [("aaa".to_string(), Rect::new(1, 2, 30, 10))].into(),
             zoomed: Some("bbb".into()),
+            mode: TileMode::MasterStack,
+            scroll: 0,
         }
     }
 
@@ -300,6 +308,8 @@ mod tests {
             )),
             floating: [("x".to_string(), Rect::new(1, 2, 30, 10))].into(),
             zoomed: Some("z".into()),
+            mode: TileMode::MasterStack,
+            scroll: 0,
         };
         assert_eq!(applied, expect);
     }

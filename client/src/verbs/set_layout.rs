@@ -1,4 +1,5 @@
-//! `tuios set-layout`: tiling on or off, rotate the focused split, even out the splits.
+//! `tuios set-layout`: tiling on or off, the layout (bsp, master-stack, scrolling), rotate the
+//! focused split, even out the splits.
 use std::path::Path;
 
 use clap::ArgGroup;
@@ -15,13 +16,15 @@ pub const ALIASES: &[&str] = &[];
     ArgGroup::new("change")
         .required(true)
         .multiple(true)
-        .args(["tiling", "equalize", "rotate"])
+        .args(["tiling", "layout", "equalize", "rotate"])
 ))]
 pub struct Args {
     #[command(flatten)]
     pub target: SessionTarget,
     #[arg(long, value_name = "BOOL")]
     pub tiling: Option<bool>,
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
     #[arg(long)]
     pub equalize: bool,
     #[arg(long)]
@@ -34,6 +37,7 @@ pub fn params(a: &Args) -> Params {
     Params {
         session: a.target.session.clone(),
         tiling: a.tiling,
+        layout: a.layout.clone(),
         equalize: a.equalize.then_some(true),
         rotate: a.rotate.then_some(true),
     }
@@ -67,6 +71,14 @@ mod tests {
         assert_eq!(
             sends(&["set-layout", "-s", "w", "--equalize", "--rotate"]),
             json!({"session": "w", "equalize": true, "rotate": true})
+        );
+        assert_eq!(
+            sends(&["set-layout", "--layout", "master-stack"]),
+            json!({"layout": "master-stack"})
+        );
+        assert_eq!(
+            refused(&["set-layout", "--layout", "spiral"]),
+            clap::error::ErrorKind::InvalidValue
         );
         assert_eq!(
             refused(&["set-layout"]),

@@ -45,7 +45,7 @@ pub const SPEC: VerbSpec = VerbSpec {
         param("num_workspaces", Int, "How many workspaces a session has: 9."),
         param("workspace_names", Object, "Names of the named workspaces, keyed by number."),
         param("workspace_order", IntList, "The order workspaces are shown in, or null for 1, 2, 3 ..."),
-        param("layout_mode", Str, "\"bsp\" when a client reported a layout, else \"unknown\"."),
+        param("layout_mode", Str, "The current workspace's layout as the attached client reported it: \"bsp\", \"master-stack\" or \"scrolling\"; \"unknown\" when no client has reported one."),
         param("window_count", Int, "How many windows the session has."),
         param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
         param("master_ratio", Float, "Share of the width the master pane takes."),

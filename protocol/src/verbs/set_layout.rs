@@ -12,7 +12,12 @@ pub struct Params {
     pub equalize: Option<bool>,
     /// Default false.
     pub rotate: Option<bool>,
+    /// One of [`LAYOUT_MODES`]; `None` keeps the workspace's tiling layout.
+    pub layout: Option<String>,
 }
+
+/// The tiling layouts a client arranges a workspace in.
+pub const LAYOUT_MODES: &[&str] = &["bsp", "master-stack", "scrolling"];
 
 reply_tag!(Tag = "layout");
 
@@ -27,12 +32,13 @@ pub struct Reply {
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "set-layout",
-    description: "Change the tiling layout of the current workspace: turn tiling on or off, turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
+    description: "Change the tiling layout of the current workspace: turn tiling on or off, pick the layout (bsp, master-stack or scrolling; layout is an extension), turn the focused split the other way, or make the splits even. Needs an attached client, which does the layout.",
     params: &[
         SESSION,
         param("tiling", Bool, "true to tile the windows, false to let them float. Leave it out to keep the mode."),
         with_default("equalize", Bool, "Give every pane an equal share of its split.", "false"),
         with_default("rotate", Bool, "Turn the focused pane's split the other way.", "false"),
+        param("layout", Str, "How tiled windows are arranged: \"bsp\" (split tree), \"master-stack\" (one pane on the left, the rest stacked on the right) or \"scrolling\" (a strip of columns scrolled to the focused one). Picking one turns tiling on unless tiling says otherwise; leave it out to keep the layout (extension).").accepting(LAYOUT_MODES),
     ],
     returns: &[
         param("tiling_mode", Str, "\"tiling\" or \"floating\"."),
@@ -42,5 +48,6 @@ pub const SPEC: VerbSpec = VerbSpec {
     examples: &[
         r#"{"id":1,"verb":"set-layout","params":{"session":"work","tiling":true}}"#,
         r#"{"id":2,"verb":"set-layout","params":{"equalize":true,"rotate":true}}"#,
+        r#"{"id":3,"verb":"set-layout","params":{"layout":"master-stack"}}"#,
     ],
 };

@@ -80,6 +80,15 @@ impl App {
                 }
             }
             Action::ToggleTiling => self.set_tiling(ws, None),
+            Action::CycleLayout => {
+                let next = self.layout.mode(ws).next();
+                self.layout.workspace_mut(ws).mode = next;
+                // Cycling from floating shows the layout it lands on.
+                self.layout.workspace_mut(ws).tiling = true;
+                self.push_layout();
+                self.relayout();
+                self.flash(next.as_str());
+            }
             Action::RotateSplit => {
                 if let Some(id) = self.focused_id() {
                     if self.layout.rotate(ws, &id) {
@@ -194,8 +203,18 @@ impl App {
         let from = self
             .focused_id()
             .ok_or_else(|| "no window is focused on this workspace".to_string())?;
-        let to = neighbour(&self.frames, &from, dir)
-            .ok_or_else(|| format!("no window to the {}", dir.as_str()))?;
+        let ws = self.session.current_workspace;
+        let zoomed = self
+            .layout
+            .workspace(ws)
+            .is_some_and(|w| w.zoomed.is_some());
+        // The strip's columns out of view have no frame, so they are found by order instead.
+        let to = if self.layout.tiles_strip(ws) && !zoomed {
+            self.layout.strip_neighbour(ws, &from, dir)
+        } else {
+            neighbour(&self.frames, &from, dir)
+        }
+        .ok_or_else(|| format!("no window to the {}", dir.as_str()))?;
         self.focus(&to);
         Ok(to)
     }

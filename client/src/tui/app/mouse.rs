@@ -32,13 +32,27 @@ impl App {
 
     pub(super) fn on_wheel(&mut self, x: u16, y: u16, up: bool, mods: Modifiers) {
         let bordered = self.bordered();
-        let Some((i, Part::Content { col, row })) = hit(
+        let at = hit(
             &self.frames,
             x,
             y,
             bordered,
             self.settings.title != Edge::Bottom,
-        ) else {
+        );
+        // Over a scrolling strip the wheel walks the columns when it is on a frame's edge or
+        // held with shift; inside a window it stays the window's.
+        let ws = self.session.current_workspace;
+        let on_edge = matches!(at, Some((_, Part::Title | Part::Border)));
+        if self.overlay == Overlay::None
+            && (on_edge || (at.is_some() && mods.contains(Modifiers::SHIFT)))
+            && self.layout.tiles_strip(ws)
+        {
+            let dir = wheel_direction(up, self.settings.niri_reverse_scroll);
+            // At either end of the strip there is no column further, and a notch does nothing.
+            let _ = self.focus_direction(dir);
+            return;
+        }
+        let Some((i, Part::Content { col, row })) = at else {
             return;
         };
         let id = self.frames[i].id.clone();
@@ -109,7 +123,7 @@ impl App {
         let ws = self.session.current_workspace;
         let bordered = self.bordered();
         let title_top = self.settings.title != Edge::Bottom;
-        if button == 0 && self.layout.tiling(ws) && bordered {
+        if button == 0 && self.layout.tiles_bsp(ws) && bordered {
             if let Some(tree) = self.layout.workspace(ws).and_then(|w| w.tree.clone()) {
                 let zoomed = self.layout.workspace(ws).and_then(|w| w.zoomed.clone());
                 let content_hit = matches!(

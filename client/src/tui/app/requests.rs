@@ -23,7 +23,8 @@ impl App {
                 tiling,
                 equalize,
                 rotate,
-            } => self.apply_layout(tiling, equalize, rotate),
+                layout,
+            } => self.apply_layout(tiling, equalize, rotate, layout.as_deref()),
             RoutedRequest::FocusDirection { direction } => match Direction::parse(&direction) {
                 Some(d) => self
                     .focus_direction(d)
@@ -122,9 +123,21 @@ impl App {
         tiling: Option<bool>,
         equalize: bool,
         rotate: bool,
+        layout: Option<&str>,
     ) -> Result<Option<Value>, String> {
         let ws = self.session.current_workspace;
-        if let Some(on) = tiling {
+        let mode = layout
+            .map(|l| {
+                TileMode::parse(l).ok_or_else(|| {
+                    format!("{l:?} is not a layout; use bsp, master-stack or scrolling")
+                })
+            })
+            .transpose()?;
+        if let Some(m) = mode {
+            self.layout.workspace_mut(ws).mode = m;
+        }
+        // Picking a layout means wanting to see it: tiling comes on unless asked otherwise.
+        if let Some(on) = tiling.or(mode.map(|_| true)) {
             self.set_tiling(ws, Some(on));
         }
         if rotate {
@@ -153,8 +166,8 @@ impl App {
         let tiling = self.layout.tiling(ws);
         json!({
             "tiling_mode": if tiling { "tiling" } else { "floating" },
-            "layout_mode": "bsp",
-            "master_ratio": 0.5,
+            "layout_mode": self.layout.mode(ws).as_str(),
+            "master_ratio": MASTER_RATIO,
         })
     }
 

@@ -5,6 +5,7 @@ use termwiz::surface::Surface;
 
 mod chrome;
 mod damage;
+mod layouts;
 mod links;
 mod mouse;
 
@@ -457,6 +458,7 @@ fn layout_requests_and_layouts_from_other_clients() {
     app.on_request(
         4,
         RoutedRequest::Layout {
+            layout: None,
             tiling: Some(false),
             equalize: false,
             rotate: false,

@@ -275,3 +275,61 @@ fn a_zoomed_window_is_centred_at_its_width_cap() {
         Rect::new(6, 1, 4, 5)
     );
 }
+
+#[test]
+fn modes_draw_the_tree_order_and_the_strip_remembers_its_view() {
+    let mut l = Layout::default();
+    let four = members(&[("a", 1), ("b", 1), ("c", 1), ("d", 1)]);
+    l.reconcile(&four, None, None, AREA);
+    let order = l.workspace(1).unwrap().tree.as_ref().unwrap().leaves();
+    assert_eq!(l.mode(1), TileMode::Bsp);
+    assert!(l.tiles_bsp(1));
+
+    l.workspace_mut(1).mode = TileMode::MasterStack;
+    assert!(!l.tiles_bsp(1), "no dividers to drag outside bsp");
+    assert_eq!(rects_of(&l, 1), master_stack(&order, AREA, MASTER_RATIO));
+
+    l.workspace_mut(1).mode = TileMode::Scrolling;
+    assert!(l.tiles_strip(1));
+    // Focus on the last column: the view ends there, and remembers it.
+    assert!(l.follow_focus(1, Some(&order[3])));
+    assert_eq!(l.workspace(1).unwrap().scroll, 2);
+    let shown = |l: &Layout, f: &str| -> Vec<String> {
+        l.frames(1, AREA, Some(f))
+            .into_iter()
+            .map(|f| f.id)
+            .collect()
+    };
+    assert_eq!(shown(&l, &order[3]), order[2..]);
+    // Back one column: still in view, so the view stays.
+    assert!(!l.follow_focus(1, Some(&order[2])));
+    assert_eq!(shown(&l, &order[2]), order[2..]);
+    // Further left, it follows.
+    assert!(l.follow_focus(1, Some(&order[0])));
+    assert_eq!(shown(&l, &order[0]), order[..2]);
+    assert_eq!(
+        l.strip_neighbour(1, &order[1], Direction::Right),
+        Some(order[2].clone())
+    );
+    // Zoom still wins over every mode.
+    l.workspace_mut(1).zoomed = Some(order[3].clone());
+    assert_eq!(shown(&l, &order[0]), [order[3].clone()]);
+    // Other modes leave the view alone.
+    l.workspace_mut(1).mode = TileMode::Bsp;
+    assert!(!l.follow_focus(1, Some(&order[3])));
+}
+
+#[test]
+fn the_mode_is_in_the_shared_json_and_older_layouts_read_as_bsp() {
+    let mut l = Layout::default();
+    l.reconcile(&members(&[("a", 1), ("b", 2)]), None, None, AREA);
+    l.workspace_mut(2).mode = TileMode::Scrolling;
+    let json: serde_json::Value = serde_json::from_str(&l.to_json()).unwrap();
+    // What the daemon reads for session-info's layout_mode.
+    assert_eq!(json["workspaces"]["1"]["mode"], "bsp");
+    assert_eq!(json["workspaces"]["2"]["mode"], "scrolling");
+    let old = r#"{"workspaces":{"1":{"tiling":true,"tree":{"type":"leaf","window":"a"}}}}"#;
+    let back = Layout::from_json(old).unwrap();
+    assert_eq!(back.mode(1), TileMode::Bsp);
+    assert_eq!(back.workspace(1).unwrap().scroll, 0);
+}

@@ -881,7 +881,9 @@ class VerbMethods:
             num_workspaces (int): How many workspaces a session has: 9.
             workspace_names (object): Names of the named workspaces, keyed by number.
             workspace_order ([]int): The order workspaces are shown in, or null for 1, 2, 3 ...
-            layout_mode (string): "bsp" when a client reported a layout, else "unknown".
+            layout_mode (string): The current workspace's layout as the attached client reported
+                it: "bsp", "master-stack" or "scrolling"; "unknown" when no client has reported
+                one.
             window_count (int): How many windows the session has.
             tiling_mode (string): "tiling" or "floating".
             master_ratio (float): Share of the width the master pane takes.
@@ -951,10 +953,12 @@ class VerbMethods:
         tiling: Optional[bool] = None,
         equalize: Optional[bool] = None,
         rotate: Optional[bool] = None,
+        layout: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``set-layout``: Change the tiling layout of the current workspace: turn
-        tiling on or off, turn the focused split the other way, or make the splits even.
-        Needs an attached client, which does the layout.
+        tiling on or off, pick the layout (bsp, master-stack or scrolling; layout is an
+        extension), turn the focused split the other way, or make the splits even. Needs
+        an attached client, which does the layout.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
@@ -963,6 +967,11 @@ class VerbMethods:
                 mode.
             equalize: Give every pane an equal share of its split. Default: false.
             rotate: Turn the focused pane's split the other way. Default: false.
+            layout: How tiled windows are arranged: "bsp" (split tree), "master-stack" (one pane
+                on the left, the rest stacked on the right) or "scrolling" (a strip of columns
+                scrolled to the focused one). Picking one turns tiling on unless tiling says
+                otherwise; leave it out to keep the layout (extension). Accepted: bsp,
+                master-stack, scrolling.
 
         Returns:
             The result object, with these keys among others:
@@ -978,6 +987,7 @@ class VerbMethods:
                 "tiling": tiling,
                 "equalize": equalize,
                 "rotate": rotate,
+                "layout": layout,
             },
         )
 

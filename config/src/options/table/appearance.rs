@@ -251,7 +251,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Reverse the wheel direction in niri scrolling mode",
     },
