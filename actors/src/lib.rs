@@ -9,6 +9,7 @@ use actix::prelude::*;
 pub mod acceptor;
 pub mod agent;
 pub mod binary_connection;
+pub mod cgroup;
 pub mod codec;
 pub mod connection_slot;
 pub mod errors;
@@ -82,6 +83,8 @@ pub struct Services {
     /// The daemon's own log filter, when it owns its logging (not a daemon hosted inside
     /// `tuios ssh` or `tuios web`).
     pub log_filter: Option<LogFilter>,
+    /// A cgroup per window, where the service manager delegated one (see `cgroup`).
+    pub cgroups: Option<cgroup::WindowCgroups>,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -156,6 +159,8 @@ pub struct Startup {
     pub upgrade: handover::UpgradeTrigger,
     /// The daemon's log filter, when it owns its logging.
     pub log_filter: Option<LogFilter>,
+    /// Per-window cgroups, when the daemon's cgroup is delegated to it.
+    pub cgroups: Option<cgroup::WindowCgroups>,
 }
 
 /// Handle to a running actor system, held by the daemon's main loop.
@@ -224,6 +229,7 @@ pub fn start(
         manifests: Default::default(),
         upgrade: startup.upgrade,
         log_filter: startup.log_filter,
+        cgroups: startup.cgroups,
     };
     let survivors = fd_store::Survivors::from_store(startup.kept);
     let manager =

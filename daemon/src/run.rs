@@ -115,6 +115,21 @@ pub fn run(opts: DaemonOptions) -> i32 {
     if let Err(e) = rustix::process::set_child_subreaper(Some(rustix::process::getpid())) {
         tracing::warn!(error = %e, "cannot become a child subreaper; tree closes miss daemonised processes");
     }
+    // Under systemd with Delegate=yes, a cgroup per window catches even what the walk misses.
+    let cgroups = match actors::cgroup::WindowCgroups::from_env() {
+        Ok(Some(c)) => {
+            tracing::info!(base = %c.dir_of("ID").parent().map(|p| p.display().to_string()).unwrap_or_default(), "windows get cgroups of their own");
+            Some(c)
+        }
+        Ok(None) => None,
+        Err(why) => {
+            tracing::warn!(
+                "{} is set, but windows get no cgroups: {why}",
+                actors::cgroup::DELEGATED_ENV
+            );
+            None
+        }
+    };
 
     let socket = opts.socket.unwrap_or_else(paths::socket_path);
     // Panes receive this path in TUIOS_SOCKET and may run in any directory.
@@ -202,6 +217,7 @@ pub fn run(opts: DaemonOptions) -> i32 {
         kept,
         nofile,
         log_filter,
+        cgroups,
     };
     let code = system.block_on(serve(info));
     drop(system);
@@ -388,6 +404,7 @@ struct ServeInfo {
     nofile: u64,
     /// The daemon's log filter, for `daemon.log_level`.
     log_filter: Option<actors::LogFilter>,
+    cgroups: Option<actors::cgroup::WindowCgroups>,
 }
 
 /// Inside the actix System: bind, start the actors, announce readiness, wait for a signal,
@@ -486,6 +503,7 @@ async fn serve(info: ServeInfo) -> i32 {
             fd_store,
             upgrade: actors::handover::UpgradeTrigger::new(upgrade_tx),
             log_filter: info.log_filter,
+            cgroups: info.cgroups,
         },
     );
     // Sent before the first await, so no shell has been spawned yet; unsetting NOTIFY_SOCKET

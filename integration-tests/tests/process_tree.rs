@@ -175,3 +175,123 @@ fn the_cli_sends_tree_and_prints_the_count() {
     wait_gone(setsid, "the setsid job");
     wait_gone(nohup, "the nohup job");
 }
+
+/// A cgroup v2 directory of the test's own, removed when dropped (after the daemon in it has
+/// stopped, so it is empty); None where the machine has no writable cgroup v2 hierarchy.
+struct TestCgroup(PathBuf);
+
+impl TestCgroup {
+    fn make(tag: &str) -> Option<TestCgroup> {
+        let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+        let mount = mountinfo.lines().find_map(|l| {
+            let (left, right) = l.split_once(" - ")?;
+            (right.split_whitespace().next()? == "cgroup2")
+                .then(|| left.split_whitespace().nth(4).map(PathBuf::from))?
+        })?;
+        let dir = mount.join(format!("tuios-test-{}-{tag}", std::process::id()));
+        std::fs::create_dir(&dir).ok()?;
+        Some(TestCgroup(dir))
+    }
+}
+
+impl Drop for TestCgroup {
+    fn drop(&mut self) {
+        // Children first: the window groups the daemon left, then its own leaf.
+        if let Ok(entries) = std::fs::read_dir(&self.0) {
+            for e in entries.flatten() {
+                if e.path().is_dir() {
+                    let _ = std::fs::remove_dir(e.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// A job that leaves the window's session *and* clears its environment, its parent gone: the
+/// process-tree walk cannot tell it came from the window. Its pid.
+fn start_escapee(daemon: &TestDaemon, conn: &mut JsonConn, session: &str, window: &str) -> i32 {
+    let f = daemon.dir().join("escapee.pid");
+    let line = format!(
+        "env -i /bin/sh -c \"setsid /bin/sh -c 'echo \\$\\$ > {f}.t && mv {f}.t {f}; exec sleep 600' & exit\"\n",
+        f = f.display()
+    );
+    conn.send_text(session, window, &line);
+    let pid = read_pid(&f);
+    assert!(running(pid), "the escapee {pid} is not running");
+    pid
+}
+
+#[test]
+fn with_delegated_cgroups_tree_ends_even_an_escapee() {
+    require_tools();
+    let cgroup = TestCgroup::make("tree");
+    let Some(cg) = cgroup.as_ref() else {
+        // No writable cgroup v2 here (an unprivileged container): the daemon asked for
+        // cgroups says why not and still ends what the walk finds, as without them.
+        let daemon = tuios_integration_tests::TestEnv::new()
+            .start_daemon_with(&[("TUIOS_CGROUP_DELEGATED", "1".to_string())]);
+        eprintln!("no writable cgroup v2 hierarchy: checking the fallback");
+        let (session, window) = daemon.session_with_window("fallback");
+        let mut conn = daemon.conn();
+        let (setsid, nohup) = start_jobs(&daemon, &mut conn, &session, &window);
+        let reply = conn.ok(
+            "close-window",
+            json!({"session": session, "window": window, "tree": true}),
+        );
+        assert!(ended(&reply) >= 2, "{reply}");
+        wait_gone(setsid, "the setsid job");
+        wait_gone(nohup, "the nohup job");
+        assert!(
+            daemon.stderr_log().contains("windows get no cgroups"),
+            "{}",
+            daemon.stderr_log()
+        );
+        return;
+    };
+    let daemon = tuios_integration_tests::TestEnv::new().start_daemon_with(&[
+        ("TUIOS_CGROUP_DELEGATED", "1".to_string()),
+        ("TUIOS_CGROUP_BASE", cg.0.display().to_string()),
+    ]);
+    let (session, window) = daemon.session_with_window("cg");
+    let mut conn = daemon.conn();
+    // The daemon moved itself into its leaf; the window's program is in a group of its own.
+    let procs = |p: &Path| std::fs::read_to_string(p.join("cgroup.procs")).unwrap_or_default();
+    assert!(
+        procs(&cg.0.join("daemon")).contains(&daemon.pid().to_string()),
+        "the daemon is not in {}/daemon",
+        cg.0.display()
+    );
+    let group = cg.0.join(format!("window-{window}"));
+    assert!(
+        !procs(&group).trim().is_empty(),
+        "{} is empty",
+        group.display()
+    );
+
+    let escapee = start_escapee(&daemon, &mut conn, &session, &window);
+    let (setsid, nohup) = start_jobs(&daemon, &mut conn, &session, &window);
+    assert!(
+        procs(&group)
+            .lines()
+            .any(|l| l.trim() == escapee.to_string()),
+        "the escapee {escapee} left the window's cgroup: {}",
+        procs(&group)
+    );
+    let reply = conn.ok(
+        "close-window",
+        json!({"session": session, "window": window, "tree": true}),
+    );
+    assert!(ended(&reply) >= 3, "{reply}");
+    wait_gone(escapee, "the escapee");
+    wait_gone(setsid, "the setsid job");
+    wait_gone(nohup, "the nohup job");
+    // The emptied group is removed.
+    poll(DEADLINE, "the window's cgroup to be removed", || {
+        if group.exists() {
+            Err(format!("{} is still there", group.display()))
+        } else {
+            Ok(())
+        }
+    });
+}

@@ -437,6 +437,7 @@ impl Session {
             readers: self.services.windows.readers(),
             inputs: self.services.inputs.clone(),
             ptys: self.services.ptys.clone(),
+            cgroups: self.services.cgroups.clone(),
         }
     }
 

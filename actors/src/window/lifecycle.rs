@@ -96,10 +96,15 @@ impl Handler<EndTree> for Window {
         // A reaped program's pid may be another process's now: only its orphans are looked for.
         let program = self.reaped.is_none().then_some(self.pid);
         let id = self.id.clone();
+        let cgroups = self.links.cgroups.clone();
         Box::pin(
             async move {
                 let found = tokio::task::spawn_blocking(move || {
-                    crate::tree::end_all(crate::tree::window_tree(program, &id), HANGUP_GRACE)
+                    let ended =
+                        crate::tree::end_all(crate::tree::window_tree(program, &id), HANGUP_GRACE);
+                    // What the walk cannot see (left its session with a cleared environment)
+                    // is still in the window's cgroup.
+                    ended + cgroups.map_or(0, |c| c.kill(&id))
                 });
                 found.await.unwrap_or(0)
             }
@@ -127,6 +132,7 @@ impl Handler<KillAndReap> for Window {
     fn handle(&mut self, msg: KillAndReap, _: &mut Self::Context) -> Self::Result {
         let pid = self.pid;
         let id = self.id.clone();
+        let cgroups = self.links.cgroups.clone();
         let running = usize::from(self.reaped.is_none());
         let reaped = if self.reaped.is_some() {
             None
@@ -151,9 +157,12 @@ impl Handler<KillAndReap> for Window {
                 if !msg.tree {
                     return 0;
                 }
-                // The program is gone: what it started is below the daemon now (subreaper).
+                // The program is gone: what it started is below the daemon now (subreaper), and
+                // in the window's cgroup when it has one.
                 let rest = tokio::task::spawn_blocking(move || {
-                    crate::tree::end_all(crate::tree::window_tree(None, &id), HANGUP_GRACE)
+                    let ended =
+                        crate::tree::end_all(crate::tree::window_tree(None, &id), HANGUP_GRACE);
+                    ended + cgroups.map_or(0, |c| c.kill(&id))
                 });
                 running + rest.await.unwrap_or(0)
             }

@@ -95,6 +95,8 @@ pub struct WindowLinks {
     pub inputs: crate::pty_input::PtyInputs,
     /// Where the PTY master is kept for a crash (when the daemon keeps them).
     pub ptys: crate::fd_store::PtyStore,
+    /// Per-window cgroups, when the daemon has them.
+    pub cgroups: Option<crate::cgroup::WindowCgroups>,
 }
 
 pub struct Window {
@@ -185,6 +187,11 @@ impl Window {
                 pid,
                 window: ctx.address().recipient(),
             });
+            if let Some(cgroups) = &links.cgroups {
+                if let Err(e) = cgroups.adopt(&id, pid) {
+                    tracing::warn!(window = %id, error = %e, "cannot give the window a cgroup of its own");
+                }
+            }
             if let Some(raw) = master.as_raw_fd() {
                 // SAFETY: the master stays open while this borrow is used (the call below).
                 let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
@@ -290,6 +297,11 @@ impl Actor for Window {
         }
         if let Some(reader) = self.reader.take() {
             reader.do_send(StopReading);
+        }
+        if let Some(cgroups) = &self.links.cgroups {
+            // Empty once the program and its session are gone; a job left running on purpose
+            // keeps it until it ends.
+            cgroups.remove(&self.id);
         }
         Running::Stop
     }
