@@ -17,6 +17,10 @@ NOTES = {
     "daemon.resurrect_commands": " (tuios only)",
     "notifications.agent.sound_mode": " (every mode rings the terminal bell)",
     "notifications.agent.notify": " (OSC 9 to the outer terminal)",
+    "appearance.zen_mode": " (`always` hides the borders; `mouse` keeps them: the client asks for no motion reports)",
+    "appearance.confirm_quit": " (closing a window whose program ended asks only when on; a running one is always asked about)",
+    "startup.tiled": " (set to false: a session no client arranged yet starts floating; unset, tuios tiles)",
+    "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
 }
 
 src = "".join(open(p, encoding="utf-8").read() for p in SRC)

@@ -129,6 +129,9 @@ pub struct Settings {
     pub tape_autorun: String,
     /// `tape.auto_review`: open the review at once instead of only saying a tape is there.
     pub tape_auto_review: bool,
+    /// `appearance.confirm_quit`: ask before closing a window whose program already exited
+    /// too (a running one is always asked about).
+    pub confirm_quit: bool,
 }
 
 impl Default for Settings {
@@ -198,7 +201,12 @@ impl Settings {
         let warning_secs = level_secs("notifications.warning_duration");
         let error_secs = level_secs("notifications.error_duration");
         Settings {
-            border: BorderStyle::parse(&get("appearance.border_style")),
+            // Zen mode `always` draws no borders whatever the style; `mouse` (while the mouse
+            // is idle) needs motion reports this client does not ask for, so it keeps them.
+            border: match get("appearance.zen_mode").as_str() {
+                "always" => BorderStyle::Hidden,
+                _ => BorderStyle::parse(&get("appearance.border_style")),
+            },
             dock: Edge::parse(&get("appearance.dockbar_position")),
             title: match get("appearance.window_title_position").as_str() {
                 "bottom" => Edge::Bottom,
@@ -230,6 +238,7 @@ impl Settings {
             error_secs,
             tape_autorun: get("tape.autorun"),
             tape_auto_review: as_bool(&get("tape.auto_review")).unwrap_or(false),
+            confirm_quit: as_bool(&get("appearance.confirm_quit")).unwrap_or(false),
         }
     }
 }

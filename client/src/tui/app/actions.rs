@@ -32,7 +32,15 @@ impl App {
                 self.new_window(placement, None, None, axis.as_str().to_string());
             }
             Action::CloseWindow => {
-                if let Some(w) = self.focused() {
+                // A window whose program already ended has nothing to lose: closed at once,
+                // unless confirm_quit asks for the question every time.
+                if let Some(w) = self
+                    .focused()
+                    .filter(|w| !w.alive && !self.settings.confirm_quit)
+                {
+                    let id = w.id.clone();
+                    self.command("CloseWindow", &[&id]);
+                } else if let Some(w) = self.focused() {
                     let text = format!("close window {}? its program ends (y/n)", title_of(w));
                     self.overlay = Overlay::Confirm {
                         text,

@@ -20,8 +20,13 @@ impl App {
     pub(super) fn op(&mut self, op: DaemonOp) {
         match op {
             DaemonOp::Attached { state } => {
+                let first = !self.attached;
                 self.attached = true;
+                let fresh = state.layout.is_none();
                 self.on_state(state);
+                if first {
+                    self.apply_startup_options(fresh);
+                }
             }
             DaemonOp::State { state } => self.on_state(state),
             DaemonOp::Screen(u) => {
@@ -270,5 +275,30 @@ impl App {
             window: window.to_string(),
             data: bytes.to_vec(),
         });
+    }
+}
+
+impl App {
+    /// The `startup.*` options, as the session set them, at this client's first attach (a
+    /// reconnect after an upgrade is no start). Left unset, tuios keeps its own behaviour:
+    /// typing goes to the program at once (as tmux), and workspaces tile.
+    fn apply_startup_options(&mut self, fresh_layout: bool) {
+        let set = |path: &str| {
+            self.session
+                .options
+                .get(path)
+                .and_then(|v| config::options::as_bool(v))
+        };
+        if set("startup.start_in_terminal_mode") == Some(false) {
+            self.router.mode = InputMode::WindowManagement;
+        }
+        if fresh_layout && set("startup.tiled") == Some(false) {
+            // No client has arranged this session yet: it starts floating.
+            let workspaces: Vec<i64> = self.session.windows.iter().map(|w| w.workspace).collect();
+            for ws in workspaces {
+                self.layout.workspace_mut(ws).tiling = false;
+            }
+            self.relayout();
+        }
     }
 }

@@ -1,9 +1,7 @@
 //! Registry rows for `appearance.*` (sections `appearance`, `dock` and `scrollbar`), but for the
 //! sidebar's, which sort between the two runs here and live in [`super::sidebar`].
 
-use super::{
-    BORDER_STYLES, DOCK_POSITIONS, R_BUTTONS, R_CLIENT, R_NO_QUIT, R_SCROLLBAR, TITLE_POSITIONS,
-};
+use super::{BORDER_STYLES, DOCK_POSITIONS, R_BUTTONS, R_CLIENT, R_SCROLLBAR, TITLE_POSITIONS};
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `appearance.alt_drag` to `appearance.show_ram`: the `appearance.*` rows that sort before the sidebar's.
@@ -95,7 +93,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_NO_QUIT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Always confirm on quit, not only when processes are running",
     },
@@ -528,7 +526,7 @@ pub(super) const APPEARANCE_TAIL: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "When window borders are hidden: never, always, or while the mouse is idle",
     },

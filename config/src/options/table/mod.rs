@@ -31,12 +31,8 @@ const R_RAIL: &str = "tuios has no session rail";
 const R_SCROLLBAR: &str = "the tuios client draws no scrollbar";
 const R_BUTTONS: &str = "tuios window title bars carry no buttons";
 const R_CLIENT: &str = "the tuios client does not have this feature";
-const R_TILED: &str = "tuios sessions always start tiled (leader then t floats a workspace)";
-const R_NO_QUIT: &str =
-    "the tuios client never quits a session: it detaches, and every program runs on";
 const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
 const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";
-const R_TERMINAL_MODE: &str = "tuios attach always starts in terminal mode";
 const R_NO_STICKY: &str =
     "the tuios client has no sticky notices: errors expire after notifications.error_duration";
 

@@ -1,6 +1,6 @@
 //! Registry rows for `startup.*` and `tape.*`.
 
-use super::{R_ALWAYS_DAEMON, R_FIRST_WINDOW, R_TERMINAL_MODE, R_TILED};
+use super::{R_ALWAYS_DAEMON, R_FIRST_WINDOW};
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `startup.*`, then `tape.*`.
@@ -40,7 +40,7 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_TERMINAL_MODE),
+        applies: Applies::Client,
         deprecated: None,
         description: "Start focused in terminal mode, when a window is present",
     },
@@ -53,7 +53,7 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_TILED),
+        applies: Applies::Client,
         deprecated: None,
         description: "Start a new session tiled instead of floating",
     },

@@ -1,0 +1,78 @@
+//! Options that act when a client starts or closes windows: `startup.start_in_terminal_mode`,
+//! `startup.tiled`, `appearance.confirm_quit`, `appearance.zen_mode`.
+
+use super::*;
+
+fn attach_with(options: &[(&str, &str)], layout: Option<String>) -> App {
+    let mut st = state(vec![win("a", 1), win("b", 1)], "a", 1);
+    st.options = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    st.layout = layout;
+    let mut app = App::new(keys(), (100, 30));
+    app.on_op(DaemonOp::Attached { state: st });
+    app
+}
+
+#[test]
+fn start_in_terminal_mode_false_starts_in_window_management() {
+    assert_eq!(attach_with(&[], None).mode(), InputMode::Terminal);
+    let app = attach_with(&[("startup.start_in_terminal_mode", "false")], None);
+    assert_eq!(app.mode(), InputMode::WindowManagement);
+    let app = attach_with(&[("startup.start_in_terminal_mode", "true")], None);
+    assert_eq!(app.mode(), InputMode::Terminal);
+}
+
+#[test]
+fn tiled_false_floats_a_session_no_client_arranged() {
+    assert!(attach_with(&[], None).layout.tiling(1));
+    let app = attach_with(&[("startup.tiled", "false")], None);
+    assert!(!app.layout.tiling(1));
+    // A session some client already arranged keeps its arrangement.
+    let arranged = attach_with(&[], None).layout.to_json();
+    let app = attach_with(&[("startup.tiled", "false")], Some(arranged));
+    assert!(app.layout.tiling(1));
+}
+
+fn leader_x(app: &mut App) {
+    app.on_key(KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    });
+    app.on_key(key('x'));
+}
+
+#[test]
+fn an_ended_program_closes_at_once_unless_confirm_quit() {
+    let mut st = state(vec![win("a", 1)], "a", 1);
+    st.windows[0].alive = false;
+    let mut app = App::new(keys(), (100, 30));
+    app.on_op(DaemonOp::Attached { state: st.clone() });
+    take(&mut app);
+    leader_x(&mut app);
+    assert_eq!(
+        not_sizes(take(&mut app)),
+        vec![ClientOp::Command {
+            name: "CloseWindow".into(),
+            args: vec!["a".into()]
+        }]
+    );
+    assert!(matches!(app.overlay, Overlay::None));
+
+    st.options
+        .insert("appearance.confirm_quit".into(), "true".into());
+    st.version = 2;
+    app.on_op(DaemonOp::State { state: st });
+    take(&mut app);
+    leader_x(&mut app);
+    assert!(matches!(app.overlay, Overlay::Confirm { .. }));
+    assert!(not_sizes(take(&mut app)).is_empty());
+}
+
+#[test]
+fn zen_mode_always_hides_the_borders() {
+    assert!(attach_with(&[], None).bordered());
+    assert!(!attach_with(&[("appearance.zen_mode", "always")], None).bordered());
+    assert!(attach_with(&[("appearance.zen_mode", "mouse")], None).bordered());
+}
