@@ -693,7 +693,7 @@ fn what_applies_and_what_is_only_recorded() {
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 37);
+    assert_eq!(inert, 35);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -26,3 +26,18 @@ fn start_in_terminal_mode_false_opens_in_window_management() {
         "zen mode draws no borders:\n{screen}"
     );
 }
+
+#[test]
+fn the_whichkey_popup_lists_the_keys_while_the_leader_waits() {
+    require_tmux!();
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("wk");
+    let client = TmuxClient::start(daemon.env(), &s, 100, 30);
+    client.wait_mode("TERM");
+    client.send_keys(&["C-b"]);
+    let screen = client.wait_for("ctrl+b then");
+    assert!(screen.contains("split side by side"), "{screen}");
+    // The next key acts and takes the popup with it.
+    client.send_keys(&["Escape"]);
+    client.wait_screen("the popup gone", |sc| !sc.contains("ctrl+b then"));
+}

@@ -38,6 +38,8 @@ const FLASH: Duration = Duration::from_secs(3);
 const KEYCAST_KEYS: usize = 8;
 /// Longest gap between the two clicks of a double click.
 const DOUBLE_CLICK: Duration = Duration::from_millis(400);
+/// How long the leader waits for its key before the which-key popup opens.
+const WHICHKEY_DELAY: Duration = Duration::from_millis(500);
 /// How long the first attach's hint about the leader key stays up.
 const FIRST_RUN_HINT: Duration = Duration::from_secs(10);
 
@@ -147,6 +149,10 @@ pub struct App {
     tape_decisions: Vec<TapeDecision>,
     /// Leader T with nothing offered: the run loop looks again and opens what it finds.
     tape_look_asked: bool,
+    /// When the leader was pressed, while it waits for its key (for the which-key popup).
+    leader_at: Option<Instant>,
+    /// The which-key popup is up.
+    whichkey_shown: bool,
     /// Click targets of the last whole frame.
     hits: Hits,
     /// Something besides window content changed: the next frame is drawn whole.
@@ -202,6 +208,8 @@ impl App {
             tape_offer: None,
             tape_decisions: Vec::new(),
             tape_look_asked: false,
+            leader_at: None,
+            whichkey_shown: false,
             hits: Hits::default(),
             dirty: true,
             damage: HashMap::new(),
@@ -341,6 +349,11 @@ impl App {
             mode: self.mode(),
             leader: self.leader(),
             leader_armed: self.router.leader_armed,
+            whichkey: if self.whichkey_shown {
+                self.settings.whichkey.as_deref()
+            } else {
+                None
+            },
             move_pending: self.router.move_pending,
             focus_return: self.router.focus_return.first().copied(),
             figures: self.figures,

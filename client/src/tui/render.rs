@@ -20,7 +20,7 @@ mod dock;
 mod paint;
 mod tray;
 
-use dock::{draw_dock, draw_help};
+use dock::{draw_dock, draw_help, draw_whichkey};
 use paint::{bold, chrome, draw_row, rgb, Canvas, Palette};
 use tray::draw_tray;
 
@@ -100,6 +100,9 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
             cursor = None;
             draw_help(v, &mut c, &pal, area);
         }
+    }
+    if let (Some(corner), Overlay::None) = (v.whichkey, v.overlay) {
+        draw_whichkey(v, &mut c, &pal, area, corner);
     }
     Drawn { hits, cursor }
 }

@@ -132,6 +132,9 @@ pub struct Settings {
     /// `appearance.confirm_quit`: ask before closing a window whose program already exited
     /// too (a running one is always asked about).
     pub confirm_quit: bool,
+    /// `appearance.whichkey_enabled` and `whichkey_position`: the corner (or `center`) the
+    /// popup of the keys after the leader opens in, or None when it is off.
+    pub whichkey: Option<String>,
 }
 
 impl Default for Settings {
@@ -239,6 +242,12 @@ impl Settings {
             tape_autorun: get("tape.autorun"),
             tape_auto_review: as_bool(&get("tape.auto_review")).unwrap_or(false),
             confirm_quit: as_bool(&get("appearance.confirm_quit")).unwrap_or(false),
+            whichkey: as_bool(&get("appearance.whichkey_enabled"))
+                .unwrap_or(true)
+                .then(|| match get("appearance.whichkey_position").as_str() {
+                    "" => "bottom-right".to_string(),
+                    p => p.to_string(),
+                }),
         }
     }
 }

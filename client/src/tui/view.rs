@@ -34,6 +34,8 @@ pub struct View<'a> {
     pub leader: KeyChord,
     /// The leader was pressed and waits for its key.
     pub leader_armed: bool,
+    /// The which-key popup is up, in this corner.
+    pub whichkey: Option<&'a str>,
     /// A move to another workspace waits for its number.
     pub move_pending: bool,
     /// The first focus-return chord, named in the dock's hint and the help.

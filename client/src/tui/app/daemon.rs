@@ -196,6 +196,17 @@ impl App {
         if let Some(p) = &self.pending_template {
             consider(p.deadline);
         }
+        if let (Some(at), Some(_)) = (self.leader_at, &self.settings.whichkey) {
+            let due = at + WHICHKEY_DELAY;
+            if due <= now {
+                if !self.whichkey_shown {
+                    self.whichkey_shown = true;
+                    self.dirty = true;
+                }
+            } else {
+                next = Some(next.map_or(due, |n: Instant| n.min(due)));
+            }
+        }
         self.sync_tray();
         next
     }

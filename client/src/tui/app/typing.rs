@@ -41,7 +41,22 @@ impl App {
             }
         }
         self.key(ev);
+        self.note_leader(Instant::now());
         self.sync_tray();
+    }
+
+    /// Starts (or ends) the wait the which-key popup comes after: it shows only if the leader
+    /// waits a moment for its key, so typing leader and key together never flashes it.
+    pub(super) fn note_leader(&mut self, now: Instant) {
+        if self.router.leader_armed {
+            self.leader_at.get_or_insert(now);
+        } else {
+            self.leader_at = None;
+            if self.whichkey_shown {
+                self.whichkey_shown = false;
+                self.dirty = true;
+            }
+        }
     }
 
     pub(super) fn key(&mut self, ev: KeyEvent) {

@@ -342,3 +342,60 @@ pub(super) fn draw_help(v: &View, c: &mut Canvas, pal: &Palette, area: Rect) {
         &dim,
     );
 }
+
+/// The which-key popup: the keys that act after the leader, in a corner (or the middle). It
+/// covers windows (it is no trust UI) and goes with the next key.
+pub(super) fn draw_whichkey(v: &View, c: &mut Canvas, pal: &Palette, area: Rect, corner: &str) {
+    let lines: Vec<(&str, &str)> = HELP.iter().map(|b| (b.keys, b.what)).collect();
+    let key_w = lines
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0) as u16;
+    let what_w = lines
+        .iter()
+        .map(|(_, w)| w.chars().count())
+        .max()
+        .unwrap_or(0) as u16;
+    let bw = (key_w + what_w + 6).min(area.w);
+    let bh = (lines.len() as u16 + 2).min(area.h);
+    if bw < 12 || bh < 4 {
+        return;
+    }
+    let (left, top) = (area.x, area.y);
+    let (right, bottom) = (area.x + area.w - bw, area.y + area.h - bh);
+    let (x, y) = match corner {
+        "top-left" => (left, top),
+        "top-right" => (right, top),
+        "bottom-left" => (left, bottom),
+        "center" => (area.x + (area.w - bw) / 2, area.y + (area.h - bh) / 2),
+        _ => (right, bottom),
+    };
+    let r = Rect::new(x, y, bw, bh);
+    let frame = chrome(pal, pal.ansi(6));
+    c.dialog(
+        r,
+        &format!("{} then", v.leader.label()),
+        &frame,
+        &pal.plain(),
+    );
+    let key_attr = {
+        let mut a = bold(pal);
+        a.set_foreground(pal.ansi(6));
+        a
+    };
+    for (i, (k, what)) in lines.iter().enumerate() {
+        let row = r.y + 1 + i as u16;
+        if row + 1 >= r.bottom() {
+            break;
+        }
+        c.text(r.x + 2, row, key_w, k, &key_attr);
+        c.text(
+            r.x + 4 + key_w,
+            row,
+            r.w.saturating_sub(key_w + 5),
+            what,
+            &pal.plain(),
+        );
+    }
+}

@@ -76,3 +76,26 @@ fn zen_mode_always_hides_the_borders() {
     assert!(!attach_with(&[("appearance.zen_mode", "always")], None).bordered());
     assert!(attach_with(&[("appearance.zen_mode", "mouse")], None).bordered());
 }
+
+#[test]
+fn whichkey_opens_when_the_leader_waits_and_goes_with_the_next_key() {
+    let mut app = attach_with(&[], None);
+    let leader = KeyEvent {
+        key: KeyCode::Char('b'),
+        modifiers: Modifiers::CTRL,
+    };
+    app.on_key(leader.clone());
+    let now = Instant::now();
+    app.tick(now);
+    assert!(app.view().whichkey.is_none(), "not at once");
+    assert!(app.tick(now).is_some(), "a timer for the popup");
+    app.tick(now + Duration::from_millis(600));
+    assert_eq!(app.view().whichkey, Some("bottom-right"));
+    app.on_key(key('n'));
+    assert!(app.view().whichkey.is_none());
+
+    let mut off = attach_with(&[("appearance.whichkey_enabled", "false")], None);
+    off.on_key(leader);
+    off.tick(Instant::now() + Duration::from_secs(2));
+    assert!(off.view().whichkey.is_none());
+}
