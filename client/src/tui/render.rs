@@ -102,7 +102,7 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
         }
     }
     if let (Some(corner), Overlay::None) = (v.whichkey, v.overlay) {
-        draw_whichkey(v, &mut c, &pal, area, corner);
+        draw_whichkey(v, &mut c, &pal, v.windows_area, corner);
     }
     Drawn { hits, cursor }
 }
