@@ -155,15 +155,10 @@ impl App {
                     KeyCode::Char('o') | KeyCode::Char('O') => Some("open"),
                     KeyCode::Char('c') | KeyCode::Char('C') => Some("copy"),
                     KeyCode::Escape | KeyCode::Char('n') | KeyCode::Char('q') => Some(""),
-                    KeyCode::UpArrow => {
-                        d.scroll = d.scroll.saturating_sub(1);
+                    key => {
+                        scroll_by_key(key, &mut d.scroll);
                         None
                     }
-                    KeyCode::DownArrow => {
-                        d.scroll += 1;
-                        None
-                    }
-                    _ => None,
                 };
                 if let Some(choice) = choice {
                     self.link_choice(choice);
@@ -175,23 +170,10 @@ impl App {
                     KeyCode::Char('t') => Some("trust"),
                     KeyCode::Char('n') | KeyCode::Char('N') => Some("never"),
                     KeyCode::Escape | KeyCode::Char('q') => Some(""),
-                    KeyCode::UpArrow => {
-                        d.scroll = d.scroll.saturating_sub(1);
+                    key => {
+                        scroll_by_key(key, &mut d.scroll);
                         None
                     }
-                    KeyCode::DownArrow => {
-                        d.scroll += 1;
-                        None
-                    }
-                    KeyCode::PageUp => {
-                        d.scroll = d.scroll.saturating_sub(10);
-                        None
-                    }
-                    KeyCode::PageDown => {
-                        d.scroll += 10;
-                        None
-                    }
-                    _ => None,
                 };
                 if let Some(choice) = choice {
                     self.tape_choice(choice);
@@ -205,23 +187,10 @@ impl App {
                         Some("keep-controls")
                     }
                     KeyCode::Escape | KeyCode::Char('c') | KeyCode::Char('n') => Some(""),
-                    KeyCode::UpArrow => {
-                        d.scroll = d.scroll.saturating_sub(1);
+                    key => {
+                        scroll_by_key(key, &mut d.scroll);
                         None
                     }
-                    KeyCode::DownArrow => {
-                        d.scroll += 1;
-                        None
-                    }
-                    KeyCode::PageUp => {
-                        d.scroll = d.scroll.saturating_sub(10);
-                        None
-                    }
-                    KeyCode::PageDown => {
-                        d.scroll += 10;
-                        None
-                    }
-                    _ => None,
                 };
                 if let Some(choice) = choice {
                     self.paste_choice(choice);
@@ -342,5 +311,16 @@ impl App {
             data,
             choice: String::new(),
         });
+    }
+}
+
+/// The keys that scroll a dialog's text: arrows by a line, page keys by ten.
+fn scroll_by_key(key: KeyCode, scroll: &mut usize) {
+    match key {
+        KeyCode::UpArrow => *scroll = scroll.saturating_sub(1),
+        KeyCode::DownArrow => *scroll += 1,
+        KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+        KeyCode::PageDown => *scroll += 10,
+        _ => {}
     }
 }

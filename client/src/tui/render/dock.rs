@@ -1,7 +1,7 @@
 //! The dock (session, workspaces, windows, mode, hints, clock; prompts take its place) and the help.
 
 use config::themes::parse_hex;
-use termwiz::cell::{Intensity, Underline};
+use termwiz::cell::{CellAttributes, Intensity, Underline};
 
 use super::paint::{bold, chrome, rgb, Canvas, Palette};
 use crate::tui::keys::{InputMode, HELP};
@@ -312,18 +312,13 @@ pub(super) fn draw_help(v: &View, c: &mut Canvas, pal: &Palette, area: Rect) {
         bw,
         bh,
     );
-    let frame = chrome(pal, pal.ansi(6));
+    let (frame, key_attr) = dialog_attrs(pal);
     c.dialog(
         r,
         &format!("keys: after {leader}, or directly in WM mode"),
         &frame,
         &pal.plain(),
     );
-    let key_attr = {
-        let mut a = bold(pal);
-        a.set_foreground(pal.ansi(6));
-        a
-    };
     for (i, (k, what)) in lines.iter().enumerate() {
         let y = r.y + 1 + i as u16;
         if y + 2 >= r.bottom() {
@@ -372,18 +367,13 @@ pub(super) fn draw_whichkey(v: &View, c: &mut Canvas, pal: &Palette, area: Rect,
         _ => (right, bottom),
     };
     let r = Rect::new(x, y, bw, bh);
-    let frame = chrome(pal, pal.ansi(6));
+    let (frame, key_attr) = dialog_attrs(pal);
     c.dialog(
         r,
         &format!("{} then", v.leader.label()),
         &frame,
         &pal.plain(),
     );
-    let key_attr = {
-        let mut a = bold(pal);
-        a.set_foreground(pal.ansi(6));
-        a
-    };
     for (i, (k, what)) in lines.iter().enumerate() {
         let row = r.y + 1 + i as u16;
         if row + 1 >= r.bottom() {
@@ -398,4 +388,11 @@ pub(super) fn draw_whichkey(v: &View, c: &mut Canvas, pal: &Palette, area: Rect,
             &pal.plain(),
         );
     }
+}
+
+/// The frame of a key list and the look of its keys: the accent colour, keys in bold.
+fn dialog_attrs(pal: &Palette) -> (CellAttributes, CellAttributes) {
+    let mut key = bold(pal);
+    key.set_foreground(pal.ansi(6));
+    (chrome(pal, pal.ansi(6)), key)
 }
