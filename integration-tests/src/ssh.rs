@@ -4,12 +4,12 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::{describe, poll, run_with_deadline, sh_quote, TestEnv, DEADLINE};
+use crate::TmuxClient;
+use crate::{describe, run_with_deadline, sh_quote, TestEnv, DEADLINE};
 
 /// Fails the test, with what to install, when a tool it drives is missing.
 pub fn require(tool: &str, package: &str) {
@@ -200,82 +200,25 @@ pub fn ssh_batch(key: &Path, port: u16, extra: &[&str], env: &[(&str, &str)]) ->
     run_with_deadline(cmd, DEADLINE)
 }
 
-static PANES: AtomicUsize = AtomicUsize::new(0);
-
 /// `ssh -tt` running in a tmux pane of a private tmux server: the user's terminal. When ssh
-/// exits the pane prints `EXIT=<status>` and stays.
-pub struct SshPane {
-    server: String,
+/// exits the pane prints `EXIT=<status>` and stays. Everything a tmux-hosted terminal does
+/// (keys, capture, resize, waits, clean-up) is [`TmuxClient`]'s.
+pub struct SshPane(TmuxClient);
+
+impl std::ops::Deref for SshPane {
+    type Target = TmuxClient;
+    fn deref(&self) -> &TmuxClient {
+        &self.0
+    }
 }
 
 impl SshPane {
     pub fn start(key: &Path, port: u16, args: &[&str], width: u16, height: u16) -> SshPane {
-        let n = PANES.fetch_add(1, Ordering::Relaxed);
-        let pane = SshPane {
-            server: format!("tuios-ssh-it-{}-{n}", std::process::id()),
-        };
         let mut words = vec!["ssh".to_string(), "-tt".to_string()];
         words.extend(ssh_options(key, port).iter().map(|w| sh_quote(w)));
         words.push("127.0.0.1".into());
         words.extend(args.iter().map(|a| sh_quote(a)));
-        let script = format!("{}; echo EXIT=$?; sleep 600", words.join(" "));
-        let (w, h) = (width.to_string(), height.to_string());
-        pane.tmux_ok(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            &w,
-            "-y",
-            &h,
-            &script,
-        ]);
-        pane
-    }
-
-    pub fn tmux(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new("tmux");
-        cmd.arg("-L").arg(&self.server).args(args);
-        for (key, _) in std::env::vars_os() {
-            let k = key.to_string_lossy();
-            if k.starts_with("TUIOS_") || k.starts_with("XDG_") || k == "TMUX" {
-                cmd.env_remove(&key);
-            }
-        }
-        run_with_deadline(cmd, DEADLINE)
-    }
-
-    pub fn tmux_ok(&self, args: &[&str]) {
-        let out = self.tmux(args);
-        assert!(out.status.success(), "tmux {args:?}: {}", describe(&out));
-    }
-
-    pub fn type_line(&self, text: &str) {
-        self.tmux_ok(&["send-keys", "-t", "t", "-l", text]);
-        self.tmux_ok(&["send-keys", "-t", "t", "Enter"]);
-    }
-
-    pub fn capture(&self) -> String {
-        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    pub fn wait_for(&self, text: &str) -> String {
-        poll(DEADLINE, &format!("{text:?} on the ssh terminal"), || {
-            let screen = self.capture();
-            if screen.contains(text) {
-                Ok(screen)
-            } else {
-                Err(format!("the terminal shows:\n{screen}"))
-            }
-        })
-    }
-
-    pub fn resize(&self, width: u16, height: u16) {
-        let (w, h) = (width.to_string(), height.to_string());
-        self.tmux_ok(&["resize-window", "-t", "t", "-x", &w, "-y", &h]);
+        SshPane(TmuxClient::run_words("tuios-ssh-it", &words, width, height))
     }
 
     /// ssh's exit status, once it has exited.
@@ -287,20 +230,6 @@ impl SshPane {
             .and_then(|rest| rest.split_whitespace().next())
             .and_then(|s| s.parse().ok());
         status.unwrap_or_else(|| panic!("no exit status on the screen:\n{screen}"))
-    }
-}
-
-impl Drop for SshPane {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("---- ssh terminal ----\n{}---- end ----", self.capture());
-        }
-        let out = self.tmux(&["display-message", "-p", "#{socket_path}"]);
-        let socket = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        let _ = self.tmux(&["kill-server"]);
-        if !socket.is_empty() {
-            let _ = std::fs::remove_file(socket);
-        }
     }
 }
 

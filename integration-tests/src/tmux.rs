@@ -74,10 +74,6 @@ impl TmuxClient {
     /// `tuios ARGS...` in a `width`x`height` terminal (a command that attaches, such as
     /// `tape play`), as [`TmuxClient::start_first_time`] runs `attach`.
     pub fn start_tuios(env: &TestEnv, args: &[&str], width: u16, height: u16) -> TmuxClient {
-        let n = TMUX_SERVERS.fetch_add(1, Ordering::Relaxed);
-        let client = TmuxClient {
-            server: format!("tuios-it-{}-{n}", std::process::id()),
-        };
         // The pane runs a shell command line: spell the harness's environment out with env(1),
         // removals first as env wants them.
         let attach = env.command(args);
@@ -95,6 +91,17 @@ impl TmuxClient {
         words.extend(set);
         words.push(sh_quote(&attach.get_program().to_string_lossy()));
         words.extend(attach.get_args().map(|a| sh_quote(&a.to_string_lossy())));
+        Self::run_words("tuios-it", &words, width, height)
+    }
+
+    /// A private tmux server (named after `prefix`) whose one pane runs the shell words
+    /// `words` in a `width`x`height` terminal; when they exit the pane prints `EXIT=<status>`
+    /// and stays, so the test can read what was said.
+    pub fn run_words(prefix: &str, words: &[String], width: u16, height: u16) -> TmuxClient {
+        let n = TMUX_SERVERS.fetch_add(1, Ordering::Relaxed);
+        let client = TmuxClient {
+            server: format!("{prefix}-{}-{n}", std::process::id()),
+        };
         let script = format!("{}; echo EXIT=$?; sleep 600", words.join(" "));
         let (w, h) = (width.to_string(), height.to_string());
         client.tmux_ok(&[

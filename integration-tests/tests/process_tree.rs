@@ -107,13 +107,11 @@ fn check_default(setsid: i32, nohup: i32, reply: &Value) {
     wait_gone(setsid, "the setsid job, killed by the test");
 }
 
-#[test]
-fn close_window_with_tree_ends_setsid_and_nohup_jobs() {
-    require_tools();
-    let daemon = TestDaemon::start();
+/// Starts the two jobs in a new window of `daemon`, closes it with `tree`, and checks both end.
+fn close_with_tree_ends_both(daemon: &TestDaemon) {
     let (session, window) = daemon.session_with_window("tree");
     let mut conn = daemon.conn();
-    let (setsid, nohup) = start_jobs(&daemon, &mut conn, &session, &window);
+    let (setsid, nohup) = start_jobs(daemon, &mut conn, &session, &window);
     let reply = conn.ok(
         "close-window",
         json!({"session": session, "window": window, "tree": true}),
@@ -121,6 +119,12 @@ fn close_window_with_tree_ends_setsid_and_nohup_jobs() {
     assert!(ended(&reply) >= 2, "{reply}");
     wait_gone(setsid, "the setsid job");
     wait_gone(nohup, "the nohup job");
+}
+
+#[test]
+fn close_window_with_tree_ends_setsid_and_nohup_jobs() {
+    require_tools();
+    close_with_tree_ends_both(&TestDaemon::start());
 }
 
 #[test]
@@ -232,16 +236,7 @@ fn with_delegated_cgroups_tree_ends_even_an_escapee() {
         let daemon = tuios_integration_tests::TestEnv::new()
             .start_daemon_with(&[("TUIOS_CGROUP_DELEGATED", "1".to_string())]);
         eprintln!("no writable cgroup v2 hierarchy: checking the fallback");
-        let (session, window) = daemon.session_with_window("fallback");
-        let mut conn = daemon.conn();
-        let (setsid, nohup) = start_jobs(&daemon, &mut conn, &session, &window);
-        let reply = conn.ok(
-            "close-window",
-            json!({"session": session, "window": window, "tree": true}),
-        );
-        assert!(ended(&reply) >= 2, "{reply}");
-        wait_gone(setsid, "the setsid job");
-        wait_gone(nohup, "the nohup job");
+        close_with_tree_ends_both(&daemon);
         assert!(
             daemon.stderr_log().contains("windows get no cgroups"),
             "{}",

@@ -170,6 +170,13 @@ impl Window {
         arbiter: &ArbiterHandle,
     ) -> std::io::Result<Addr<Window>> {
         let SpawnedPty { master, pid } = spawned;
+        // At once, on the spawning thread: the sooner the program is in its group, the less
+        // it can have started outside it.
+        if let Some(cgroups) = &links.cgroups {
+            if let Err(e) = cgroups.adopt(&id, pid) {
+                tracing::warn!(window = %id, error = %e, "cannot give the window a cgroup of its own");
+            }
+        }
         let reader_fd = pty::reader_fd(master.as_ref())?;
         let writer_fd = pty::writer_fd(master.as_ref())?;
         // Everything that registers with a reactor is made inside the arbiter it runs on.
@@ -187,11 +194,7 @@ impl Window {
                 pid,
                 window: ctx.address().recipient(),
             });
-            if let Some(cgroups) = &links.cgroups {
-                if let Err(e) = cgroups.adopt(&id, pid) {
-                    tracing::warn!(window = %id, error = %e, "cannot give the window a cgroup of its own");
-                }
-            }
+
             if let Some(raw) = master.as_raw_fd() {
                 // SAFETY: the master stays open while this borrow is used (the call below).
                 let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
