@@ -39,7 +39,7 @@ const MAX_MESSAGE: usize = 4 << 20;
 /// How often the server pings the page, and how long it waits for any sign of life before it
 /// takes the browser for gone (a phone put to sleep never closes its socket).
 const PING_EVERY: Duration = Duration::from_secs(30);
-const SILENCE_LIMIT: Duration = Duration::from_secs(90);
+pub const SILENCE_LIMIT: Duration = Duration::from_secs(90);
 /// Size assumed when the page gave none.
 const DEFAULT_SIZE: (u16, u16) = (80, 24);
 
@@ -98,6 +98,7 @@ pub fn start(
     slot: Slot,
     session: Session,
     messages: actix_ws::MessageStream,
+    silence_limit: Duration,
 ) {
     let (cols, rows) = (
         query.cols.unwrap_or(DEFAULT_SIZE.0).max(1),
@@ -145,7 +146,14 @@ pub fn start(
         .max_frame_size(MAX_MESSAGE)
         .aggregate_continuations()
         .max_continuation_size(MAX_MESSAGE);
-    actix_web::rt::spawn(pump(session, messages, out_rx, input, end_rx));
+    actix_web::rt::spawn(pump(
+        session,
+        messages,
+        out_rx,
+        input,
+        end_rx,
+        silence_limit,
+    ));
 }
 
 /// Moves bytes both ways until the attach ends or the browser goes.
@@ -155,6 +163,7 @@ async fn pump(
     mut out_rx: mpsc::Receiver<Vec<u8>>,
     input: tui::StreamInput,
     mut end_rx: oneshot::Receiver<Result<AttachEnd, crate::failure::Failure>>,
+    silence_limit: Duration,
 ) {
     let mut output_done = false;
     let mut ping = tokio::time::interval(PING_EVERY);
@@ -174,7 +183,7 @@ async fn pump(
             },
             end = &mut end_rx, if output_done => break end.ok(),
             _ = ping.tick() => {
-                if last_heard.elapsed() > SILENCE_LIMIT {
+                if last_heard.elapsed() > silence_limit {
                     tracing::info!("a browser stopped answering pings; detaching it");
                     break None;
                 }

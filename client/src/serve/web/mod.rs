@@ -58,6 +58,10 @@ pub struct WebArgs {
     /// must sign in again).
     #[arg(long)]
     pub new_token: bool,
+    /// How long a browser may stay silent (answering no ping) before it is detached, in
+    /// seconds. For tests that hold a browser still on purpose.
+    #[arg(long, value_name = "SECS", hide = true)]
+    pub silence_limit_secs: Option<u64>,
 }
 
 /// Where `tuios web` keeps its token, certificate and URL files: the state directory
@@ -125,6 +129,10 @@ pub fn run(socket: &Path, args: &WebArgs) -> Result<i32, Failure> {
             socket: socket.to_path_buf(),
             port: local.port(),
             loopback_only: local.ip().is_loopback(),
+            silence_limit: args
+                .silence_limit_secs
+                .map(std::time::Duration::from_secs)
+                .unwrap_or(bridge::SILENCE_LIMIT),
         },
     );
     drop(url_file);

@@ -28,6 +28,8 @@ pub struct Config {
     pub socket: PathBuf,
     pub port: u16,
     pub loopback_only: bool,
+    /// How long a silent browser stays attached.
+    pub silence_limit: std::time::Duration,
 }
 
 /// Shared by every worker.
@@ -42,6 +44,7 @@ pub struct ServerState {
     pub socket: PathBuf,
     /// Attaches running now (see [`bridge::MAX_ATTACHES`]).
     attaches: Arc<std::sync::atomic::AtomicUsize>,
+    silence_limit: std::time::Duration,
 }
 
 /// Content-Security-Policy for every response: scripts only from our own files (no inline
@@ -71,6 +74,7 @@ pub fn serve(
         },
         socket: config.socket,
         attaches: Arc::default(),
+        silence_limit: config.silence_limit,
     });
     let data = web::Data::from(state);
     let system = actix_web::rt::System::new();
@@ -415,7 +419,14 @@ async fn websocket(
     };
     match actix_ws::handle(&req, body) {
         Ok((mut response, session, messages)) => {
-            bridge::start(state.socket.clone(), query, slot, session, messages);
+            bridge::start(
+                state.socket.clone(),
+                query,
+                slot,
+                session,
+                messages,
+                state.silence_limit,
+            );
             response
                 .headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
