@@ -167,6 +167,7 @@ mod tests {
             key: None,
             url: false,
             new_token: false,
+            silence_limit_secs: None,
         }
     }
 
