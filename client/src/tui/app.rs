@@ -17,12 +17,12 @@ use super::copy::{CopyMode, CopyOutcome};
 use super::input::{encode_key, encode_mouse, normalize_mods, MouseAction};
 use super::keys::{token_events, Action, InputMode, KeyChord, KeyConfig, KeyRoute, Router};
 use super::layout::{
-    content_rect, hit, neighbour, split_handle_at, wheel_direction, Axis, Direction, Layout,
-    Member, Part, Placement, Rect, SplitHandle, TileMode, WindowFrame, MASTER_RATIO,
+    content_rect, hit, neighbour, share_borders, split_handle_at, wheel_direction, Axis, Direction,
+    Layout, Member, Part, Placement, Rect, SplitHandle, TileMode, WindowFrame, MASTER_RATIO,
 };
 use super::model::{
     Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
-    TapeDecision, TapeOffer, Target, WindowScreen,
+    TapeDecision, TapeOffer, Target, WinButton, WindowScreen,
 };
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 use super::sysstat::Figures;
@@ -421,6 +421,20 @@ impl App {
         let ws = self.session.current_workspace;
         self.layout.follow_focus(ws, focused.as_deref());
         self.frames = self.layout.frames(ws, area, focused.as_deref());
+        // appearance.shared_borders: tiles that meet share the line between them. Not in a
+        // scrolling strip, whose columns run off the screen.
+        let zoomed = self
+            .layout
+            .workspace(ws)
+            .is_some_and(|w| w.zoomed.is_some());
+        if self.settings.shared_borders
+            && self.bordered()
+            && self.layout.tiling(ws)
+            && !self.layout.tiles_strip(ws)
+            && !zoomed
+        {
+            share_borders(&mut self.frames, area);
+        }
         let cap = self.settings.zoom_max_width;
         if cap > 0
             && self

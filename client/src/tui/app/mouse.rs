@@ -317,6 +317,19 @@ impl App {
             Target::TapeChoice(c) => self.tape_choice(c),
             Target::LinkChoice(c) => self.link_choice(c),
             Target::Confirm(yes) => self.confirm(yes),
+            // A button acts on its own window, as the key would on the focused one; close
+            // asks first, as the key does.
+            Target::Button(id, k) => {
+                if self.overlay != Overlay::None {
+                    return;
+                }
+                self.focus(&id);
+                self.action(match k {
+                    WinButton::Minimize => Action::Minimize,
+                    WinButton::Zoom => Action::ToggleZoom,
+                    WinButton::Close => Action::CloseWindow,
+                });
+            }
         }
     }
 }

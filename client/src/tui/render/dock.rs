@@ -1,7 +1,8 @@
 //! The dock (session, workspaces, windows, mode, hints, clock; prompts take its place) and the help.
 
 use config::themes::parse_hex;
-use termwiz::cell::{Intensity, Underline};
+use termwiz::cell::{CellAttributes, Intensity, Underline};
+use termwiz::color::ColorAttribute;
 
 use super::paint::{bold, chrome, rgb, Canvas, Palette};
 use crate::tui::keys::{InputMode, HELP};
@@ -203,13 +204,17 @@ pub(super) fn draw_dock(
     let mut battr = chrome(pal, pal.ansi(0));
     battr.set_background(pal.ansi(badge_bg));
     battr.set_intensity(Intensity::Bold);
-    right_x += c.text(
+    let badge_w = c.text(
         right_x,
         y,
         area.right().saturating_sub(right_x),
         badge,
         &battr,
     );
+    if v.settings.pill_caps && badge_w == width_of(badge) {
+        pill_caps(c, right_x, y, badge_w, pal.ansi(badge_bg), &base);
+    }
+    right_x += badge_w;
     if let Some(t) = clock {
         c.text(
             right_x,
@@ -241,6 +246,9 @@ pub(super) fn draw_dock(
             a.set_intensity(Intensity::Half);
         }
         let n_w = c.text(x, y, limit.saturating_sub(x), label, &a);
+        if *n == ws && v.settings.pill_caps && n_w == width_of(label) {
+            pill_caps(c, x, y, n_w, pal.ansi(4), &base);
+        }
         if n_w > 0 {
             hits.targets
                 .push((Rect::new(x, y, n_w, 1), Target::Workspace(*n)));
@@ -275,6 +283,19 @@ pub(super) fn draw_dock(
         x += n_w;
     }
     None
+}
+
+/// appearance.dock_pill_caps: the pill's padding cells at (`x`, `y`) and `w - 1` cells on
+/// become half blocks in the pill's colour, so it reads as rounded. Half blocks rather than
+/// powerline glyphs: every terminal font has them.
+fn pill_caps(c: &mut Canvas, x: u16, y: u16, w: u16, pill: ColorAttribute, base: &CellAttributes) {
+    if w < 3 {
+        return;
+    }
+    let mut a = base.clone();
+    a.set_foreground(pill);
+    c.text(x, y, 1, "▐", &a);
+    c.text(x + w - 1, y, 1, "▌", &a);
 }
 
 pub(super) fn draw_help(v: &View, c: &mut Canvas, pal: &Palette, area: Rect) {

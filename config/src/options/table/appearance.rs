@@ -1,7 +1,7 @@
 //! Registry rows for `appearance.*` (sections `appearance`, `dock` and `scrollbar`), but for the
 //! sidebar's, which sort between the two runs here and live in [`super::sidebar`].
 
-use super::{BORDER_STYLES, DOCK_POSITIONS, R_BUTTONS, R_CLIENT, R_SCROLLBAR, TITLE_POSITIONS};
+use super::{BORDER_STYLES, DOCK_POSITIONS, R_CLIENT, TITLE_POSITIONS};
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `appearance.alt_drag` to `appearance.show_ram`: the `appearance.*` rows that sort before the sidebar's.
@@ -119,7 +119,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Draw powerline caps on the dock's pills instead of flat ends",
     },
@@ -210,7 +210,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_SCROLLBAR),
+        applies: Applies::Client,
         deprecated: None,
         description: "Hide the scrollbar thumb on the pane border",
     },
@@ -223,7 +223,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_BUTTONS),
+        applies: Applies::Client,
         deprecated: None,
         description: "Hide the minimize, maximize and close buttons",
     },
@@ -301,7 +301,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_SCROLLBAR),
+        applies: Applies::Client,
         deprecated: None,
         description: "Hairline thumb over the content column, or a full-height track",
     },
@@ -314,7 +314,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_SCROLLBAR),
+        applies: Applies::Client,
         deprecated: None,
         description: "One-cell thumb glyph; empty takes the style's own",
     },
@@ -327,7 +327,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Colour,
-        applies: Applies::Inert(R_SCROLLBAR),
+        applies: Applies::Client,
         deprecated: None,
         description: "Bar colour: quiet, border, muted, or a #RRGGBB literal",
     },
@@ -340,7 +340,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_SCROLLBAR),
+        applies: Applies::Client,
         deprecated: None,
         description: "One-cell track glyph, or none; empty takes the style's own",
     },
@@ -366,7 +366,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Share one border between adjacent tiled panes",
     },
@@ -461,7 +461,7 @@ pub(super) const APPEARANCE_TAIL: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_BUTTONS),
+        applies: Applies::Client,
         deprecated: None,
         description: "Which end of the title bar the window controls sit on",
     },
@@ -474,7 +474,7 @@ pub(super) const APPEARANCE_TAIL: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_BUTTONS),
+        applies: Applies::Client,
         deprecated: None,
         description: "Window controls as a filled pill or as macOS traffic lights",
     },
