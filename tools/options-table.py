@@ -21,7 +21,7 @@ NOTES = {
     "appearance.confirm_quit": " (closing a window whose program ended asks only when on; a running one is always asked about)",
     "startup.tiled": " (set to false: a session no client arranged yet starts floating; unset, tuios tiles)",
     "appearance.hide_scrollbar": " (on the right border; outside copy mode the thumb is one cell at the bottom, since the client learns the scrollback's length only from copy mode's fetches)",
-    "appearance.shared_borders": " (bsp and master-stack tiles; the shared line is plain, without junction glyphs)",
+    "appearance.shared_borders": " (bsp and master-stack tiles, with tees and crosses where lines meet)",
     "appearance.dock_pill_caps": " (half blocks, which every font has, rather than powerline glyphs)",
     "appearance.window_button_style": " (buttons on every framed window's title row, the focused one's lit)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",

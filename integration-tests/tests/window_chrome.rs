@@ -132,4 +132,6 @@ fn shared_borders_draw_one_line_between_tiles() {
     let screen = client.wait_screen("three side lines", |sc| verticals(sc) == 3);
     // The left frame grew a cell: its right side is the right frame's left side, column 50.
     assert_eq!(line(&screen, 10).get(50), Some(&'│'), "{screen}");
+    // Where the lines meet, a tee.
+    assert_eq!(line(&screen, 0).get(50), Some(&'┬'), "{screen}");
 }

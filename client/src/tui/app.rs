@@ -318,6 +318,21 @@ impl App {
         self.settings.border.bordered()
     }
 
+    /// appearance.shared_borders in effect: tiles that meet share the line between them. Not
+    /// in a scrolling strip, whose columns run off the screen, nor while one window is zoomed.
+    fn shares_borders(&self) -> bool {
+        let ws = self.session.current_workspace;
+        let zoomed = self
+            .layout
+            .workspace(ws)
+            .is_some_and(|w| w.zoomed.is_some());
+        self.settings.shared_borders
+            && self.bordered()
+            && self.layout.tiling(ws)
+            && !self.layout.tiles_strip(ws)
+            && !zoomed
+    }
+
     /// Whether a frame is due: anything changed.
     pub fn needs_draw(&self) -> bool {
         self.dirty || !self.damage.is_empty()
@@ -363,6 +378,7 @@ impl App {
             tray_rect: self.tray_rect(),
             windows_area: self.windows_area(),
             bordered: self.bordered(),
+            shared_borders: self.shares_borders(),
         }
     }
 
@@ -421,18 +437,7 @@ impl App {
         let ws = self.session.current_workspace;
         self.layout.follow_focus(ws, focused.as_deref());
         self.frames = self.layout.frames(ws, area, focused.as_deref());
-        // appearance.shared_borders: tiles that meet share the line between them. Not in a
-        // scrolling strip, whose columns run off the screen.
-        let zoomed = self
-            .layout
-            .workspace(ws)
-            .is_some_and(|w| w.zoomed.is_some());
-        if self.settings.shared_borders
-            && self.bordered()
-            && self.layout.tiling(ws)
-            && !self.layout.tiles_strip(ws)
-            && !zoomed
-        {
+        if self.shares_borders() {
             share_borders(&mut self.frames, area);
         }
         let cap = self.settings.zoom_max_width;

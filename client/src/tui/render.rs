@@ -82,6 +82,9 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
         buttons.retain(|(r, _)| !v.frames[k + 1..].iter().any(|g| overlaps(g.rect, *r)));
         hits.targets.extend(buttons);
     }
+    if v.shared_borders {
+        frame::mend_junctions(&mut c, v.frames, v.settings.border);
+    }
     // The tray before the dock: a prompt with no dock row is drawn by the dock code in a row
     // of the tray.
     draw_tray(v, &mut c, &pal, &mut hits);

@@ -48,6 +48,8 @@ pub struct View<'a> {
     pub tray_rect: Option<Rect>,
     pub windows_area: Rect,
     pub bordered: bool,
+    /// Tiles overlap on their shared borders; render mends the junctions.
+    pub shared_borders: bool,
 }
 
 impl View<'_> {

@@ -4,9 +4,9 @@ use termwiz::cell::{CellAttributes, Intensity};
 use termwiz::color::ColorAttribute;
 
 use super::paint::{chrome, rgb, Canvas, Palette};
-use crate::tui::layout::Rect;
+use crate::tui::layout::{Rect, WindowFrame};
 use crate::tui::model::{Target, WinButton};
-use crate::tui::settings::{Buttons, Scrollbar, Tint};
+use crate::tui::settings::{BorderStyle, Buttons, Scrollbar, Tint};
 
 /// Cells the buttons take on the title row: three 3-cell pills, or three dots a cell apart.
 pub(super) fn buttons_width(b: Buttons) -> u16 {
@@ -157,6 +157,70 @@ pub(super) fn draw_scrollbar(
     }
 }
 
+/// Shared borders: where frames' lines meet, the corner a later frame drew becomes the
+/// junction the lines make (a tee or a cross), keeping the colour drawn there.
+pub(super) fn mend_junctions(c: &mut Canvas, frames: &[WindowFrame], style: BorderStyle) {
+    let rects: Vec<Rect> = frames
+        .iter()
+        .map(|f| f.rect)
+        .filter(|r| r.w >= 2 && r.h >= 2)
+        .collect();
+    for r in &rects {
+        let corners = [
+            (r.x, r.y),
+            (r.right() - 1, r.y),
+            (r.x, r.bottom() - 1),
+            (r.right() - 1, r.bottom() - 1),
+        ];
+        for (x, y) in corners {
+            let Some(g) = junction(style, lines_at(&rects, x, y)) else {
+                continue;
+            };
+            let Some(attrs) = c.attrs_at(x, y) else {
+                continue;
+            };
+            c.text(x, y, 1, &g.to_string(), &attrs);
+        }
+    }
+}
+
+/// Which ways border lines leave cell (`x`, `y`): up, down, left, right.
+fn lines_at(rects: &[Rect], x: u16, y: u16) -> [bool; 4] {
+    let mut out = [false; 4];
+    for r in rects {
+        let (x1, y1) = (r.right() - 1, r.bottom() - 1);
+        if (y == r.y || y == y1) && (r.x..=x1).contains(&x) {
+            out[2] |= x > r.x;
+            out[3] |= x < x1;
+        }
+        if (x == r.x || x == x1) && (r.y..=y1).contains(&y) {
+            out[0] |= y > r.y;
+            out[1] |= y < y1;
+        }
+    }
+    out
+}
+
+/// The glyph for lines leaving a cell, for junctions only (three or four ways); corners and
+/// straight lines are left as drawn.
+fn junction(style: BorderStyle, [u, d, l, r]: [bool; 4]) -> Option<char> {
+    let set = match style {
+        BorderStyle::Rounded | BorderStyle::Normal => ['├', '┤', '┬', '┴', '┼'],
+        BorderStyle::Thick => ['┣', '┫', '┳', '┻', '╋'],
+        BorderStyle::Double => ['╠', '╣', '╦', '╩', '╬'],
+        BorderStyle::Ascii => ['+'; 5],
+        BorderStyle::Block | BorderStyle::Hidden => return None,
+    };
+    Some(match (u, d, l, r) {
+        (true, true, true, true) => set[4],
+        (true, true, false, true) => set[0],
+        (true, true, true, false) => set[1],
+        (false, true, true, true) => set[2],
+        (true, false, true, true) => set[3],
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +256,22 @@ mod tests {
         assert_eq!(cells[0], (2, 1, WinButton::Close));
         assert_eq!(cells[2], (6, 1, WinButton::Zoom));
         assert!(button_cells(Rect::new(0, 0, 18, 5), pill).is_none());
+    }
+
+    #[test]
+    fn junctions_where_shared_lines_meet() {
+        // a on the left, b over c on the right, overlapping by their borders.
+        let rects = [
+            Rect::new(0, 0, 11, 10),
+            Rect::new(10, 0, 10, 6),
+            Rect::new(10, 5, 10, 5),
+        ];
+        let at = |x, y| junction(BorderStyle::Rounded, lines_at(&rects, x, y));
+        assert_eq!(at(10, 0), Some('┬'));
+        assert_eq!(at(10, 9), Some('┴'));
+        assert_eq!(at(10, 5), Some('├'));
+        assert_eq!(at(19, 5), Some('┤'));
+        assert_eq!(at(0, 0), None, "a plain corner stays");
+        assert_eq!(at(19, 0), None);
     }
 }

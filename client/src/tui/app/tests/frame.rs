@@ -154,6 +154,8 @@ fn shared_borders_overlap_tiles_by_one_line() {
     assert_eq!(app.frames[1].rect, Rect::new(50, 0, 50, 29));
     let (lines, _) = draw(&app);
     assert_eq!(lines[5].chars().filter(|c| *c == '│').count(), 3);
+    assert_eq!(lines[0].chars().nth(50), Some('┬'), "{}", lines[0]);
+    assert_eq!(lines[28].chars().nth(50), Some('┴'), "{}", lines[28]);
 }
 
 #[test]
