@@ -24,6 +24,7 @@ NOTES = {
     "appearance.shared_borders": " (bsp and master-stack tiles, with tees and crosses where lines meet)",
     "appearance.dock_pill_caps": " (half blocks, which every font has, rather than powerline glyphs)",
     "appearance.window_button_style": " (buttons on every framed window's title row, the focused one's lit)",
+    "appearance.dock_workspace_tooltip": " (names over 16 columns are cut on their tab; the pointer over one shows it in full beside the dock, from the terminal's any-motion reports, which the client always asks for)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
 }
 

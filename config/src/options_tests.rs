@@ -683,6 +683,7 @@ fn what_applies_and_what_is_only_recorded() {
         "appearance.hide_window_buttons",
         "appearance.shared_borders",
         "appearance.dock_pill_caps",
+        "appearance.dock_workspace_tooltip",
     ] {
         assert!(applied(p), "{p}");
     }
@@ -693,7 +694,7 @@ fn what_applies_and_what_is_only_recorded() {
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 25);
+    assert_eq!(inert, 24);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -1,6 +1,6 @@
 //! Window chrome a real `tuios attach` draws and answers (issue 34 item 1): title-bar buttons
 //! clicked through SGR mouse reports, the scrollbar on the right border and its thumb in copy
-//! mode, and shared borders between tiles.
+//! mode, shared borders between tiles, and the dock's workspace tooltip on pointer motion.
 
 use serde_json::{json, Value};
 use tuios_integration_tests::*;
@@ -134,4 +134,36 @@ fn shared_borders_draw_one_line_between_tiles() {
     assert_eq!(line(&screen, 10).get(50), Some(&'│'), "{screen}");
     // Where the lines meet, a tee.
     assert_eq!(line(&screen, 0).get(50), Some(&'┬'), "{screen}");
+}
+
+#[test]
+fn a_cut_workspace_name_shows_in_full_when_the_pointer_is_on_its_tab() {
+    require_tmux!();
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("tip");
+    let mut conn = daemon.conn();
+    conn.ok(
+        "set-workspace-name",
+        json!({"session": s, "workspace": 1, "name": "a workspace with a long name"}),
+    );
+    let client = TmuxClient::start(daemon.env(), &s, 100, 30);
+    let screen = client.wait_for(" 1:a workspace wit… ");
+    // The dock's text before the tab is ASCII, so its byte offset is its column.
+    let dock_row: String = line(&screen, 29).iter().collect();
+    let x = dock_row.find("1:a workspace").unwrap() + 2;
+    // Motion with no button held, as a terminal reports it under any-motion tracking (1-based).
+    client.send_hex(format!("\x1b[<35;{};30M", x + 1).as_bytes());
+    client.wait_screen("the full name beside the dock", |sc| {
+        line(sc, 28)
+            .iter()
+            .collect::<String>()
+            .contains(" 1:a workspace with a long name ")
+    });
+    client.send_hex(b"\x1b[<35;50;10M");
+    client.wait_screen("the tooltip gone", |sc| {
+        !line(sc, 28)
+            .iter()
+            .collect::<String>()
+            .contains("long name")
+    });
 }

@@ -125,6 +125,8 @@ pub struct App {
     last_paste: Option<(String, Vec<u8>)>,
     /// Buttons held at the last mouse report (MouseButtons bits).
     buttons: u8,
+    /// Where the pointer last moved with no button held (the terminal reports any motion).
+    hover: Option<(u16, u16)>,
     drag: Option<Drag>,
     /// The window a press inside its content went to, so its drag and release follow.
     mouse_capture: Option<String>,
@@ -196,6 +198,7 @@ impl App {
             sent_leader: false,
             last_paste: None,
             buttons: 0,
+            hover: None,
             drag: None,
             mouse_capture: None,
             last_content_click: None,
@@ -379,6 +382,7 @@ impl App {
             windows_area: self.windows_area(),
             bordered: self.bordered(),
             shared_borders: self.shares_borders(),
+            hover: self.hover.filter(|_| self.settings.ws_tooltip),
         }
     }
 

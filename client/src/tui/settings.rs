@@ -143,6 +143,8 @@ pub struct Settings {
     pub shared_borders: bool,
     /// `appearance.dock_pill_caps`: the dock's pills get rounded caps.
     pub pill_caps: bool,
+    /// `appearance.dock_workspace_tooltip`: a cut workspace name shows in full under the pointer.
+    pub ws_tooltip: bool,
 }
 
 /// How the scrollbar on a window's right border is drawn.
@@ -317,6 +319,7 @@ impl Settings {
             ),
             shared_borders: as_bool(&get("appearance.shared_borders")).unwrap_or(false),
             pill_caps: as_bool(&get("appearance.dock_pill_caps")).unwrap_or(false),
+            ws_tooltip: as_bool(&get("appearance.dock_workspace_tooltip")).unwrap_or(true),
         }
     }
 }

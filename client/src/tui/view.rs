@@ -50,6 +50,8 @@ pub struct View<'a> {
     pub bordered: bool,
     /// Tiles overlap on their shared borders; render mends the junctions.
     pub shared_borders: bool,
+    /// The pointer, for the dock's workspace tooltip (None when that is off).
+    pub hover: Option<(u16, u16)>,
 }
 
 impl View<'_> {

@@ -168,3 +168,56 @@ fn pill_caps_round_the_current_workspace_and_the_badge() {
     assert_eq!(lines[29].matches('▐').count(), 2, "{}", lines[29]);
     assert!(lines[29].contains("▐WM▌"), "{}", lines[29]);
 }
+
+#[test]
+fn a_cut_workspace_name_shows_in_full_under_the_pointer() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    let mut s = state(vec![win("a", 1)], "a", 2);
+    s.workspace_names
+        .insert(1, "a workspace with a long name".into());
+    app.on_op(DaemonOp::State { state: s });
+    let lines = frame(&mut app);
+    assert!(
+        lines[29].contains(" 1:a workspace wit… "),
+        "cut to 16 columns: {}",
+        lines[29]
+    );
+    let tab = app
+        .hits
+        .targets
+        .iter()
+        .find(|(_, t)| *t == Target::Workspace(1))
+        .map(|(r, _)| *r)
+        .unwrap();
+    let hover = |app: &mut App, x: u16, y: u16| {
+        app.on_input(InputEvent::Mouse(MouseEvent {
+            x: x + 1,
+            y: y + 1,
+            mouse_buttons: MouseButtons::NONE,
+            modifiers: Modifiers::NONE,
+        }))
+    };
+    app.dirty = false;
+    hover(&mut app, tab.x + 2, tab.y);
+    assert!(app.dirty, "entering a tab redraws");
+    let lines = frame(&mut app);
+    assert!(
+        lines[28].contains(" 1:a workspace with a long name "),
+        "{}",
+        lines[28]
+    );
+    // Moving within the tab draws nothing new; leaving it takes the tooltip away.
+    app.dirty = false;
+    hover(&mut app, tab.x + 3, tab.y);
+    assert!(!app.dirty);
+    hover(&mut app, 50, 10);
+    assert!(app.dirty);
+    let lines = frame(&mut app);
+    assert!(!lines[28].contains("long name"), "{}", lines[28]);
+    // Off: the name stays cut whatever the pointer does.
+    set(&mut app, "appearance.dock_workspace_tooltip", "false");
+    frame(&mut app);
+    hover(&mut app, tab.x + 2, tab.y);
+    let lines = frame(&mut app);
+    assert!(!lines[28].contains("long name"), "{}", lines[28]);
+}
