@@ -20,6 +20,11 @@ NOTES = {
     "appearance.zen_mode": " (`always` hides the borders; `mouse` keeps them: the client asks for no motion reports)",
     "appearance.confirm_quit": " (closing a window whose program ended asks only when on; a running one is always asked about)",
     "startup.tiled": " (set to false: a session no client arranged yet starts floating; unset, tuios tiles)",
+    "appearance.hide_scrollbar": " (on the right border; outside copy mode the thumb is one cell at the bottom, since the client learns the scrollback's length only from copy mode's fetches)",
+    "appearance.shared_borders": " (bsp and master-stack tiles, with tees and crosses where lines meet)",
+    "appearance.dock_pill_caps": " (half blocks, which every font has, rather than powerline glyphs)",
+    "appearance.window_button_style": " (buttons on every framed window's title row, the focused one's lit)",
+    "appearance.dock_workspace_tooltip": " (names over 16 columns are cut on their tab; the pointer over one shows it in full beside the dock, from the terminal's any-motion reports, which the client always asks for)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
 }
 

@@ -679,21 +679,22 @@ fn what_applies_and_what_is_only_recorded() {
         "notifications.agent.states.idle",
         "tape.autorun",
         "tape.auto_review",
+        "appearance.scrollbar.tint",
+        "appearance.hide_window_buttons",
+        "appearance.shared_borders",
+        "appearance.dock_pill_caps",
+        "appearance.dock_workspace_tooltip",
     ] {
         assert!(applied(p), "{p}");
     }
-    for p in [
-        "appearance.sidebar.enabled",
-        "appearance.scrollbar.tint",
-        "startup.daemon",
-    ] {
+    for p in ["appearance.sidebar.enabled", "startup.daemon"] {
         assert!(!applied(p), "{p}");
     }
     let inert = options()
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 35);
+    assert_eq!(inert, 24);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -125,6 +125,10 @@ pub enum DaemonOp {
         rows: Vec<Row>,
         /// Rows numbered below `first` that still exist.
         more: bool,
+        /// The oldest row still kept, so a client can size its scrollbar; absent from older
+        /// daemons.
+        #[serde(default)]
+        oldest: Option<u64>,
     },
     /// Work only a client can do; answer with `ClientOp::Reply`.
     Request {

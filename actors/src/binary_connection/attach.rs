@@ -176,7 +176,7 @@ impl BinaryConnection {
                     async move {
                         let _permit = permit;
                         let w = window_addr(target, &s, &window).await?;
-                        let (first, rows, more) = w
+                        let (first, rows, more, oldest) = w
                             .send(window::ScrollbackRows { before, count })
                             .await
                             .map_err(|e| crate::errors::internal(e.to_string()))?;
@@ -185,6 +185,7 @@ impl BinaryConnection {
                             first,
                             rows,
                             more,
+                            oldest: Some(oldest),
                         })
                     }
                     .into_actor(self)

@@ -106,8 +106,9 @@ impl Handler<RemoveViewer> for Window {
 }
 
 /// Rows for copy mode: `count` rows ending before row `before` (None: the top of the screen).
+/// Answers (first row sent, rows, older rows exist, oldest row still kept).
 #[derive(Message)]
-#[rtype(result = "(u64, Vec<protocol::attach::Row>, bool)")]
+#[rtype(result = "(u64, Vec<protocol::attach::Row>, bool, u64)")]
 pub struct ScrollbackRows {
     pub before: Option<u64>,
     pub count: u32,
@@ -123,6 +124,6 @@ impl Handler<ScrollbackRows> for Window {
             .emulator
             .rows_range(first, end.saturating_sub(first) as usize);
         let more = first > self.emulator.first_row();
-        MessageResult((first, rows, more))
+        MessageResult((first, rows, more, self.emulator.first_row()))
     }
 }

@@ -17,12 +17,12 @@ use super::copy::{CopyMode, CopyOutcome};
 use super::input::{encode_key, encode_mouse, normalize_mods, MouseAction};
 use super::keys::{token_events, Action, InputMode, KeyChord, KeyConfig, KeyRoute, Router};
 use super::layout::{
-    content_rect, hit, neighbour, split_handle_at, wheel_direction, Axis, Direction, Layout,
-    Member, Part, Placement, Rect, SplitHandle, TileMode, WindowFrame, MASTER_RATIO,
+    content_rect, hit, neighbour, share_borders, split_handle_at, wheel_direction, Axis, Direction,
+    Layout, Member, Part, Placement, Rect, SplitHandle, TileMode, WindowFrame, MASTER_RATIO,
 };
 use super::model::{
     Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
-    TapeDecision, TapeOffer, Target, WindowScreen,
+    TapeDecision, TapeOffer, Target, WinButton, WindowScreen,
 };
 use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
 use super::sysstat::Figures;
@@ -125,6 +125,8 @@ pub struct App {
     last_paste: Option<(String, Vec<u8>)>,
     /// Buttons held at the last mouse report (MouseButtons bits).
     buttons: u8,
+    /// Where the pointer last moved with no button held (the terminal reports any motion).
+    hover: Option<(u16, u16)>,
     drag: Option<Drag>,
     /// The window a press inside its content went to, so its drag and release follow.
     mouse_capture: Option<String>,
@@ -196,6 +198,7 @@ impl App {
             sent_leader: false,
             last_paste: None,
             buttons: 0,
+            hover: None,
             drag: None,
             mouse_capture: None,
             last_content_click: None,
@@ -318,6 +321,21 @@ impl App {
         self.settings.border.bordered()
     }
 
+    /// appearance.shared_borders in effect: tiles that meet share the line between them. Not
+    /// in a scrolling strip, whose columns run off the screen, nor while one window is zoomed.
+    fn shares_borders(&self) -> bool {
+        let ws = self.session.current_workspace;
+        let zoomed = self
+            .layout
+            .workspace(ws)
+            .is_some_and(|w| w.zoomed.is_some());
+        self.settings.shared_borders
+            && self.bordered()
+            && self.layout.tiling(ws)
+            && !self.layout.tiles_strip(ws)
+            && !zoomed
+    }
+
     /// Whether a frame is due: anything changed.
     pub fn needs_draw(&self) -> bool {
         self.dirty || !self.damage.is_empty()
@@ -363,6 +381,8 @@ impl App {
             tray_rect: self.tray_rect(),
             windows_area: self.windows_area(),
             bordered: self.bordered(),
+            shared_borders: self.shares_borders(),
+            hover: self.hover.filter(|_| self.settings.ws_tooltip),
         }
     }
 
@@ -421,6 +441,9 @@ impl App {
         let ws = self.session.current_workspace;
         self.layout.follow_focus(ws, focused.as_deref());
         self.frames = self.layout.frames(ws, area, focused.as_deref());
+        if self.shares_borders() {
+            share_borders(&mut self.frames, area);
+        }
         let cap = self.settings.zoom_max_width;
         if cap > 0
             && self

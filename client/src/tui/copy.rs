@@ -26,6 +26,8 @@ pub struct CopyMode {
     /// Loaded scrollback rows, oldest first; row `history_first` of the window is `history[0]`.
     history: Vec<Row>,
     history_first: Option<u64>,
+    /// The oldest row the window still keeps, as its last answer said (for the scrollbar).
+    oldest: Option<u64>,
     /// Older rows than the loaded ones exist (or have not been asked about yet).
     more: bool,
     requested: bool,
@@ -59,6 +61,7 @@ impl CopyMode {
             window: window.to_string(),
             history: Vec::new(),
             history_first: None,
+            oldest: None,
             more: true,
             requested: false,
             screen,
@@ -75,6 +78,20 @@ impl CopyMode {
 
     pub fn total(&self) -> usize {
         self.history.len() + self.screen.len()
+    }
+
+    /// Where the view is among all the rows the window keeps: (first line shown, lines in
+    /// all). None until the daemon has said how far back its scrollback goes.
+    pub fn scroll_position(&self) -> Option<(usize, usize)> {
+        let oldest = self.oldest?;
+        let unloaded = match self.history_first {
+            Some(first) => first.saturating_sub(oldest),
+            // Nothing loaded yet: an empty answer (no scrollback) still says where rows start.
+            None if !self.more => 0,
+            None => return None,
+        };
+        let unloaded = usize::try_from(unloaded).unwrap_or(usize::MAX);
+        Some((unloaded + self.top, unloaded.saturating_add(self.total())))
     }
 
     pub fn line_row(&self, i: usize) -> Option<&Row> {
@@ -100,8 +117,11 @@ impl CopyMode {
     }
 
     /// Older rows arrived: put them in front and keep the view where it was.
-    pub fn add_history(&mut self, first: u64, rows: Vec<Row>, more: bool) {
+    pub fn add_history(&mut self, first: u64, rows: Vec<Row>, more: bool, oldest: Option<u64>) {
         self.requested = false;
+        if oldest.is_some() {
+            self.oldest = oldest;
+        }
         if let Some(known) = self.history_first {
             if first >= known {
                 // A stale or repeated answer.
@@ -346,8 +366,11 @@ mod tests {
             })
         );
         assert_eq!(c.wanted(), None, "one request in flight");
-        c.add_history(10, vec![row("old 10"), row("old 11")], true);
+        assert_eq!(c.scroll_position(), None, "how far back is not known yet");
+        c.add_history(10, vec![row("old 10"), row("old 11")], true, Some(5));
         assert_eq!(c.total(), 5);
+        // Rows 5..10 are kept but not loaded: the view's top (line 2) is line 7 of 10.
+        assert_eq!(c.scroll_position(), Some((7, 10)));
         assert_eq!(c.line, 4, "cursor stays on the same row");
         assert_eq!(c.top, 2);
         assert_eq!(line_text(c.line_row(0).unwrap()), "old 10");
@@ -362,16 +385,17 @@ mod tests {
                 count: CHUNK
             })
         );
-        c.add_history(9, vec![row("old 9")], false);
+        c.add_history(9, vec![row("old 9")], false, Some(9));
         assert_eq!(c.total(), 6);
         assert_eq!(c.line, 1);
         assert_eq!(c.wanted(), None, "no more history");
+        assert_eq!(c.scroll_position(), Some((1, 6)), "the view held still");
     }
 
     #[test]
     fn selection_and_yank() {
         let mut c = CopyMode::new("w", screen(), (0, 0), 20, 3, false);
-        c.add_history(0, vec![], false);
+        c.add_history(0, vec![], false, None);
         // Line yank without a selection.
         assert_eq!(c.key(&key('y')), CopyOutcome::Yank("$ echo one".into()));
         c.key(&key('l'));
@@ -392,7 +416,12 @@ mod tests {
     #[test]
     fn wheel_entered_view_leaves_at_the_bottom() {
         let mut c = CopyMode::new("w", screen(), (0, 2), 20, 3, true);
-        c.add_history(0, (0..10).map(|i| row(&format!("h{i}"))).collect(), false);
+        c.add_history(
+            0,
+            (0..10).map(|i| row(&format!("h{i}"))).collect(),
+            false,
+            Some(0),
+        );
         assert_eq!(c.top, 10);
         assert_eq!(c.scroll(-3), CopyOutcome::Stay);
         assert_eq!(c.top, 7);

@@ -692,10 +692,12 @@ pub fn cascade(n: usize, area: Rect) -> Rect {
 mod hits;
 mod master_stack;
 mod scrolling;
+mod shared;
 mod tile_mode;
 pub use hits::*;
 pub use master_stack::*;
 pub use scrolling::*;
+pub use shared::*;
 pub use tile_mode::*;
 
 #[cfg(test)]

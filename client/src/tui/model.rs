@@ -130,6 +130,16 @@ pub enum Target {
     LinkChoice(&'static str),
     /// An answer to the yes/no question.
     Confirm(bool),
+    /// A button on a window's title bar.
+    Button(String, WinButton),
+}
+
+/// The title-bar buttons (`appearance.hide_window_buttons` off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinButton {
+    Minimize,
+    Zoom,
+    Close,
 }
 
 #[derive(Debug, Clone, Default)]

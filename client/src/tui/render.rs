@@ -11,12 +11,13 @@ use std::collections::HashMap;
 
 use super::keys::InputMode;
 use super::layout::{content_rect, Rect};
-use super::model::{DamagedRows, Hits, Overlay, WindowScreen};
+use super::model::{DamagedRows, Hits, Overlay, Target, WindowScreen};
 use super::settings::{fill_template, Edge};
 use super::text::title_of;
 use super::view::View;
 
 mod dock;
+mod frame;
 mod paint;
 mod tray;
 
@@ -72,10 +73,17 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
             &a,
         );
     }
-    for f in v.frames {
-        if let Some(cur) = draw_window(v, &mut c, &pal, &f.id, f.rect) {
+    for (k, f) in v.frames.iter().enumerate() {
+        let mut buttons = Vec::new();
+        if let Some(cur) = draw_window(v, &mut c, &pal, &f.id, f.rect, &mut buttons) {
             cursor = Some(cur);
         }
+        // A button under a later (higher) window is hidden, so it must not take clicks.
+        buttons.retain(|(r, _)| !v.frames[k + 1..].iter().any(|g| overlaps(g.rect, *r)));
+        hits.targets.extend(buttons);
+    }
+    if v.shared_borders {
+        frame::mend_junctions(&mut c, v.frames, v.settings.border);
     }
     // The tray before the dock: a prompt with no dock row is drawn by the dock code in a row
     // of the tray.
@@ -114,6 +122,7 @@ fn draw_window(
     pal: &Palette,
     id: &str,
     rect: Rect,
+    buttons: &mut Vec<(Rect, Target)>,
 ) -> Option<(u16, u16)> {
     let win = v.window(id)?;
     let focused = v.session.focused.as_deref() == Some(id);
@@ -163,6 +172,32 @@ fn draw_window(
             &format!("{}{horiz}{}", g.bl, g.br),
             &battr,
         );
+        if let Some(s) = &v.settings.scrollbar {
+            let position = copy.and_then(|cm| cm.scroll_position());
+            frame::draw_scrollbar(c, pal, s, rect, &battr, position);
+        }
+        // The buttons sit on the title's row (the top border when titles are hidden).
+        let bar_y = if v.settings.title == Edge::Bottom {
+            rect.bottom() - 1
+        } else {
+            rect.y
+        };
+        let bar = v
+            .settings
+            .buttons
+            .filter(|b| frame::button_cells(rect, *b).is_some());
+        if let Some(b) = bar {
+            frame::draw_buttons(c, pal, b, rect, bar_y, id, focused, colour, buttons);
+        }
+        // The title keeps clear of the buttons (and the space beside them).
+        let (title_x, title_w) = match bar {
+            Some(b) if b.left => (
+                rect.x + 3 + frame::buttons_width(b),
+                rect.w - 5 - frame::buttons_width(b),
+            ),
+            Some(b) => (rect.x + 2, rect.w - 5 - frame::buttons_width(b)),
+            None => (rect.x + 2, rect.w - 4),
+        };
 
         if v.settings.title != Edge::Hidden && rect.w > 6 {
             let mut title = if v.settings.title_format.is_empty() {
@@ -209,7 +244,7 @@ fn draw_window(
             if focused {
                 tattr.set_reverse(true);
             }
-            c.text(rect.x + 2, ty, rect.w - 4, &title, &tattr);
+            c.text(title_x, ty, title_w, &title, &tattr);
         }
     }
     if inner.is_empty() {
@@ -314,10 +349,11 @@ pub fn draw_damage(
             continue;
         };
         let rect = v.frames[k].rect;
-        if v.frames[k + 1..].iter().any(|f| overlaps(f.rect, rect)) {
+        let inner = content_rect(rect, v.bordered);
+        // Only content under a later window matters: shared borders overlap on the border.
+        if v.frames[k + 1..].iter().any(|f| overlaps(f.rect, inner)) {
             return None;
         }
-        let inner = content_rect(rect, v.bordered);
         if inner.is_empty() || v.window(id).is_none() {
             continue;
         }

@@ -135,6 +135,68 @@ pub struct Settings {
     /// `appearance.whichkey_enabled` and `whichkey_position`: the corner (or `center`) the
     /// popup of the keys after the leader opens in, or None when it is off.
     pub whichkey: Option<String>,
+    /// `appearance.hide_scrollbar` and `appearance.scrollbar.*`: None when hidden.
+    pub scrollbar: Option<Scrollbar>,
+    /// `appearance.hide_window_buttons` and the button options: None when hidden.
+    pub buttons: Option<Buttons>,
+    /// `appearance.shared_borders`: adjacent tiled panes share one border line.
+    pub shared_borders: bool,
+    /// `appearance.dock_pill_caps`: the dock's pills get rounded caps.
+    pub pill_caps: bool,
+    /// `appearance.dock_workspace_tooltip`: a cut workspace name shows in full under the pointer.
+    pub ws_tooltip: bool,
+}
+
+/// How the scrollbar on a window's right border is drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scrollbar {
+    pub thumb: char,
+    /// None: the border shows where there is no thumb.
+    pub track: Option<char>,
+    /// `quiet`, `border`, `muted`, or a colour.
+    pub tint: Tint,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tint {
+    Quiet,
+    Border,
+    Muted,
+    Rgb([u8; 3]),
+}
+
+impl Scrollbar {
+    fn read(get: &dyn Fn(&str) -> String) -> Option<Scrollbar> {
+        if as_bool(&get("appearance.hide_scrollbar")).unwrap_or(false) {
+            return None;
+        }
+        // thin: a heavy hairline over the border, no track; track: a block thumb on a shaded track.
+        let (thumb, track) = match get("appearance.scrollbar.style").as_str() {
+            "track" => ('█', Some('░')),
+            _ => ('┃', None),
+        };
+        let one = |path: &str| get(path).chars().next();
+        let thumb = one("appearance.scrollbar.thumb").unwrap_or(thumb);
+        let track = match get("appearance.scrollbar.track").as_str() {
+            "" => track,
+            "none" => None,
+            t => t.chars().next(),
+        };
+        let tint = match get("appearance.scrollbar.tint").trim() {
+            "border" => Tint::Border,
+            "muted" => Tint::Muted,
+            t => parse_hex(t).map_or(Tint::Quiet, Tint::Rgb),
+        };
+        Some(Scrollbar { thumb, track, tint })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Buttons {
+    /// `appearance.window_button_position`: at the title bar's left end.
+    pub left: bool,
+    /// `appearance.window_button_style`: traffic-light dots instead of a pill.
+    pub dots: bool,
 }
 
 impl Default for Settings {
@@ -248,6 +310,16 @@ impl Settings {
                     "" => "bottom-right".to_string(),
                     p => p.to_string(),
                 }),
+            scrollbar: Scrollbar::read(&get),
+            buttons: (!as_bool(&get("appearance.hide_window_buttons")).unwrap_or(false)).then(
+                || Buttons {
+                    left: get("appearance.window_button_position") == "left",
+                    dots: get("appearance.window_button_style") == "dots",
+                },
+            ),
+            shared_borders: as_bool(&get("appearance.shared_borders")).unwrap_or(false),
+            pill_caps: as_bool(&get("appearance.dock_pill_caps")).unwrap_or(false),
+            ws_tooltip: as_bool(&get("appearance.dock_workspace_tooltip")).unwrap_or(true),
         }
     }
 }

@@ -48,6 +48,10 @@ pub struct View<'a> {
     pub tray_rect: Option<Rect>,
     pub windows_area: Rect,
     pub bordered: bool,
+    /// Tiles overlap on their shared borders; render mends the junctions.
+    pub shared_borders: bool,
+    /// The pointer, for the dock's workspace tooltip (None when that is off).
+    pub hover: Option<(u16, u16)>,
 }
 
 impl View<'_> {

@@ -54,9 +54,10 @@ impl App {
                 first,
                 rows,
                 more,
+                oldest,
             } => {
                 if let Some(c) = self.copy.as_mut().filter(|c| c.window == window) {
-                    c.add_history(first, rows, more);
+                    c.add_history(first, rows, more, oldest);
                     self.fetch_scrollback();
                     self.dirty = true;
                 }

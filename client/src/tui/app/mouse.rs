@@ -27,6 +27,29 @@ impl App {
             self.on_release(x, y, n, m.modifiers);
         } else if let Some(n) = find(&|bit| held & bit != 0) {
             self.on_drag(x, y, n, m.modifiers);
+        } else {
+            self.on_hover(x, y);
+        }
+    }
+
+    /// Motion with no button: only the dock's workspace tooltip cares, so a frame is drawn
+    /// only when the pointer enters or leaves a workspace tab.
+    fn on_hover(&mut self, x: u16, y: u16) {
+        let tab = |at: Option<(u16, u16)>, hits: &Hits| {
+            let (x, y) = at?;
+            hits.targets
+                .iter()
+                .rev()
+                .find(|(r, _)| r.contains(x, y))
+                .and_then(|(_, t)| match t {
+                    Target::Workspace(n) => Some(*n),
+                    _ => None,
+                })
+        };
+        let before = tab(self.hover, &self.hits);
+        self.hover = Some((x, y));
+        if self.settings.ws_tooltip && tab(self.hover, &self.hits) != before {
+            self.dirty = true;
         }
     }
 
@@ -317,6 +340,19 @@ impl App {
             Target::TapeChoice(c) => self.tape_choice(c),
             Target::LinkChoice(c) => self.link_choice(c),
             Target::Confirm(yes) => self.confirm(yes),
+            // A button acts on its own window, as the key would on the focused one; close
+            // asks first, as the key does.
+            Target::Button(id, k) => {
+                if self.overlay != Overlay::None {
+                    return;
+                }
+                self.focus(&id);
+                self.action(match k {
+                    WinButton::Minimize => Action::Minimize,
+                    WinButton::Zoom => Action::ToggleZoom,
+                    WinButton::Close => Action::CloseWindow,
+                });
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ use termwiz::surface::Surface;
 
 mod chrome;
 mod damage;
+mod frame;
 mod layouts;
 mod links;
 mod mouse;

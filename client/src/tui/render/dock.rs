@@ -2,6 +2,7 @@
 
 use config::themes::parse_hex;
 use termwiz::cell::{CellAttributes, Intensity, Underline};
+use termwiz::color::ColorAttribute;
 
 use super::paint::{bold, chrome, rgb, Canvas, Palette};
 use crate::tui::keys::{InputMode, HELP};
@@ -10,6 +11,27 @@ use crate::tui::model::{Hits, Overlay, Target};
 use crate::tui::settings::fill_template;
 use crate::tui::text::{char_width, title_of};
 use crate::tui::view::View;
+
+/// Widest a workspace's name is drawn on its tab, in columns.
+const TAB_NAME_MAX: usize = 16;
+
+/// `s` cut to `max` columns, the last one an ellipsis when anything was cut.
+fn cut(s: &str, max: usize) -> String {
+    if s.chars().map(char_width).sum::<usize>() <= max {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for ch in s.chars() {
+        if used + char_width(ch) > max - 1 {
+            break;
+        }
+        used += char_width(ch);
+        out.push(ch);
+    }
+    out.push('…');
+    out
+}
 
 /// Local wall-clock time as HH:MM.
 pub(super) fn clock() -> String {
@@ -73,7 +95,8 @@ pub(super) fn draw_dock(
         &v.session.display_name
     };
     let session_label = format!(" {name} ");
-    let tabs: Vec<(i64, String, bool)> = if v.settings.dock_tabs {
+    // (number, label as drawn, has windows, the label in full when its name was cut)
+    let tabs: Vec<(i64, String, bool, Option<String>)> = if v.settings.dock_tabs {
         let order: Vec<i64> = match &v.session.workspace_order {
             Some(o) if !o.is_empty() => o.clone(),
             _ => (1..=v.session.num_workspaces.max(1)).collect(),
@@ -87,17 +110,26 @@ pub(super) fn draw_dock(
                     .workspace_names
                     .get(&n)
                     .filter(|nm| !nm.is_empty());
-                let label = match name {
+                let label = |name: Option<&str>| match name {
                     _ if !v.settings.tab_format.is_empty() => {
                         let index = n.to_string();
-                        let name = name.cloned().unwrap_or_else(|| index.clone());
-                        let fields = [("index", index.as_str()), ("name", name.as_str())];
+                        let name = name.unwrap_or(&index);
+                        let fields = [("index", index.as_str()), ("name", name)];
                         format!(" {} ", fill_template(&v.settings.tab_format, &fields))
                     }
                     Some(nm) => format!(" {n}:{nm} "),
                     None => format!(" {n} "),
                 };
-                (n, label, used)
+                let short = name.map(|nm| cut(nm, TAB_NAME_MAX));
+                match short {
+                    Some(s) if Some(&s) != name => (
+                        n,
+                        label(Some(&s)),
+                        used,
+                        Some(label(name.map(String::as_str))),
+                    ),
+                    _ => (n, label(name.map(String::as_str)), used, None),
+                }
             })
             .collect()
     } else {
@@ -203,13 +235,17 @@ pub(super) fn draw_dock(
     let mut battr = chrome(pal, pal.ansi(0));
     battr.set_background(pal.ansi(badge_bg));
     battr.set_intensity(Intensity::Bold);
-    right_x += c.text(
+    let badge_w = c.text(
         right_x,
         y,
         area.right().saturating_sub(right_x),
         badge,
         &battr,
     );
+    if v.settings.pill_caps && badge_w == width_of(badge) {
+        pill_caps(c, right_x, y, badge_w, pal.ansi(badge_bg), &base);
+    }
+    right_x += badge_w;
     if let Some(t) = clock {
         c.text(
             right_x,
@@ -228,7 +264,8 @@ pub(super) fn draw_dock(
         sess.set_foreground(rgb(rgbv));
     }
     x += c.text(x, y, limit.saturating_sub(x), &session_label, &sess);
-    for (n, label, used) in &tabs {
+    let mut tooltip = None;
+    for (n, label, used, full) in &tabs {
         let mut a = base.clone();
         if *n == ws {
             a.set_foreground(pal.ansi(0));
@@ -241,15 +278,36 @@ pub(super) fn draw_dock(
             a.set_intensity(Intensity::Half);
         }
         let n_w = c.text(x, y, limit.saturating_sub(x), label, &a);
+        if *n == ws && v.settings.pill_caps && n_w == width_of(label) {
+            pill_caps(c, x, y, n_w, pal.ansi(4), &base);
+        }
         if n_w > 0 {
-            hits.targets
-                .push((Rect::new(x, y, n_w, 1), Target::Workspace(*n)));
+            let r = Rect::new(x, y, n_w, 1);
+            if let (Some(full), Some((hx, hy))) = (full, v.hover) {
+                if r.contains(hx, hy) {
+                    tooltip = Some((x, full.clone()));
+                }
+            }
+            hits.targets.push((r, Target::Workspace(*n)));
         }
         x += n_w;
     }
     let mut sep = base.clone();
     sep.set_intensity(Intensity::Half);
     x += c.text(x, y, limit.saturating_sub(x), " │", &sep);
+    // The cut name under the pointer, in full, on the row next to the dock.
+    if let Some((tx, text)) = tooltip {
+        let ty = if y == area.y {
+            y + 1
+        } else {
+            y.saturating_sub(1)
+        };
+        let tw = width_of(&text).min(w);
+        let tx = tx.min(area.right() - tw);
+        let mut a = bold(pal);
+        a.set_reverse(true);
+        c.text(tx, ty, tw, &text, &a);
+    }
     for (win, label) in &windows {
         let mut a = base.clone();
         if v.session.focused.as_deref() == Some(win.id.as_str()) && !win.minimized {
@@ -275,6 +333,19 @@ pub(super) fn draw_dock(
         x += n_w;
     }
     None
+}
+
+/// appearance.dock_pill_caps: the pill's padding cells at (`x`, `y`) and `w - 1` cells on
+/// become half blocks in the pill's colour, so it reads as rounded. Half blocks rather than
+/// powerline glyphs: every terminal font has them.
+fn pill_caps(c: &mut Canvas, x: u16, y: u16, w: u16, pill: ColorAttribute, base: &CellAttributes) {
+    if w < 3 {
+        return;
+    }
+    let mut a = base.clone();
+    a.set_foreground(pill);
+    c.text(x, y, 1, "▐", &a);
+    c.text(x + w - 1, y, 1, "▌", &a);
 }
 
 pub(super) fn draw_help(v: &View, c: &mut Canvas, pal: &Palette, area: Rect) {

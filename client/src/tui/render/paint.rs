@@ -237,6 +237,13 @@ impl Canvas<'_> {
         true
     }
 
+    /// The attributes of the cell at (`x`, `y`), if it is on the surface.
+    pub(super) fn attrs_at(&mut self, x: u16, y: u16) -> Option<CellAttributes> {
+        let mut lines = self.s.screen_cells();
+        let cell = lines.get_mut(usize::from(y))?.get(usize::from(x))?;
+        Some(cell.attrs().clone())
+    }
+
     pub(super) fn fill(&mut self, x: u16, y: u16, w: u16, c: char, attrs: &CellAttributes) {
         if w == 0 || y >= self.h || x >= self.w {
             return;

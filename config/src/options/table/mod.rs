@@ -28,8 +28,6 @@ pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 
 // Why an inert option does nothing here.
 const R_RAIL: &str = "tuios has no session rail";
-const R_SCROLLBAR: &str = "the tuios client draws no scrollbar";
-const R_BUTTONS: &str = "tuios window title bars carry no buttons";
 const R_CLIENT: &str = "the tuios client does not have this feature";
 const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
 const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";

@@ -204,6 +204,7 @@ fn copy_mode_fetches_scrollback_and_yanks() {
             }],
         }],
         more: false,
+        oldest: Some(0),
     });
     app.on_key(key('g'));
     app.on_key(key('y'));
