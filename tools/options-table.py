@@ -21,6 +21,8 @@ NOTES = {
     "appearance.confirm_quit": " (closing a window whose program ended asks only when on; a running one is always asked about)",
     "startup.tiled": " (set to false: a session no client arranged yet starts floating; unset, tuios tiles)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
+    "appearance.sidebar.workspaces": " (accepted and ignored, as the reference ignores it)",
+    "appearance.sidebar.width": " (clamped so the windows keep 40 columns; a small terminal gets a 3-column strip)",
 }
 
 src = "".join(open(p, encoding="utf-8").read() for p in SRC)

@@ -679,21 +679,21 @@ fn what_applies_and_what_is_only_recorded() {
         "notifications.agent.states.idle",
         "tape.autorun",
         "tape.auto_review",
+        "appearance.sidebar.enabled",
+        "appearance.sidebar_enabled",
+        "appearance.sidebar.workspaces",
+        "appearance.session_colors",
     ] {
         assert!(applied(p), "{p}");
     }
-    for p in [
-        "appearance.sidebar.enabled",
-        "appearance.scrollbar.tint",
-        "startup.daemon",
-    ] {
+    for p in ["appearance.scrollbar.tint", "startup.daemon"] {
         assert!(!applied(p), "{p}");
     }
     let inert = options()
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 35);
+    assert_eq!(inert, 18);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

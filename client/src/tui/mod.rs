@@ -34,9 +34,11 @@ mod keys;
 mod layout;
 mod model;
 mod project_tape;
+mod rail;
 mod reconnect;
 mod render;
 mod replies;
+mod sessions_poll;
 mod settings;
 mod stream;
 mod sysstat;
@@ -215,6 +217,7 @@ fn run_loop<T: Term>(
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
     let mut tapes = project_tape::ProjectTapes::new(socket);
+    let mut sessions = sessions_poll::SessionsPoll::new(socket);
     loop {
         while let Some(incoming) = conn.next_incoming() {
             match incoming {
@@ -275,6 +278,9 @@ fn run_loop<T: Term>(
         );
         for f in fired {
             raise_alert(app, bt.terminal(), &f);
+        }
+        if let Some(list) = sessions.take(app.rail_shown()) {
+            app.set_sessions(list);
         }
         let settings = app.settings();
         if (settings.show_cpu || settings.show_ram) && sampler.refresh(now) {

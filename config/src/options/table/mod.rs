@@ -27,7 +27,6 @@ pub const DOCK_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 
 // Why an inert option does nothing here.
-const R_RAIL: &str = "tuios has no session rail";
 const R_SCROLLBAR: &str = "the tuios client draws no scrollbar";
 const R_BUTTONS: &str = "tuios window title bars carry no buttons";
 const R_CLIENT: &str = "the tuios client does not have this feature";
