@@ -15,7 +15,8 @@
 //! dock, tray), `text` (widths, wrapping, names), `input` (key and mouse encoding), `keys`
 //! (bindings and modes), `copy` (copy mode), `settings` (options and themes), `replies` (the
 //! outer terminal's reports and replies, kept away from windows), `term` (the terminal
-//! abstraction), `stream` (the byte-stream terminal), `sysstat` (CPU and memory figures).
+//! abstraction), `stream` (the byte-stream terminal), `sysstat` (CPU and memory figures),
+//! `rail` (the session rail's rows) and `sessions_poll` (its session list, off the loop).
 //!
 //! Dependencies point one way, so no file reaches back to a file that uses it (`layout` and its
 //! `hits` re-export aside): `text`, `layout`, `input`, `term`, `sysstat` and `replies` are

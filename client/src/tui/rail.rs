@@ -173,8 +173,13 @@ pub fn plan_rail(v: &View, rows: u16) -> Vec<RailRow> {
     let mut top = vec![RailRow::Heading("sessions")];
     top.extend(sessions.iter().map(|x| RailRow::Session {
         name: x.name.clone(),
-        count: s.show_counts.then_some(x.windows),
-        attached: x.attached,
+        // This session's own count is live; the others' are as of the last poll.
+        count: s.show_counts.then_some(if &x.name == current {
+            v.session.windows.len()
+        } else {
+            x.windows
+        }),
+        attached: x.attached || &x.name == current,
         current: &x.name == current,
         colour: s.session_colors.then(|| session_colour(&x.name, &x.accent)),
     }));

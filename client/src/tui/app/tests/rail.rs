@@ -23,8 +23,9 @@ fn with_options(options: &[(&str, &str)], term: (u16, u16)) -> App {
     app.set_sessions(vec![
         RailSession {
             name: "w".into(),
-            windows: 2,
-            attached: true,
+            // Stale: the rail shows this session's live count.
+            windows: 7,
+            attached: false,
             accent: String::new(),
         },
         RailSession {
