@@ -26,6 +26,8 @@ NOTES = {
     "appearance.window_button_style": " (buttons on every framed window's title row, the focused one's lit)",
     "appearance.dock_workspace_tooltip": " (names over 16 columns are cut on their tab; the pointer over one shows it in full beside the dock, from the terminal's any-motion reports, which the client always asks for)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
+    "appearance.sidebar.workspaces": " (accepted and ignored, as the reference ignores it)",
+    "appearance.sidebar.width": " (clamped so the windows keep 40 columns; a small terminal gets a 3-column strip)",
 }
 
 src = "".join(open(p, encoding="utf-8").read() for p in SRC)

@@ -684,17 +684,21 @@ fn what_applies_and_what_is_only_recorded() {
         "appearance.shared_borders",
         "appearance.dock_pill_caps",
         "appearance.dock_workspace_tooltip",
+        "appearance.sidebar.enabled",
+        "appearance.sidebar_enabled",
+        "appearance.sidebar.workspaces",
+        "appearance.session_colors",
     ] {
         assert!(applied(p), "{p}");
     }
-    for p in ["appearance.sidebar.enabled", "startup.daemon"] {
+    for p in ["startup.daemon"] {
         assert!(!applied(p), "{p}");
     }
     let inert = options()
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 24);
+    assert_eq!(inert, 7);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

@@ -24,7 +24,8 @@ use super::model::{
     Confirmed, DamagedRows, Hits, LinkDialog, Notice, Overlay, PasteDialog, Prompt, PromptKind,
     TapeDecision, TapeOffer, Target, WinButton, WindowScreen,
 };
-use super::settings::{Edge, LinkPolicy, Settings, ThemeCache};
+use super::rail::{rail_width, RailSession};
+use super::settings::{Edge, LinkPolicy, RailEdge, Settings, ThemeCache};
 use super::sysstat::Figures;
 use super::templates::{self, Template};
 use super::text::{link_at, split_words, title_of};
@@ -166,6 +167,12 @@ pub struct App {
     /// change is most likely the echo, which is drawn at once, whatever the frame rate.
     typed: Option<String>,
     exit: Option<Exit>,
+    /// Every session the daemon has, as last polled, for the session rail.
+    sessions: Vec<RailSession>,
+    /// Where the pointer rests on the rail, and since when.
+    rail_hover: Option<((u16, u16), Instant)>,
+    /// Columns the hovered row's overflowing title has scrolled.
+    marquee_step: usize,
 }
 
 impl App {
@@ -218,6 +225,9 @@ impl App {
             damage: HashMap::new(),
             typed: None,
             exit: None,
+            sessions: Vec::new(),
+            rail_hover: None,
+            marquee_step: 0,
         };
         for w in keys.warnings {
             app.notice(NoticeLevel::Warning, w);
@@ -264,13 +274,37 @@ impl App {
         }
     }
 
-    /// The area without the dock: the windows and the tray share it.
-    fn below_dock(&self) -> Rect {
+    /// The area without the dock: the rail, the windows and the tray share it.
+    fn beside_dock(&self) -> Rect {
         let a = self.area();
         match self.dock_row() {
             Some(_) if self.settings.dock == Edge::Top => Rect::new(a.x, a.y + 1, a.w, a.h - 1),
             Some(_) => Rect::new(a.x, a.y, a.w, a.h - 1),
             None => a,
+        }
+    }
+
+    /// The session rail's columns, when it is on and the terminal has room for it.
+    fn rail_rect(&self) -> Option<Rect> {
+        let edge = self.settings.rail.edge?;
+        let b = self.beside_dock();
+        let w = rail_width(self.settings.rail.width, b.w);
+        if w == 0 || b.h == 0 {
+            return None;
+        }
+        Some(match edge {
+            RailEdge::Left => Rect::new(b.x, b.y, w, b.h),
+            RailEdge::Right => Rect::new(b.right() - w, b.y, w, b.h),
+        })
+    }
+
+    /// The area without the dock and the rail: the windows and the tray share it.
+    fn below_dock(&self) -> Rect {
+        let b = self.beside_dock();
+        match self.rail_rect() {
+            Some(r) if r.x == b.x => Rect::new(r.right(), b.y, b.w - r.w, b.h),
+            Some(r) => Rect::new(b.x, b.y, b.w - r.w, b.h),
+            None => b,
         }
     }
 
@@ -383,6 +417,10 @@ impl App {
             bordered: self.bordered(),
             shared_borders: self.shares_borders(),
             hover: self.hover.filter(|_| self.settings.ws_tooltip),
+            rail_rect: self.rail_rect(),
+            sessions: &self.sessions,
+            rail_hover: self.rail_hover.map(|(p, _)| p),
+            marquee_step: self.marquee_step,
         }
     }
 
@@ -535,6 +573,7 @@ mod actions;
 mod commands;
 mod daemon;
 mod mouse;
+mod rail;
 mod requests;
 mod tapes;
 mod typing;

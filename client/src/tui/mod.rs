@@ -15,7 +15,8 @@
 //! dock, tray), `text` (widths, wrapping, names), `input` (key and mouse encoding), `keys`
 //! (bindings and modes), `copy` (copy mode), `settings` (options and themes), `replies` (the
 //! outer terminal's reports and replies, kept away from windows), `term` (the terminal
-//! abstraction), `stream` (the byte-stream terminal), `sysstat` (CPU and memory figures).
+//! abstraction), `stream` (the byte-stream terminal), `sysstat` (CPU and memory figures),
+//! `rail` (the session rail's rows) and `sessions_poll` (its session list, off the loop).
 //!
 //! Dependencies point one way, so no file reaches back to a file that uses it (`layout` and its
 //! `hits` re-export aside): `text`, `layout`, `input`, `term`, `sysstat` and `replies` are
@@ -34,9 +35,11 @@ mod keys;
 mod layout;
 mod model;
 mod project_tape;
+mod rail;
 mod reconnect;
 mod render;
 mod replies;
+mod sessions_poll;
 mod settings;
 mod stream;
 mod sysstat;
@@ -215,6 +218,7 @@ fn run_loop<T: Term>(
     let mut alerts = alerts::Alerts::default();
     let mut filter = ReplyFilter::new();
     let mut tapes = project_tape::ProjectTapes::new(socket);
+    let mut sessions = sessions_poll::SessionsPoll::new(socket);
     loop {
         while let Some(incoming) = conn.next_incoming() {
             match incoming {
@@ -275,6 +279,9 @@ fn run_loop<T: Term>(
         );
         for f in fired {
             raise_alert(app, bt.terminal(), &f);
+        }
+        if let Some(list) = sessions.take(app.rail_shown()) {
+            app.set_sessions(list);
         }
         let settings = app.settings();
         if (settings.show_cpu || settings.show_ram) && sampler.refresh(now) {

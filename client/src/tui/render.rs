@@ -19,10 +19,12 @@ use super::view::View;
 mod dock;
 mod frame;
 mod paint;
+mod rail;
 mod tray;
 
 use dock::{draw_dock, draw_help, draw_whichkey};
 use paint::{bold, chrome, draw_row, rgb, Canvas, Palette};
+use rail::draw_rail;
 use tray::draw_tray;
 
 /// What a frame's drawing tells the run loop: click targets and where the cursor goes.
@@ -85,6 +87,7 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
     if v.shared_borders {
         frame::mend_junctions(&mut c, v.frames, v.settings.border);
     }
+    draw_rail(v, &mut c, &pal, &mut hits);
     // The tray before the dock: a prompt with no dock row is drawn by the dock code in a row
     // of the tray.
     draw_tray(v, &mut c, &pal, &mut hits);

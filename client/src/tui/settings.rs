@@ -145,6 +145,8 @@ pub struct Settings {
     pub pill_caps: bool,
     /// `appearance.dock_workspace_tooltip`: a cut workspace name shows in full under the pointer.
     pub ws_tooltip: bool,
+    /// `appearance.sidebar.*` and `appearance.session_colors`: the session rail.
+    pub rail: RailSettings,
 }
 
 /// How the scrollbar on a window's right border is drawn.
@@ -199,6 +201,70 @@ pub struct Buttons {
     pub dots: bool,
 }
 
+/// Which edge the session rail takes its columns from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RailEdge {
+    Left,
+    Right,
+}
+
+/// The session rail's options, resolved. `edge` None: the rail is off (disabled or
+/// `position = hidden`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RailSettings {
+    pub edge: Option<RailEdge>,
+    /// Preferred width in columns; the layout clamps it to what the terminal can spare.
+    pub width: u16,
+    pub show_windows: bool,
+    pub show_glyphs: bool,
+    pub show_counts: bool,
+    pub show_agents: bool,
+    /// The hovered row's overflowing title scrolls round.
+    pub marquee: bool,
+    /// Hovering the collapsed strip names the session under the pointer.
+    pub tooltips: bool,
+    pub session_colors: bool,
+}
+
+impl RailSettings {
+    /// `get` reads a value (the default when unset); `is_set` says whether one was set. The
+    /// flat `appearance.sidebar_*` spellings are the reference's deprecated ones, folded into
+    /// `appearance.sidebar.*`: one applies when set and the new path is not.
+    fn read(get: &dyn Fn(&str) -> String, is_set: &dyn Fn(&str) -> bool) -> RailSettings {
+        let pick = |field: &str| {
+            let new = format!("appearance.sidebar.{field}");
+            let old = format!("appearance.sidebar_{field}");
+            if !is_set(&new) && is_set(&old) && !get(&old).trim().is_empty() {
+                get(&old)
+            } else {
+                get(&new)
+            }
+        };
+        let flag = |field: &str, default: bool| as_bool(&pick(field)).unwrap_or(default);
+        let enabled = flag("enabled", false);
+        let edge = match pick("position").trim() {
+            "hidden" => None,
+            "right" => Some(RailEdge::Right),
+            _ => Some(RailEdge::Left),
+        };
+        let width = match as_int(&pick("width")).unwrap_or(28) {
+            n if n <= 0 => 28,
+            n => n.min(200) as u16,
+        };
+        RailSettings {
+            edge: edge.filter(|_| enabled),
+            width,
+            show_windows: flag("show_windows", true),
+            show_glyphs: flag("show_glyphs", true),
+            show_counts: flag("show_counts", true),
+            show_agents: flag("show_agents", true),
+            marquee: flag("marquee", true),
+            tooltips: flag("tooltips", true),
+            session_colors: as_bool(&get("appearance.session_colors")).unwrap_or(true),
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings::resolve(
@@ -249,6 +315,7 @@ impl Settings {
                 .or_else(|| config::options::resolve(path).map(|s| s.default.to_string()))
                 .unwrap_or_default()
         };
+        let is_set = |path: &str| overrides.contains_key(path) || options.contains_key(path);
         let int = |path: &str, fallback: i64| as_int(&get(path)).unwrap_or(fallback);
         let colour = |path: &str| parse_hex(get(path).trim());
         let max_fps = match int("appearance.max_fps", 0) {
@@ -320,6 +387,7 @@ impl Settings {
             shared_borders: as_bool(&get("appearance.shared_borders")).unwrap_or(false),
             pill_caps: as_bool(&get("appearance.dock_pill_caps")).unwrap_or(false),
             ws_tooltip: as_bool(&get("appearance.dock_workspace_tooltip")).unwrap_or(true),
+            rail: RailSettings::read(&get, &is_set),
         }
     }
 }
@@ -483,6 +551,44 @@ mod tests {
         over.insert("appearance.hide_clock".to_string(), "off".to_string());
         let s = Settings::resolve(&opts, &over, &mut ThemeCache::default());
         assert!(s.show_clock);
+    }
+
+    #[test]
+    fn rail_options_and_their_flat_aliases() {
+        let with = |pairs: &[(&str, &str)]| {
+            let opts: BTreeMap<String, String> = pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            Settings::resolve(&opts, &BTreeMap::new(), &mut ThemeCache::default()).rail
+        };
+        let off = with(&[]);
+        assert_eq!(off.edge, None, "off by default");
+        assert_eq!(off.width, 28);
+        assert!(off.show_windows && off.show_counts && off.session_colors);
+        let on = with(&[
+            ("appearance.sidebar.enabled", "true"),
+            ("appearance.sidebar.position", "right"),
+            ("appearance.sidebar.width", "20"),
+            ("appearance.sidebar.show_counts", "false"),
+        ]);
+        assert_eq!(on.edge, Some(RailEdge::Right));
+        assert_eq!(on.width, 20);
+        assert!(!on.show_counts);
+        let hidden = with(&[
+            ("appearance.sidebar.enabled", "true"),
+            ("appearance.sidebar.position", "hidden"),
+        ]);
+        assert_eq!(hidden.edge, None);
+        // The deprecated flat names act as the new ones, unless the new one is set.
+        let alias = with(&[
+            ("appearance.sidebar_enabled", "true"),
+            ("appearance.sidebar_width", "16"),
+            ("appearance.sidebar_position", "right"),
+            ("appearance.sidebar.position", "left"),
+        ]);
+        assert_eq!(alias.edge, Some(RailEdge::Left));
+        assert_eq!(alias.width, 16);
     }
 
     #[test]

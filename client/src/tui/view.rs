@@ -52,6 +52,12 @@ pub struct View<'a> {
     pub shared_borders: bool,
     /// The pointer, for the dock's workspace tooltip (None when that is off).
     pub hover: Option<(u16, u16)>,
+    /// The session rail's columns, when shown, and the sessions it lists.
+    pub rail_rect: Option<Rect>,
+    pub sessions: &'a [super::rail::RailSession],
+    /// Where the pointer rests on the rail, and how far a hovered title has scrolled.
+    pub rail_hover: Option<(u16, u16)>,
+    pub marquee_step: usize,
 }
 
 impl View<'_> {

@@ -208,6 +208,9 @@ impl App {
                 next = Some(next.map_or(due, |n: Instant| n.min(due)));
             }
         }
+        if let Some(t) = self.tick_rail(now) {
+            next = Some(next.map_or(t, |n: Instant| n.min(t)));
+        }
         self.sync_tray();
         next
     }

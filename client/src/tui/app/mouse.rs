@@ -13,6 +13,9 @@ impl App {
             return;
         }
         let held = b & BUTTON_BITS;
+        if held == 0 && self.buttons == 0 {
+            self.hover_rail(x, y, std::time::Instant::now());
+        }
         let prev = std::mem::replace(&mut self.buttons, held);
         let buttons = [
             (MouseButtons::LEFT.bits(), 0u8),

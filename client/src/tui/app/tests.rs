@@ -9,6 +9,7 @@ mod frame;
 mod layouts;
 mod links;
 mod mouse;
+mod rail;
 mod startup;
 
 fn keys() -> KeyConfig {

@@ -353,7 +353,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Give each session its own colour on the rail and in the switcher",
     },

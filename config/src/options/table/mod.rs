@@ -27,7 +27,6 @@ pub const DOCK_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 
 // Why an inert option does nothing here.
-const R_RAIL: &str = "tuios has no session rail";
 const R_CLIENT: &str = "the tuios client does not have this feature";
 const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
 const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";
