@@ -20,6 +20,13 @@ NOTES = {
     "appearance.zen_mode": " (`always` hides the borders; `mouse` keeps them: the client asks for no motion reports)",
     "appearance.confirm_quit": " (closing a window whose program ended asks only when on; a running one is always asked about)",
     "startup.tiled": " (set to false: a session no client arranged yet starts floating; unset, tuios tiles)",
+    "appearance.copy_on_select": " (a drag over a window's content selects, shift+drag where the program reports the mouse; off: the selection stays in copy mode for `y`)",
+    "appearance.word_characters": " (double-click word selection)",
+    "appearance.focus_follows_mouse": " (on pointer motion; the outer terminal always reports motion)",
+    "appearance.animations_enabled": " (a window opening grows from its middle over 120 ms; never holds back an echo)",
+    "notifications.error_sticky": " (a sticky error waits for Esc in window management; off: it expires after notifications.error_duration)",
+    "startup.open_default_window": " (a client attaching to a session left with no window opens one; new sessions always start with one)",
+    "startup.daemon": " (tuios has no standalone mode: it is always daemon-backed, so either value is honoured and changes nothing)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
 }
 

@@ -679,21 +679,24 @@ fn what_applies_and_what_is_only_recorded() {
         "notifications.agent.states.idle",
         "tape.autorun",
         "tape.auto_review",
+        "appearance.copy_on_select",
+        "appearance.focus_follows_mouse",
+        "appearance.word_characters",
+        "appearance.animations_enabled",
+        "notifications.error_sticky",
+        "startup.open_default_window",
+        "startup.daemon",
     ] {
         assert!(applied(p), "{p}");
     }
-    for p in [
-        "appearance.sidebar.enabled",
-        "appearance.scrollbar.tint",
-        "startup.daemon",
-    ] {
+    for p in ["appearance.sidebar.enabled", "appearance.scrollbar.tint"] {
         assert!(!applied(p), "{p}");
     }
     let inert = options()
         .iter()
         .filter(|o| matches!(o.applies, Applies::Inert(_)))
         .count();
-    assert_eq!(inert, 35);
+    assert_eq!(inert, 28);
     assert_eq!(Applies::Inert("x").as_str(), "inert");
     let dep = resolve("appearance.hide_clock")
         .unwrap()

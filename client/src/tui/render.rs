@@ -73,7 +73,12 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
         );
     }
     for f in v.frames {
-        if let Some(cur) = draw_window(v, &mut c, &pal, &f.id, f.rect) {
+        let rect = v
+            .opening
+            .iter()
+            .find(|(id, _)| *id == f.id)
+            .map_or(f.rect, |(_, r)| *r);
+        if let Some(cur) = draw_window(v, &mut c, &pal, &f.id, rect) {
             cursor = Some(cur);
         }
     }
@@ -296,7 +301,8 @@ pub fn draw_damage(
     surface: &mut Surface,
     damage: &HashMap<String, DamagedRows>,
 ) -> Option<Patched> {
-    if v.copy.is_some() || *v.overlay != Overlay::None {
+    // An opening window changes its box every frame: those frames are drawn whole.
+    if v.copy.is_some() || *v.overlay != Overlay::None || !v.opening.is_empty() {
         return None;
     }
     let (w, h) = surface.dimensions();

@@ -135,6 +135,16 @@ pub struct Settings {
     /// `appearance.whichkey_enabled` and `whichkey_position`: the corner (or `center`) the
     /// popup of the keys after the leader opens in, or None when it is off.
     pub whichkey: Option<String>,
+    /// `appearance.copy_on_select`: a mouse selection goes to the clipboard on release.
+    pub copy_on_select: bool,
+    /// `appearance.word_characters`: punctuation a double-click word takes in.
+    pub word_characters: String,
+    /// `appearance.focus_follows_mouse`: the window under the pointer takes focus.
+    pub focus_follows_mouse: bool,
+    /// `appearance.animations_enabled`: short chrome transitions (see `animate.rs`).
+    pub animations: bool,
+    /// `notifications.error_sticky`: errors stay until dismissed instead of expiring.
+    pub error_sticky: bool,
 }
 
 impl Default for Settings {
@@ -248,6 +258,11 @@ impl Settings {
                     "" => "bottom-right".to_string(),
                     p => p.to_string(),
                 }),
+            copy_on_select: as_bool(&get("appearance.copy_on_select")).unwrap_or(true),
+            word_characters: get("appearance.word_characters"),
+            focus_follows_mouse: as_bool(&get("appearance.focus_follows_mouse")).unwrap_or(false),
+            animations: as_bool(&get("appearance.animations_enabled")).unwrap_or(true),
+            error_sticky: as_bool(&get("notifications.error_sticky")).unwrap_or(true),
         }
     }
 }

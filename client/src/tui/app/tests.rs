@@ -8,6 +8,7 @@ mod damage;
 mod layouts;
 mod links;
 mod mouse;
+mod select;
 mod startup;
 
 fn keys() -> KeyConfig {

@@ -31,10 +31,6 @@ const R_RAIL: &str = "tuios has no session rail";
 const R_SCROLLBAR: &str = "the tuios client draws no scrollbar";
 const R_BUTTONS: &str = "tuios window title bars carry no buttons";
 const R_CLIENT: &str = "the tuios client does not have this feature";
-const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
-const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";
-const R_NO_STICKY: &str =
-    "the tuios client has no sticky notices: errors expire after notifications.error_duration";
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
 /// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.
