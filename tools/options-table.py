@@ -26,7 +26,7 @@ NOTES = {
     "appearance.animations_enabled": " (a window opening grows from its middle over 120 ms; never holds back an echo)",
     "notifications.error_sticky": " (a sticky error waits for Esc in window management; off: it expires after notifications.error_duration)",
     "startup.open_default_window": " (a client attaching to a session left with no window opens one; new sessions always start with one)",
-    "startup.daemon": " (tuios has no standalone mode: it is always daemon-backed, so either value is honoured and changes nothing)",
+    "startup.daemon": " (tuios is always daemon-backed, as true asks; it has no standalone mode for false to pick, so the value changes nothing)",
     "startup.start_in_terminal_mode": " (set to false: attach starts in window management; unset, tuios starts in terminal mode as tmux does)",
 }
 

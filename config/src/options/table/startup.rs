@@ -13,8 +13,8 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        // tuios has no standalone mode: every client is daemon-backed, so the value is
-        // honoured whatever it says (README notes it).
+        // Every tuios client is daemon-backed, as true asks; there is no standalone mode for
+        // false to pick, so nothing reads the value (the README says so).
         applies: Applies::Client,
         deprecated: None,
         description: "Make a bare \"tuios\" attach to a daemon-backed session instead of running standalone. TUIOS_NO_DAEMON=1 or --standalone overrides it",
