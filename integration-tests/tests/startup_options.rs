@@ -41,3 +41,27 @@ fn the_whichkey_popup_lists_the_keys_while_the_leader_waits() {
     client.send_keys(&["Escape"]);
     client.wait_screen("the popup gone", |sc| !sc.contains("ctrl+b then"));
 }
+
+#[test]
+fn open_default_window_fills_a_session_left_empty() {
+    require_tmux!();
+    let daemon = TestDaemon::start();
+    let (s, first) = daemon.session_with_window("empty");
+    let mut conn = daemon.conn();
+    conn.ok(
+        "set-option",
+        json!({"session": s, "key": "startup.open_default_window", "value": "true"}),
+    );
+    // Its only window closed, the session stays, empty.
+    conn.ok("close-window", json!({"session": s, "window": first}));
+    wait_until(DEADLINE, "the session empty", || {
+        let list = conn.ok("list-windows", json!({ "session": s }));
+        (list["windows"].as_array().map(Vec::len) == Some(0)).then_some(())
+    });
+    let client = TmuxClient::start(daemon.env(), &s, 100, 30);
+    client.wait_mode("TERM");
+    wait_until(DEADLINE, "a window opened by the attaching client", || {
+        let list = conn.ok("list-windows", json!({ "session": s }));
+        (list["windows"].as_array().map(Vec::len) == Some(1)).then_some(())
+    });
+}

@@ -134,6 +134,10 @@ pub struct App {
     /// The last click on a window's content in window-management mode, for
     /// `appearance.click_to_type = double`.
     last_content_click: Option<(String, Instant)>,
+    /// A mouse selection under way (`app/select.rs`).
+    select: select::MouseSelect,
+    /// Windows opening (`app/anim.rs`).
+    anim: anim::Animations,
     /// The last keys pressed, shown in the dock when `debug.show_key_events` is on.
     keycast: VecDeque<String>,
     /// CPU and memory figures for the dock, as the run loop last sampled them.
@@ -209,6 +213,8 @@ impl App {
             drag: None,
             mouse_capture: None,
             last_content_click: None,
+            select: select::MouseSelect::default(),
+            anim: anim::Animations::default(),
             keycast: VecDeque::new(),
             figures: Figures::default(),
             out: Vec::new(),
@@ -395,6 +401,7 @@ impl App {
             settings: &self.settings,
             overlay: &self.overlay,
             notices: &self.notices,
+            opening: self.opening_boxes(Instant::now()),
             flash: self.flash.as_ref().map(|(text, _)| text.as_str()),
             copy: self.copy.as_ref(),
             keycast: &self.keycast,
@@ -493,6 +500,7 @@ impl App {
                 f.rect = super::layout::centre_zoomed(f.rect, cap);
             }
         }
+        self.start_openings();
         self.sync_view();
     }
 
@@ -570,11 +578,13 @@ const BUTTON_BITS: u8 =
     MouseButtons::LEFT.bits() | MouseButtons::MIDDLE.bits() | MouseButtons::RIGHT.bits();
 
 mod actions;
+mod anim;
 mod commands;
 mod daemon;
 mod mouse;
 mod rail;
 mod requests;
+mod select;
 mod tapes;
 mod typing;
 

@@ -304,6 +304,70 @@ impl CopyMode {
     pub fn has_selection(&self) -> bool {
         self.anchor.is_some()
     }
+
+    /// The line shown at `row` of the view.
+    fn view_line(&self, row: usize) -> usize {
+        (self.top + row).min(self.total().saturating_sub(1))
+    }
+
+    /// A mouse selection starts at (`row` of the view, display column `col`).
+    pub fn mouse_anchor(&mut self, row: usize, col: usize) {
+        self.line_mode = false;
+        self.anchor = Some((self.view_line(row), col.min(self.width - 1)));
+    }
+
+    /// A mouse selection reaches (`row` of the view, `col`).
+    pub fn mouse_to(&mut self, row: usize, col: usize) {
+        self.line = self.view_line(row);
+        self.col = col.min(self.width - 1);
+    }
+
+    /// Selects the word under (`row` of the view, `col`), `extra` being the punctuation that
+    /// counts as word characters. False when no word is there.
+    pub fn select_word(&mut self, row: usize, col: usize, extra: &str) -> bool {
+        let line = self.view_line(row);
+        let Some((start, end)) = self
+            .line_row(line)
+            .and_then(|r| word_bounds(&line_text(r), col, extra))
+        else {
+            return false;
+        };
+        self.line_mode = false;
+        self.anchor = Some((line, start));
+        self.line = line;
+        self.col = (end - 1).min(self.width - 1);
+        true
+    }
+}
+
+/// Display columns [start, end) of the word covering column `col` of `text`: a run of letters,
+/// digits and characters of `extra` (`appearance.word_characters`). None off a word.
+pub fn word_bounds(text: &str, col: usize, extra: &str) -> Option<(usize, usize)> {
+    let is_word = |c: char| c.is_alphanumeric() || extra.contains(c);
+    // (first column, width, part of a word) per cell; combining marks ride on their base.
+    let mut cells: Vec<(usize, usize, bool)> = Vec::new();
+    let mut x = 0;
+    for c in text.chars() {
+        let w = char_width(c);
+        if w == 0 {
+            continue;
+        }
+        cells.push((x, w, is_word(c)));
+        x += w;
+    }
+    let i = cells
+        .iter()
+        .position(|&(s, w, _)| col >= s && col < s + w)?;
+    if !cells[i].2 {
+        return None;
+    }
+    let first = cells[..i].iter().rposition(|c| !c.2).map_or(0, |j| j + 1);
+    let last = cells[i..]
+        .iter()
+        .position(|c| !c.2)
+        .map_or(cells.len(), |j| i + j)
+        - 1;
+    Some((cells[first].0, cells[last].0 + cells[last].1))
 }
 
 /// A row's text.
@@ -427,6 +491,34 @@ mod tests {
         assert_eq!(c.top, 7);
         assert_eq!(c.scroll(3), CopyOutcome::Stay);
         assert_eq!(c.scroll(3), CopyOutcome::Exit);
+    }
+
+    #[test]
+    fn word_bounds_take_in_the_word_characters() {
+        let text = "see https://x.org/a?b=1 now";
+        let extra = "@-./_~?&=%+#";
+        // `:` is not in the list, so the scheme is a word by itself.
+        assert_eq!(word_bounds(text, 5, extra), Some((4, 9)));
+        assert_eq!(word_bounds(text, 12, extra), Some((10, 23)));
+        assert_eq!(word_bounds(text, 12, ""), Some((12, 13)));
+        assert_eq!(word_bounds(text, 3, extra), None);
+        assert_eq!(word_bounds(text, 40, extra), None);
+        assert_eq!(word_bounds("漢字 x", 2, ""), Some((0, 4)));
+    }
+
+    #[test]
+    fn mouse_selection_and_word() {
+        let mut c = CopyMode::new("w", screen(), (0, 0), 10, 3, false);
+        c.mouse_anchor(0, 2);
+        c.mouse_to(1, 1);
+        assert_eq!(c.selected_text(), "echo one\non");
+        // Dragging up: the press stays one end.
+        c.mouse_anchor(1, 2);
+        c.mouse_to(0, 7);
+        assert_eq!(c.selected_text(), "one\none");
+        assert!(c.select_word(0, 3, ""));
+        assert_eq!(c.selected_text(), "echo");
+        assert!(!c.select_word(2, 0, ""));
     }
 
     #[test]

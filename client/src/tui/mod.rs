@@ -26,6 +26,7 @@
 //! terminal and the daemon.
 
 mod alerts;
+mod animate;
 mod app;
 mod conn;
 mod copy;

@@ -50,7 +50,9 @@ pub enum DamagedRows {
 pub struct Notice {
     pub level: NoticeLevel,
     pub text: String,
-    pub until: Instant,
+    /// When it goes; `None` for a sticky error (`notifications.error_sticky`), which waits
+    /// for Esc in window management.
+    pub until: Option<Instant>,
 }
 
 /// The confirmation before a link is opened or copied.

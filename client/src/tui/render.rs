@@ -76,8 +76,14 @@ pub fn draw(v: &View, surface: &mut Surface) -> Drawn {
         );
     }
     for (k, f) in v.frames.iter().enumerate() {
+        // A window opening is drawn in its growing box (`appearance.animations_enabled`).
+        let rect = v
+            .opening
+            .iter()
+            .find(|(id, _)| *id == f.id)
+            .map_or(f.rect, |(_, r)| *r);
         let mut buttons = Vec::new();
-        if let Some(cur) = draw_window(v, &mut c, &pal, &f.id, f.rect, &mut buttons) {
+        if let Some(cur) = draw_window(v, &mut c, &pal, &f.id, rect, &mut buttons) {
             cursor = Some(cur);
         }
         // A button under a later (higher) window is hidden, so it must not take clicks.
@@ -196,10 +202,14 @@ fn draw_window(
         let (title_x, title_w) = match bar {
             Some(b) if b.left => (
                 rect.x + 3 + frame::buttons_width(b),
-                rect.w - 5 - frame::buttons_width(b),
+                rect.w.saturating_sub(5 + frame::buttons_width(b)),
             ),
-            Some(b) => (rect.x + 2, rect.w - 5 - frame::buttons_width(b)),
-            None => (rect.x + 2, rect.w - 4),
+            Some(b) => (
+                rect.x + 2,
+                rect.w.saturating_sub(5 + frame::buttons_width(b)),
+            ),
+            // A tiny box (a window opening grows from one cell) has no room for a title.
+            None => (rect.x + 2, rect.w.saturating_sub(4)),
         };
 
         if v.settings.title != Edge::Hidden && rect.w > 6 {
@@ -334,7 +344,8 @@ pub fn draw_damage(
     surface: &mut Surface,
     damage: &HashMap<String, DamagedRows>,
 ) -> Option<Patched> {
-    if v.copy.is_some() || *v.overlay != Overlay::None {
+    // An opening window changes its box every frame: those frames are drawn whole.
+    if v.copy.is_some() || *v.overlay != Overlay::None || !v.opening.is_empty() {
         return None;
     }
     let (w, h) = surface.dimensions();

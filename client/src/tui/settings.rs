@@ -147,6 +147,16 @@ pub struct Settings {
     pub ws_tooltip: bool,
     /// `appearance.sidebar.*` and `appearance.session_colors`: the session rail.
     pub rail: RailSettings,
+    /// `appearance.copy_on_select`: a mouse selection goes to the clipboard on release.
+    pub copy_on_select: bool,
+    /// `appearance.word_characters`: punctuation a double-click word takes in.
+    pub word_characters: String,
+    /// `appearance.focus_follows_mouse`: the window under the pointer takes focus.
+    pub focus_follows_mouse: bool,
+    /// `appearance.animations_enabled`: short chrome transitions (see `animate.rs`).
+    pub animations: bool,
+    /// `notifications.error_sticky`: errors stay until dismissed instead of expiring.
+    pub error_sticky: bool,
 }
 
 /// How the scrollbar on a window's right border is drawn.
@@ -388,6 +398,11 @@ impl Settings {
             pill_caps: as_bool(&get("appearance.dock_pill_caps")).unwrap_or(false),
             ws_tooltip: as_bool(&get("appearance.dock_workspace_tooltip")).unwrap_or(true),
             rail: RailSettings::read(&get, &is_set),
+            copy_on_select: as_bool(&get("appearance.copy_on_select")).unwrap_or(true),
+            word_characters: get("appearance.word_characters"),
+            focus_follows_mouse: as_bool(&get("appearance.focus_follows_mouse")).unwrap_or(false),
+            animations: as_bool(&get("appearance.animations_enabled")).unwrap_or(true),
+            error_sticky: as_bool(&get("notifications.error_sticky")).unwrap_or(true),
         }
     }
 }

@@ -26,6 +26,8 @@ pub struct View<'a> {
     pub settings: &'a Settings,
     pub overlay: &'a Overlay,
     pub notices: &'a [Notice],
+    /// Windows opening, with the box each is drawn in for now (`animate.rs`).
+    pub opening: Vec<(String, Rect)>,
     /// The one-line hint in the dock, while it lasts.
     pub flash: Option<&'a str>,
     pub copy: Option<&'a CopyMode>,

@@ -153,7 +153,7 @@ impl App {
     /// Timers: notices that expire, a split that waited too long. Returns when to look again.
     pub fn tick(&mut self, now: Instant) -> Option<Instant> {
         let before = self.notices.len();
-        self.notices.retain(|n| n.until > now);
+        self.notices.retain(|n| n.until.is_none_or(|t| t > now));
         if self.notices.len() != before {
             self.dirty = true;
         }
@@ -169,7 +169,10 @@ impl App {
         }
         let mut next: Option<Instant> = None;
         let mut consider = |t: Instant| next = Some(next.map_or(t, |n: Instant| n.min(t)));
-        self.notices.iter().for_each(|n| consider(n.until));
+        self.notices
+            .iter()
+            .filter_map(|n| n.until)
+            .for_each(&mut consider);
         if let Some((_, t)) = &self.flash {
             consider(*t);
         }
@@ -211,12 +214,17 @@ impl App {
         if let Some(t) = self.tick_rail(now) {
             next = Some(next.map_or(t, |n: Instant| n.min(t)));
         }
+        if let Some(due) = self.tick_openings(now) {
+            next = Some(next.map_or(due, |n: Instant| n.min(due)));
+        }
         self.sync_tray();
         next
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {
-        let until = Instant::now() + Duration::from_secs(self.settings.notice_secs_for(level));
+        let sticky = level == NoticeLevel::Error && self.settings.error_sticky;
+        let until = (!sticky)
+            .then(|| Instant::now() + Duration::from_secs(self.settings.notice_secs_for(level)));
         self.notices.push(Notice {
             level,
             text: text.into(),
@@ -228,6 +236,18 @@ impl App {
         }
         self.dirty = true;
         self.sync_tray();
+    }
+
+    /// Esc in window management: the sticky errors go. Whether any did.
+    pub(super) fn dismiss_sticky(&mut self) -> bool {
+        let before = self.notices.len();
+        self.notices.retain(|n| n.until.is_some());
+        let gone = self.notices.len() != before;
+        if gone {
+            self.dirty = true;
+            self.sync_tray();
+        }
+        gone
     }
 
     pub(super) fn flash(&mut self, text: impl Into<String>) {
@@ -304,6 +324,7 @@ impl App {
                 .get(path)
                 .and_then(|v| config::options::as_bool(v))
         };
+        let open_default = set("startup.open_default_window") == Some(true);
         if set("startup.start_in_terminal_mode") == Some(false) {
             self.router.mode = InputMode::WindowManagement;
         }
@@ -314,6 +335,11 @@ impl App {
                 self.layout.workspace_mut(ws).tiling = false;
             }
             self.relayout();
+        }
+        // A session can be left with no window (its last one closed); attaching to it then
+        // opens one when the option is on.
+        if open_default && self.session.windows.is_empty() {
+            self.command("NewWindow", &[]);
         }
     }
 }

@@ -30,14 +30,21 @@ impl App {
             self.on_release(x, y, n, m.modifiers);
         } else if let Some(n) = find(&|bit| held & bit != 0) {
             self.on_drag(x, y, n, m.modifiers);
-        } else {
+        } else if held == 0 && prev == 0 {
             self.on_hover(x, y);
         }
     }
 
+    /// Motion with no button held: the dock's workspace tooltip, and focus following the
+    /// mouse when that is on.
+    fn on_hover(&mut self, x: u16, y: u16) {
+        self.hover_tooltip(x, y);
+        self.hover_focus(x, y);
+    }
+
     /// Motion with no button: only the dock's workspace tooltip cares, so a frame is drawn
     /// only when the pointer enters or leaves a workspace tab.
-    fn on_hover(&mut self, x: u16, y: u16) {
+    fn hover_tooltip(&mut self, x: u16, y: u16) {
         let tab = |at: Option<(u16, u16)>, hits: &Hits| {
             let (x, y) = at?;
             hits.targets
@@ -52,6 +59,28 @@ impl App {
         let before = tab(self.hover, &self.hits);
         self.hover = Some((x, y));
         if self.settings.ws_tooltip && tab(self.hover, &self.hits) != before {
+            self.dirty = true;
+        }
+    }
+
+    /// Motion with no button held (the outer terminal reports all motion: termwiz turns on
+    /// DECSET 1003 with raw mode). `appearance.focus_follows_mouse` focuses the window under
+    /// the pointer; not while a dialog or copy mode holds the screen.
+    fn hover_focus(&mut self, x: u16, y: u16) {
+        if !self.settings.focus_follows_mouse
+            || self.overlay != Overlay::None
+            || self.copy.is_some()
+            || self.drag.is_some()
+        {
+            return;
+        }
+        let title_top = self.settings.title != Edge::Bottom;
+        let Some((i, _)) = hit(&self.frames, x, y, self.bordered(), title_top) else {
+            return;
+        };
+        let id = self.frames[i].id.clone();
+        if self.session.focused.as_deref() != Some(id.as_str()) {
+            self.focus(&id);
             self.dirty = true;
         }
     }
@@ -193,7 +222,13 @@ impl App {
                 }
                 let wm = self.router.mode == InputMode::WindowManagement;
                 self.focus(&id);
+                let modes = self.window(&id).map(|w| w.modes).unwrap_or_default();
+                // Shift takes the mouse back from a program that reports it, as terminals do.
+                let shift = normalize_mods(mods).contains(Modifiers::SHIFT);
                 if self.copy.is_some() {
+                    if button == 0 {
+                        self.select_press(&id, col, row, true);
+                    }
                     return;
                 }
                 // Ctrl+click, or any left click in window management mode, on a linked cell
@@ -210,8 +245,14 @@ impl App {
                         return;
                     }
                 }
-                let modes = self.window(&id).map(|w| w.modes).unwrap_or_default();
-                if was_focused && modes.mouse && self.router.mode == InputMode::Terminal {
+                if button == 0 && (!modes.mouse || shift) {
+                    self.select_press(&id, col, row, !wm);
+                    if self.copy.is_some() {
+                        // A double click selected a word.
+                        return;
+                    }
+                }
+                if was_focused && modes.mouse && !shift && self.router.mode == InputMode::Terminal {
                     let bytes =
                         encode_mouse(MouseAction::Press(button), col, row, mods, modes.sgr_mouse);
                     self.input(&id, &bytes);
@@ -283,13 +324,21 @@ impl App {
                     self.dirty = true;
                 }
             }
-            None => self.mouse_to_capture(x, y, MouseAction::Drag(button), mods),
+            None => {
+                if !self.select_drag(x, y) {
+                    self.mouse_to_capture(x, y, MouseAction::Drag(button), mods)
+                }
+            }
         }
     }
 
     pub(super) fn on_release(&mut self, x: u16, y: u16, button: u8, mods: Modifiers) {
         if self.drag.take().is_some() {
             self.push_layout();
+            return;
+        }
+        if self.select_release() {
+            self.mouse_capture = None;
             return;
         }
         self.mouse_to_capture(x, y, MouseAction::Release(button), mods);

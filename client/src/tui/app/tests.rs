@@ -10,6 +10,7 @@ mod layouts;
 mod links;
 mod mouse;
 mod rail;
+mod select;
 mod startup;
 
 fn keys() -> KeyConfig {

@@ -96,11 +96,13 @@ impl App {
                 self.key_to_window(None, &ev);
             }
             KeyRoute::LeaderArmed | KeyRoute::MovePending => {}
-            // Escape with nothing to cancel is not worth a complaint.
+            // Escape dismisses sticky errors; with nothing to cancel it is not worth a complaint.
             KeyRoute::Unbound(KeyEvent {
                 key: KeyCode::Escape,
                 ..
-            }) => {}
+            }) => {
+                self.dismiss_sticky();
+            }
             KeyRoute::Unbound(ev) => {
                 let chord = KeyChord::new(ev.key, normalize_mods(ev.modifiers)).label();
                 let leader = self.leader().label();

@@ -24,7 +24,12 @@ pub(super) fn draw_rail(v: &View, c: &mut Canvas, pal: &Palette, hits: &mut Hits
     for y in r.y..r.bottom() {
         c.text(div_x, y, 1, DIVIDER, &rule);
     }
-    let body = Rect::new(if left_edge { r.x } else { r.x + 1 }, r.y, r.w - 1, r.h);
+    let body = Rect::new(
+        if left_edge { r.x } else { r.x + 1 },
+        r.y,
+        r.w.saturating_sub(1),
+        r.h,
+    );
     if r.w <= STRIP_W {
         draw_strip(v, c, pal, body, left_edge);
         return;

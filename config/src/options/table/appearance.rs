@@ -1,7 +1,7 @@
 //! Registry rows for `appearance.*` (sections `appearance`, `dock` and `scrollbar`), but for the
 //! sidebar's, which sort between the two runs here and live in [`super::sidebar`].
 
-use super::{BORDER_STYLES, DOCK_POSITIONS, R_CLIENT, TITLE_POSITIONS};
+use super::{BORDER_STYLES, DOCK_POSITIONS, TITLE_POSITIONS};
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `appearance.alt_drag` to `appearance.show_ram`: the `appearance.*` rows that sort before the sidebar's.
@@ -28,7 +28,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Animate UI transitions instead of applying them instantly",
     },
@@ -106,7 +106,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Copy a mouse selection to the clipboard on release",
     },
@@ -184,7 +184,7 @@ pub(super) const APPEARANCE_HEAD: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Focus the pane under the cursor as the mouse moves",
     },
@@ -513,7 +513,7 @@ pub(super) const APPEARANCE_TAIL: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_CLIENT),
+        applies: Applies::Client,
         deprecated: None,
         description: "Punctuation that counts as part of a word for double-click selection",
     },

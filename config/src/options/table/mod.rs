@@ -27,11 +27,6 @@ pub const DOCK_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 
 // Why an inert option does nothing here.
-const R_CLIENT: &str = "the tuios client does not have this feature";
-const R_ALWAYS_DAEMON: &str = "tuios is always daemon-backed: a bare tuios attaches to a session";
-const R_FIRST_WINDOW: &str = "a tuios session always opens its first window when it is created";
-const R_NO_STICKY: &str =
-    "the tuios client has no sticky notices: errors expire after notifications.error_duration";
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
 /// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.

@@ -1,6 +1,5 @@
 //! Registry rows for `notifications.*`.
 
-use super::R_NO_STICKY;
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `notifications.*`.
@@ -235,7 +234,7 @@ pub(super) const NOTIFICATIONS: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_NO_STICKY),
+        applies: Applies::Client,
         deprecated: None,
         description: "Make errors wait for esc instead of expiring",
     },

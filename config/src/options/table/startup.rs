@@ -1,6 +1,5 @@
 //! Registry rows for `startup.*` and `tape.*`.
 
-use super::{R_ALWAYS_DAEMON, R_FIRST_WINDOW};
 use crate::options::{Applies, OptionKind, OptionSpec, OptionType};
 
 /// `startup.*`, then `tape.*`.
@@ -14,7 +13,9 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_ALWAYS_DAEMON),
+        // Every tuios client is daemon-backed, as true asks; there is no standalone mode for
+        // false to pick, so nothing reads the value (the README says so).
+        applies: Applies::Client,
         deprecated: None,
         description: "Make a bare \"tuios\" attach to a daemon-backed session instead of running standalone. TUIOS_NO_DAEMON=1 or --standalone overrides it",
     },
@@ -27,7 +28,7 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         min: None,
         max: None,
         kind: OptionKind::Plain,
-        applies: Applies::Inert(R_FIRST_WINDOW),
+        applies: Applies::Client,
         deprecated: None,
         description: "Open one terminal automatically when a session starts empty",
     },

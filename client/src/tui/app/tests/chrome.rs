@@ -195,10 +195,37 @@ fn notices_take_rows_of_the_tray_and_give_them_back() {
     assert!(lines[28].contains("[y] yes   [n] no"), "{}", lines[28]);
     app.on_key(key('n'));
     take(&mut app);
-    // Expired notices give their rows back.
+    // Expired notices give their rows back; the error (notifications.error_sticky, on by
+    // default) waits for Esc in window management.
     app.tick(Instant::now() + Duration::from_secs(3600));
+    assert_eq!(sizes(&take(&mut app)), vec![("a".into(), 98, 25)]);
+    app.on_key(KeyEvent {
+        key: KeyCode::Escape,
+        modifiers: Modifiers::NONE,
+    });
     assert_eq!(sizes(&take(&mut app)), vec![("a".into(), 98, 27)]);
     assert_eq!(app.tray_rect(), None);
+}
+
+#[test]
+fn errors_expire_when_not_sticky() {
+    let mut app = attached(vec![win("a", 1)], "a");
+    app.on_op(DaemonOp::State {
+        state: {
+            let mut st = app.session.clone();
+            st.version += 1;
+            st.options
+                .insert("notifications.error_sticky".into(), "false".into());
+            st
+        },
+    });
+    app.on_op(DaemonOp::Notice {
+        level: NoticeLevel::Error,
+        text: "boom".into(),
+    });
+    assert_eq!(app.notices.len(), 1);
+    app.tick(Instant::now() + Duration::from_secs(3600));
+    assert!(app.notices.is_empty());
 }
 
 #[test]

@@ -99,3 +99,26 @@ fn whichkey_opens_when_the_leader_waits_and_goes_with_the_next_key() {
     off.tick(Instant::now() + Duration::from_secs(2));
     assert!(off.view().whichkey.is_none());
 }
+
+#[test]
+fn open_default_window_opens_one_in_an_empty_session() {
+    let attach = |options: &[(&str, &str)], windows: Vec<WindowView>| {
+        let mut st = state(windows, "", 1);
+        st.focused = None;
+        st.options = options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut app = App::new(keys(), (100, 30));
+        app.on_op(DaemonOp::Attached { state: st });
+        not_sizes(take(&mut app))
+    };
+    let new_window = ClientOp::Command {
+        name: "NewWindow".into(),
+        args: vec![],
+    };
+    let on = [("startup.open_default_window", "true")];
+    assert!(attach(&on, vec![]).contains(&new_window));
+    assert!(!attach(&[], vec![]).contains(&new_window));
+    assert!(!attach(&on, vec![win("a", 1)]).contains(&new_window));
+}
