@@ -39,8 +39,13 @@ fn title_bar_buttons_minimize_and_close_and_an_option_hides_them() {
     client.wait_mode("TERM");
     client.leader("%");
     // Two 50-cell frames; each title bar ends with the pill two cells before its corner.
+    // The new window grows into place (animations are on by default): wait for its final box.
     let screen = client.wait_screen("buttons on both title bars", |sc| {
-        sc.lines().next().unwrap_or("").matches(" −  □  × ").count() == 2
+        let top: Vec<char> = sc.lines().next().unwrap_or("").chars().collect();
+        top.iter().collect::<String>().matches(" −  □  × ").count() == 2
+            && top
+                .get(95..98)
+                .is_some_and(|c| c.iter().collect::<String>() == " × ")
     });
     let top = line(&screen, 0);
     assert_eq!(top[95..98].iter().collect::<String>(), " × ", "{screen}");
