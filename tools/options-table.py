@@ -17,7 +17,7 @@ NOTES = {
     "daemon.resurrect_commands": " (tuios only)",
     "notifications.agent.sound_mode": " (every mode rings the terminal bell)",
     "notifications.agent.notify": " (OSC 9 to the outer terminal)",
-    "appearance.zen_mode": " (`always` hides the borders; `mouse` keeps them for now)",
+    "appearance.zen_mode": " (`always` hides the borders; `mouse` keeps them, since showing and hiding borders as the pointer moves would resize every program each time)",
     "appearance.confirm_quit": " (closing a window whose program ended asks only when on; a running one is always asked about)",
     "startup.tiled": " (set to false: a session no client arranged yet starts floating; unset, tuios tiles)",
     "appearance.hide_scrollbar": " (on the right border; outside copy mode the thumb is one cell at the bottom, since the client learns the scrollback's length only from copy mode's fetches)",
