@@ -172,3 +172,12 @@ pub enum TapeDecision {
     TrustAndRun(TapeOffer),
     Never(std::path::PathBuf),
 }
+
+/// A session as `list-sessions` reports it, with what the session rail shows of it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RailSession {
+    pub name: String,
+    pub windows: usize,
+    pub attached: bool,
+    pub accent: String,
+}

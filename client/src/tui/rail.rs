@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+pub use super::model::RailSession;
 use super::text::title_of;
 use super::view::View;
 
@@ -14,15 +15,6 @@ const MIN_WINDOWS_W: u16 = 40;
 const MIN_RAIL_W: u16 = 12;
 /// The collapsed strip: a session's initial, its marker and a divider.
 pub const STRIP_W: u16 = 3;
-
-/// A session as `list-sessions` reports it, with what the rail shows of it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RailSession {
-    pub name: String,
-    pub windows: usize,
-    pub attached: bool,
-    pub accent: String,
-}
 
 /// The sessions in a `list-sessions` result, oldest first; rows it cannot read are skipped.
 pub fn parse_sessions(result: &Value) -> Vec<RailSession> {

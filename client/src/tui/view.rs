@@ -56,7 +56,7 @@ pub struct View<'a> {
     pub hover: Option<(u16, u16)>,
     /// The session rail's columns, when shown, and the sessions it lists.
     pub rail_rect: Option<Rect>,
-    pub sessions: &'a [super::rail::RailSession],
+    pub sessions: &'a [super::model::RailSession],
     /// Where the pointer rests on the rail, and how far a hovered title has scrolled.
     pub rail_hover: Option<(u16, u16)>,
     pub marquee_step: usize,
