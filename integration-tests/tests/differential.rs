@@ -598,8 +598,9 @@ impl Run {
     fn go(&self) {
         let fifo = self.dir.join("fifo");
         let what = format!("the case script in {} to open its FIFO", self.dir.display());
-        // Generous: a batch starts many windows at once, and a loaded machine is slow to run them.
-        let mut file = poll(DEADLINE * 3, &what, || {
+        // Generous: a batch starts many windows at once, and a loaded machine is slow to run them
+        // (a CI run beside three builds once took over a minute).
+        let mut file = poll(DEADLINE * 9, &what, || {
             fs::OpenOptions::new()
                 .write(true)
                 .custom_flags(libc::O_NONBLOCK)
