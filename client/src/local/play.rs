@@ -183,8 +183,11 @@ pub fn run(a: &PlayArgs) -> Result<i32, Failure> {
     if a.info {
         let text =
             serde_json::to_string_pretty(&info(&cast)).map_err(|e| Failure::msg(e.to_string()))?;
-        println!("{text}");
-        return Ok(0);
+        // A closed pipe (`| head`) is not a failure.
+        return match writeln!(io::stdout(), "{text}") {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::msg(e.to_string())),
+            _ => Ok(0),
+        };
     }
     let waits = delays(&cast.events, a.speed, a.idle_limit.or(cast.idle_time_limit));
     play(&cast.events, &waits).map_err(|e| Failure::msg(format!("cannot play: {e}")))?;
