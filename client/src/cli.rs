@@ -55,6 +55,9 @@ pub enum Command {
     /// key after the leader does.
     #[command(visible_aliases = ["keys", "kb"])]
     Keybinds(crate::local::keybinds::KeybindsArgs),
+    /// Play an asciicast recording (v2 or v3) in this terminal, its output filtered of
+    /// sequences that would make the terminal answer or write the clipboard.
+    Play(crate::local::play::PlayArgs),
     /// The layout templates SaveLayout writes: list, export, delete, or their directory.
     Layout(crate::local::layouts::LayoutArgs),
     /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.

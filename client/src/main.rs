@@ -126,6 +126,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Logs(a) => local::logs::run(&socket, &a),
         Command::Keybinds(a) => local::keybinds::run(&a),
         Command::Layout(a) => local::layouts::run(&a),
+        Command::Play(a) => local::play::run(&a),
         Command::Attach(a) => {
             if let Some(n) = &a.session {
                 protocol::binary::validate_session_name(n)
