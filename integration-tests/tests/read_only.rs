@@ -168,3 +168,36 @@ fn a_read_only_client_watches_and_cannot_act() {
 fn serde_bytes_of(b: &[u8]) -> Value {
     Value::Array(b.iter().map(|&x| Value::from(x)).collect())
 }
+
+/// The real client: `tuios attach --read-only` in a tmux terminal shows the session, and what
+/// is typed into it never reaches the window (the daemon's refusal shows in its chrome).
+#[test]
+fn tuios_attach_read_only_types_nothing() {
+    require_tmux!();
+    let d = TestDaemon::start();
+    let (s, w) = d.session_with_window("tty");
+    let mut conn = d.conn();
+    // A returning user's client, as TmuxClient::start sets up (no first-attach hint).
+    let marker = d.env().dir().join("state").join("tuios");
+    std::fs::create_dir_all(&marker).expect("create the state directory");
+    std::fs::write(marker.join("attach-hint-shown"), b"").expect("write the hint marker");
+    let client = TmuxClient::start_tuios(d.env(), &["attach", "--read-only", &s], 100, 30);
+    client.wait_mode("TERM");
+    wait_until(DEADLINE, "the read-only client in session-info", || {
+        let info = session_info(&d, &s);
+        (info["client_list"][0]["read_only"] == true).then_some(())
+    });
+
+    client.type_line("echo ROTTY-$((2+3))");
+    client.wait_screen("the refusal in the client's chrome", |s| {
+        s.contains("input was refused")
+    });
+    // The same line sent by a verb runs: the window works, it just did not get the keys.
+    conn.send_text(&s, &w, "echo RW-$((3+4))\r");
+    conn.wait_for_line(&s, &w, "RW-7");
+    let text = conn.capture(&s, &w, json!({}));
+    assert!(
+        !text.contains("ROTTY"),
+        "read-only keys reached the window:\n{text}"
+    );
+}
