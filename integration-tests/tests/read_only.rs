@@ -182,7 +182,12 @@ fn tuios_attach_read_only_types_nothing() {
     std::fs::create_dir_all(&marker).expect("create the state directory");
     std::fs::write(marker.join("attach-hint-shown"), b"").expect("write the hint marker");
     let client = TmuxClient::start_tuios(d.env(), &["attach", "--read-only", &s], 100, 30);
-    client.wait_mode("TERM");
+    let screen = client.wait_mode("TERM");
+    let (_, dock_line) = dock(&screen).expect("dock drawn");
+    assert!(
+        dock_line.contains("[read-only]"),
+        "the dock does not say read-only: {dock_line:?}"
+    );
     wait_until(DEADLINE, "the read-only client in session-info", || {
         let info = session_info(&d, &s);
         (info["client_list"][0]["read_only"] == true).then_some(())

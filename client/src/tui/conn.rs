@@ -144,6 +144,12 @@ pub fn set_attach_mode(read_only: bool, via: &'static str) {
     ATTACH_MODE.set((read_only, via));
 }
 
+/// Whether attaches on this thread are read-only (the dock shows it; the app runs on the
+/// attach's thread).
+pub fn attach_read_only() -> bool {
+    ATTACH_MODE.get().0
+}
+
 pub struct DaemonConn {
     writer: UnixStream,
     inbound: Inbound,
