@@ -120,6 +120,10 @@ pub struct AttachArgs {
     /// Attach even to the session this terminal is a window of (it then shows itself).
     #[arg(long)]
     pub force: bool,
+    /// Watch only: see and scroll the session, but the daemon refuses this client's keys,
+    /// pastes and commands, and its terminal size never shrinks the session.
+    #[arg(long)]
+    pub read_only: bool,
 }
 
 #[derive(Debug, Args)]

@@ -135,6 +135,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             if !a.force {
                 refuse_own_session(&socket, a.session.as_deref())?;
             }
+            tui::set_attach_mode(a.read_only, "");
             tui::attach(&socket, a.session, a.create)
         }
         Command::KillServer => kill_server(&socket),

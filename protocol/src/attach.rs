@@ -23,6 +23,13 @@ pub enum ClientOp {
         /// Frames per second the client wants at most (0: the default, 60).
         #[serde(default)]
         max_fps: u16,
+        /// Watch only: the daemon refuses this client's input, pastes, commands and layout
+        /// reports, and its size never shrinks the session. Absent from older clients.
+        #[serde(default)]
+        read_only: bool,
+        /// What carries the client: "" or "terminal", "web", "ssh" (shown by session-info).
+        #[serde(default)]
+        via: String,
     },
     Detach,
     /// Bytes for a window's PTY, already encoded for its modes by the client.
@@ -349,6 +356,8 @@ mod tests {
             width: 80,
             height: 24,
             max_fps: 0,
+            read_only: true,
+            via: "ssh".into(),
         });
         round_trip(ClientOp::Input {
             window: "a".into(),

@@ -165,7 +165,7 @@ proptest! {
             ClientMessage::KillSession { name: name.clone().unwrap_or_default() },
             ClientMessage::ListSessions,
             ClientMessage::KillServer,
-            ClientMessage::Op(ClientOp::Attach { session: name, create: detach, width, height, max_fps: 60 }),
+            ClientMessage::Op(ClientOp::Attach { session: name, create: detach, width, height, max_fps: 60, read_only: false, via: String::new() }),
             ClientMessage::Op(ClientOp::Input { window: window.clone(), data: data.clone() }),
             ClientMessage::Op(ClientOp::Paste { window: window.clone(), data, choice: String::new() }),
             ClientMessage::Op(ClientOp::WindowSize { window: window.clone(), cols: width, rows: height }),
@@ -186,7 +186,7 @@ proptest! {
     fn oversized_binary_sizes_are_refused(w in (limits::MAX_COLS + 1)..=u16::MAX, h in 1u16..=limits::MAX_ROWS) {
         for msg in [
             ClientMessage::NewSession { name: None, width: w, height: h, detach: true },
-            ClientMessage::Op(ClientOp::Attach { session: None, create: true, width: w, height: h, max_fps: 0 }),
+            ClientMessage::Op(ClientOp::Attach { session: None, create: true, width: w, height: h, max_fps: 0, read_only: false, via: String::new() }),
             ClientMessage::Op(ClientOp::Resize { width: w, height: h }),
             ClientMessage::Op(ClientOp::WindowSize { window: "a".into(), cols: w, rows: h }),
         ] {

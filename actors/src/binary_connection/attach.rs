@@ -39,9 +39,19 @@ impl BinaryConnection {
             width,
             height,
             max_fps,
+            read_only,
+            via,
         } = op
         {
-            self.attach(session, create, width, height, max_fps, ctx);
+            let how = session::ClientHow {
+                read_only,
+                kind: match via.as_str() {
+                    "web" | "ssh" => via,
+                    _ => "terminal".into(),
+                },
+                peer: self.peer.clone(),
+            };
+            self.attach(session, create, (width, height), max_fps, how, ctx);
             return;
         }
         let Some(att) = &self.attached else {
@@ -53,6 +63,20 @@ impl BinaryConnection {
         };
         let s = att.session.clone();
         let client = att.client;
+        if att.read_only && !read_only_allows(&op) {
+            // Keys, pastes and commands are told (the user tried to act); size and layout
+            // reports are dropped quietly (the client sends them on its own).
+            if matches!(
+                op,
+                ClientOp::Input { .. } | ClientOp::Paste { .. } | ClientOp::Command { .. }
+            ) {
+                self.notice(
+                    NoticeLevel::Warning,
+                    "read-only: this client's input was refused",
+                );
+            }
+            return;
+        }
         match op {
             ClientOp::Attach { .. } => unreachable!("handled above"),
             ClientOp::Detach => {
@@ -209,7 +233,7 @@ impl BinaryConnection {
         }
     }
 
-    fn notice(&mut self, level: NoticeLevel, text: &str) {
+    pub(super) fn notice(&mut self, level: NoticeLevel, text: &str) {
         self.send(&DaemonMessage::Op(DaemonOp::Notice {
             level,
             text: text.to_string(),
@@ -232,11 +256,12 @@ impl BinaryConnection {
         &mut self,
         name: Option<String>,
         create: bool,
-        width: u16,
-        height: u16,
+        (width, height): (u16, u16),
         fps: u16,
+        how: session::ClientHow,
         ctx: &mut Context<Self>,
     ) {
+        let read_only = how.read_only;
         if self.attached.is_some() {
             self.error(
                 BinaryErrorCode::InvalidMessage,
@@ -279,6 +304,7 @@ impl BinaryConnection {
                         sink,
                         width,
                         height,
+                        how,
                     })
                     .await
                     .map_err(|e| (BinaryErrorCode::Internal, e.to_string()))?;
@@ -291,9 +317,16 @@ impl BinaryConnection {
                         session,
                         client,
                         fps,
+                        read_only,
                         viewing: Vec::new(),
                     });
                     act.send(&DaemonMessage::Op(DaemonOp::Attached { state }));
+                    if read_only {
+                        act.notice(
+                            NoticeLevel::Info,
+                            "read-only: you can watch, scroll and copy; input is refused",
+                        );
+                    }
                 }
                 Err((code, message)) => act.error(code, message),
             }),
@@ -454,4 +487,17 @@ async fn resolve(s: &SessionRef, id: &str) -> Result<Addr<Window>, VerbError> {
         .await
         .map_err(|e| crate::errors::internal(e.to_string()))??;
     Ok(w.addr)
+}
+
+/// What a read-only client may still do: watch (which windows it shows, copy-mode scrollback),
+/// say its terminal size (kept, but the session never takes it) and leave. Everything that
+/// would change a window or the session is refused.
+fn read_only_allows(op: &ClientOp) -> bool {
+    matches!(
+        op,
+        ClientOp::Detach
+            | ClientOp::View { .. }
+            | ClientOp::Scrollback { .. }
+            | ClientOp::Resize { .. }
+    )
 }

@@ -65,6 +65,8 @@ pub struct BinaryConnection {
     /// Tells the writer to give up on a peer that does not read (instead of flushing to it).
     abort_writer: Option<tokio::sync::oneshot::Sender<()>>,
     me: actix::WeakAddr<BinaryConnection>,
+    /// Who is at the other end of the socket ("uid=N pid=N"), for session-info.
+    peer: String,
     _reader: Option<ReaderGuard>,
     /// This connection's place under the connection limit, given back when the actor stops.
     _slot: ConnectionSlot,
@@ -75,6 +77,8 @@ struct Attached {
     session: SessionRef,
     client: u64,
     fps: u16,
+    /// Attached read-only: input-like operations are refused.
+    read_only: bool,
     /// Windows whose screens this client receives.
     viewing: Vec<Viewed>,
 }
@@ -109,6 +113,9 @@ impl BinaryConnection {
             .map_err(|e| tracing::warn!(error = %e, "cannot duplicate a client socket"))
             .ok();
         let outbox = Outbox::new(direct, screens);
+        let peer = rustix::net::sockopt::socket_peercred(&writer)
+            .map(|c| format!("uid={} pid={}", c.uid.as_raw(), c.pid.as_raw_nonzero()))
+            .unwrap_or_default();
         let (state, state_rx) = watch::channel(None);
         let out_bytes = Arc::new(AtomicUsize::new(0));
         let (abort_writer, abort) = tokio::sync::oneshot::channel();
@@ -151,6 +158,7 @@ impl BinaryConnection {
                 closing: false,
                 abort_writer: Some(abort_writer),
                 me: ctx.address().downgrade(),
+                peer,
                 _reader: Some(guard),
                 _slot: slot,
             }

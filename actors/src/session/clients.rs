@@ -32,6 +32,20 @@ pub(super) struct ClientEntry {
     pub boxes: HashMap<String, WindowBox>,
     /// When the client last reported geometry (a counter, for "most recent").
     pub placed_at: u64,
+    pub how: ClientHow,
+    /// When it attached, in Unix seconds.
+    pub since: u64,
+}
+
+/// How a client is attached, as its connection says.
+#[derive(Debug, Clone, Default)]
+pub struct ClientHow {
+    /// Watch only: never sizes the session, never answers routed requests.
+    pub read_only: bool,
+    /// "terminal", "web" or "ssh".
+    pub kind: String,
+    /// "uid=N pid=N" of the socket's peer, empty when unknown.
+    pub peer: String,
 }
 
 /// The leader key of a client that did not announce one.
@@ -123,7 +137,7 @@ impl Session {
             .clients
             .list
             .iter()
-            .filter(|c| c.width > 0 && c.height > 0)
+            .filter(|c| c.width > 0 && c.height > 0 && !c.how.read_only)
             .collect();
         if sized.is_empty() {
             return;
@@ -157,6 +171,7 @@ pub struct AttachClient {
     pub sink: Recipient<ToClient>,
     pub width: u16,
     pub height: u16,
+    pub how: ClientHow,
 }
 
 impl Handler<AttachClient> for Session {
@@ -173,6 +188,10 @@ impl Handler<AttachClient> for Session {
             leader: None,
             boxes: HashMap::new(),
             placed_at: 0,
+            how: msg.how,
+            since: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
         });
         self.recompute_size();
         // A restored session is reported as restored until someone comes back to it (as Go does).
@@ -367,8 +386,14 @@ impl Handler<Route> for Session {
     type Result = ResponseFuture<Result<Value, Option<VerbError>>>;
     fn handle(&mut self, msg: Route, ctx: &mut Self::Context) -> Self::Result {
         self.save_soon(ctx);
-        // The first client attached answers; any of them could, and all see the result.
-        let client = self.clients.list.first().map(|c| c.id);
+        // The first read-write client attached answers; any of them could, and all see the
+        // result. A read-only one may not act for the session.
+        let client = self
+            .clients
+            .list
+            .iter()
+            .find(|c| !c.how.read_only)
+            .map(|c| c.id);
         self.route_to(client, msg.0)
     }
 }

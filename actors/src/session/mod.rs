@@ -399,6 +399,17 @@ impl Session {
             width: self.width,
             height: self.height,
             clients: self.clients.list.len(),
+            client_list: self
+                .clients
+                .list
+                .iter()
+                .map(|c| protocol::verbs::session_info::ClientInfo {
+                    kind: c.how.kind.clone(),
+                    read_only: c.how.read_only,
+                    since: c.since,
+                    peer: c.how.peer.clone(),
+                })
+                .collect(),
             created: self.created,
         }
     }

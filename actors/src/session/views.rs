@@ -71,6 +71,7 @@ pub struct SessionDescription {
     pub height: u16,
     /// Attached clients.
     pub clients: usize,
+    pub client_list: Vec<protocol::verbs::session_info::ClientInfo>,
     /// Unix seconds.
     pub created: u64,
 }

@@ -56,6 +56,7 @@ pub(super) fn reply(d: SessionDescription) -> Reply {
         tui_attached: d.clients > 0,
         clients: d.clients,
         created: d.created,
+        client_list: d.client_list,
         ..Default::default()
     }
 }

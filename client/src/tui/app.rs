@@ -408,6 +408,7 @@ impl App {
             mode: self.mode(),
             leader: self.leader(),
             leader_armed: self.router.leader_armed,
+            read_only: super::conn::attach_read_only(),
             whichkey: if self.whichkey_shown {
                 self.settings.whichkey.as_deref()
             } else {

@@ -131,6 +131,25 @@ enum Inbound {
     },
 }
 
+thread_local! {
+    /// How this thread's attach asks to be attached: read-only, and what carries it ("web",
+    /// "ssh", "" for a terminal). Per thread because an attach runs on one thread, and a
+    /// reconnect (a fresh DaemonConn) must ask the same way.
+    static ATTACH_MODE: std::cell::Cell<(bool, &'static str)> =
+        const { std::cell::Cell::new((false, "")) };
+}
+
+/// Sets how attaches made on this thread ask to be attached (see `ATTACH_MODE`).
+pub fn set_attach_mode(read_only: bool, via: &'static str) {
+    ATTACH_MODE.set((read_only, via));
+}
+
+/// Whether attaches on this thread are read-only (the dock shows it; the app runs on the
+/// attach's thread).
+pub fn attach_read_only() -> bool {
+    ATTACH_MODE.get().0
+}
+
 pub struct DaemonConn {
     writer: UnixStream,
     inbound: Inbound,
@@ -205,6 +224,8 @@ impl DaemonConn {
             width,
             height,
             max_fps: 0,
+            read_only: ATTACH_MODE.get().0,
+            via: ATTACH_MODE.get().1.to_string(),
         }))
         .map_err(Failure::msg)?;
         match self.recv_setup()? {
@@ -384,6 +405,8 @@ fn capped_sizes(op: &ClientOp) -> Option<ClientOp> {
             width,
             height,
             max_fps,
+            read_only,
+            via,
         } if over(*width, *height) => {
             let (width, height) = cap(*width, *height);
             Some(ClientOp::Attach {
@@ -392,6 +415,8 @@ fn capped_sizes(op: &ClientOp) -> Option<ClientOp> {
                 width,
                 height,
                 max_fps: *max_fps,
+                read_only: *read_only,
+                via: via.clone(),
             })
         }
         ClientOp::Resize { width, height } if over(*width, *height) => {

@@ -29,6 +29,7 @@ mod alerts;
 mod animate;
 mod app;
 mod conn;
+pub use conn::set_attach_mode;
 mod copy;
 mod hooks;
 mod input;

@@ -36,6 +36,8 @@ pub struct View<'a> {
     pub leader: KeyChord,
     /// The leader was pressed and waits for its key.
     pub leader_armed: bool,
+    /// Attached read-only: the dock says so.
+    pub read_only: bool,
     /// The which-key popup is up, in this corner.
     pub whichkey: Option<&'a str>,
     /// A move to another workspace waits for its number.

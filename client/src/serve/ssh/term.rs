@@ -86,6 +86,7 @@ pub fn run_attach(
     term: StreamTerminal,
     out: ChannelWriter,
 ) -> i32 {
+    crate::tui::set_attach_mode(false, "ssh");
     match attach_stream(&socket, session, true, term) {
         Ok(end) => {
             tracing::info!(message = %end.message(), "ssh attach ended");

@@ -127,6 +127,7 @@ pub fn start(
                     return;
                 }
             }
+            tui::set_attach_mode(false, "web");
             let end = tui::attach_stream(&socket, name, query.create, term);
             let _ = end_tx.send(end);
         });

@@ -94,7 +94,12 @@ pub(super) fn draw_dock(
     } else {
         &v.session.display_name
     };
-    let session_label = format!(" {name} ");
+    // A read-only client says so where the session is named: it is what the user looks at.
+    let session_label = if v.read_only {
+        format!(" {name} [read-only] ")
+    } else {
+        format!(" {name} ")
+    };
     // (number, label as drawn, has windows, the label in full when its name was cut)
     let tabs: Vec<(i64, String, bool, Option<String>)> = if v.settings.dock_tabs {
         let order: Vec<i64> = match &v.session.workspace_order {

@@ -893,6 +893,8 @@ class VerbMethods:
             clients (int): How many clients are attached (extension).
             created (int): When the session was created, in Unix seconds (extension).
             waiters (int): wait-for calls waiting on this session now (extension).
+            client_list ([]object): The attached clients, each {kind: "terminal"|"web"|"ssh",
+                read_only, since (Unix seconds), peer: "uid=N pid=N"} (extension).
         """
         return self._verb("session-info", {"session": session})
 
