@@ -201,6 +201,9 @@ impl Window {
         }
         let bytes: &[u8] = &scanned.passthrough;
         self.emulator.feed(bytes);
+        if let Some(recording) = &mut self.recording {
+            recording.output(bytes);
+        }
         self.agent.on_output(&self.links.agent, bytes);
         self.last_output = Instant::now();
         self.pending.output_bytes += raw.len() as u64;

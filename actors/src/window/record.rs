@@ -1,0 +1,44 @@
+//! Recording the window to an asciicast file (record-start, record-stop): the window hands its
+//! output, resizes and (when asked) input to the recording's writer, which never makes it wait.
+use actix::prelude::*;
+
+use super::Window;
+use crate::recorder::{Recording, RecordingSetup, RecordingSummary};
+
+/// Start recording into `file` (already created); answers the file's path, or why not.
+#[derive(Message)]
+#[rtype(result = "Result<String, String>")]
+pub struct StartRecording {
+    pub file: std::fs::File,
+    pub path: String,
+    pub setup: RecordingSetup,
+}
+
+impl Handler<StartRecording> for Window {
+    type Result = Result<String, String>;
+    fn handle(&mut self, msg: StartRecording, _: &mut Self::Context) -> Self::Result {
+        if self.recording.as_ref().is_some_and(|r| r.is_live()) {
+            return Err(format!("window {} is already being recorded", self.id));
+        }
+        let screen = self.emulator.capture(false, true);
+        let (cols, rows) = (self.emulator.cols(), self.emulator.rows());
+        let recording = Recording::start(msg.file, msg.path, &msg.setup, cols, rows, &screen)
+            .map_err(|e| format!("cannot start the recorder: {e}"))?;
+        let path = recording.path.clone();
+        // A stopped recording left here is finished by dropping it.
+        self.recording = Some(recording);
+        Ok(path)
+    }
+}
+
+/// Stop recording; answers the writer to wait on for the summary, if the window had one.
+#[derive(Message)]
+#[rtype(result = "Option<std::thread::JoinHandle<RecordingSummary>>")]
+pub struct StopRecording;
+
+impl Handler<StopRecording> for Window {
+    type Result = Option<std::thread::JoinHandle<RecordingSummary>>;
+    fn handle(&mut self, _: StopRecording, _: &mut Self::Context) -> Self::Result {
+        self.recording.take().map(Recording::finish)
+    }
+}
