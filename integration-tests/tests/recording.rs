@@ -135,3 +135,38 @@ fn a_relative_path_and_a_bad_limit_are_refused() {
         "invalid_params",
     );
 }
+
+#[test]
+fn the_cli_records_with_record_start_and_record_stop() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("cli");
+    let dir = daemon.dir().join("cli-casts");
+    let dir_arg = dir.display().to_string();
+    let out = daemon.cli(&["record", "start", "-s", &s, "-w", &w, "-o", &dir_arg]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        said.starts_with("recording to ") && said.contains(".cast"),
+        "{said}"
+    );
+    let mut conn = daemon.conn();
+    conn.send_text(&s, &w, "echo CL\"I\"OK\n");
+    conn.wait_for_text(&s, &w, "CLIOK");
+    let out = daemon.cli(&["record", "stop", "-s", &s, "-w", &w]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(said.contains("(stopped)"), "{said}");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .expect("one file")
+        .unwrap()
+        .path();
+    let (_, events) = read_cast(file.to_str().unwrap());
+    let output: String = events
+        .iter()
+        .filter(|e| e[1] == "o")
+        .map(|e| e[2].as_str().unwrap())
+        .collect();
+    assert!(output.contains("CLIOK"), "{output:?}");
+}
