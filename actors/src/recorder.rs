@@ -30,6 +30,9 @@ pub struct RecordingSummary {
     pub reason: &'static str,
 }
 
+/// Told once, from the writer's thread, how the recording ended.
+pub type OnEnd = Box<dyn FnOnce(&'static str) + Send>;
+
 /// What a recording is told when it starts.
 pub struct RecordingSetup {
     pub dir: PathBuf,
@@ -100,6 +103,7 @@ impl Recording {
         cols: u16,
         rows: u16,
         screen: &str,
+        on_end: OnEnd,
     ) -> std::io::Result<Recording> {
         let unix = unix_now();
         let mut head = serde_json::json!({
@@ -126,7 +130,11 @@ impl Recording {
         let (r, d) = (reason.clone(), done.clone());
         let thread = std::thread::Builder::new()
             .name("tuios-recorder".into())
-            .spawn(move || writer.run(head, rx, r, d))?;
+            .spawn(move || {
+                let summary = writer.run(head, rx, r, d);
+                on_end(summary.reason);
+                summary
+            })?;
         Ok(Recording {
             tx: Some(tx),
             path,

@@ -170,3 +170,48 @@ fn the_cli_records_with_record_start_and_record_stop() {
         .collect();
     assert!(output.contains("CLIOK"), "{output:?}");
 }
+
+/// Read events until one of `kind` comes.
+fn next_of(conn: &mut JsonConn, kind: &str) -> Value {
+    loop {
+        let line = conn.read_line();
+        if is_event(&line) && line["type"] == kind {
+            return line;
+        }
+    }
+}
+
+#[test]
+fn recording_events_say_when_and_why_a_recording_ends() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("ev");
+    let mut events = daemon.conn();
+    events.subscribe(json!({"session": s, "types": ["recording-started", "recording-stopped"]}));
+    let mut conn = daemon.conn();
+    let dir = daemon.dir().join("casts").display().to_string();
+
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir, "max_bytes": 4096}),
+    );
+    let file = started["files"][0].as_str().unwrap().to_string();
+    let e = next_of(&mut events, "recording-started");
+    assert_eq!(e["path"], file.as_str(), "{e}");
+    assert_eq!(e["window"], w.as_str(), "{e}");
+    conn.send_text(&s, &w, "seq 1 3000\n");
+    let e = next_of(&mut events, "recording-stopped");
+    assert_eq!(e["reason"], "max_bytes", "{e}");
+    assert_eq!(e["path"], file.as_str(), "{e}");
+
+    // A window closing ends its recording.
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir}),
+    );
+    let file = started["files"][0].as_str().unwrap().to_string();
+    next_of(&mut events, "recording-started");
+    conn.ok("close-window", json!({"session": s, "window": w}));
+    let e = next_of(&mut events, "recording-stopped");
+    assert_eq!(e["reason"], "window_closed", "{e}");
+    assert_eq!(e["path"], file.as_str(), "{e}");
+}

@@ -298,6 +298,12 @@ impl Actor for Window {
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
         // A closed window's PTY must not be kept for a restart (nor keep its program alive).
         self.links.ptys.unstore_pty(&self.id);
+        if let Some(recording) = self.recording.take().filter(|r| r.is_live()) {
+            let mut e = self.event("recording-stopped");
+            e.path = recording.path.clone();
+            e.reason = "window_closed".into();
+            self.publish(e);
+        }
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
         } else if let Some(leftovers) = self.leftovers.take() {

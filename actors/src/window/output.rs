@@ -41,7 +41,7 @@ impl PendingEvents {
 
 impl Window {
     /// An event about this window, with its session, id and PTY filled in.
-    fn event(&self, kind: &'static str) -> Event {
+    pub(super) fn event(&self, kind: &'static str) -> Event {
         let mut e = Event::new(kind);
         e.session = self.links.session.clone();
         e.window = self.id.clone();
@@ -49,7 +49,7 @@ impl Window {
         e
     }
 
-    fn publish(&self, event: Event) {
+    pub(super) fn publish(&self, event: Event) {
         if !self
             .links
             .events_heard

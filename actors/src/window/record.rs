@@ -22,9 +22,23 @@ impl Handler<StartRecording> for Window {
         }
         let screen = self.emulator.capture(false, true);
         let (cols, rows) = (self.emulator.cols(), self.emulator.rows());
-        let recording = Recording::start(msg.file, msg.path, &msg.setup, cols, rows, &screen)
-            .map_err(|e| format!("cannot start the recorder: {e}"))?;
+        let me = self.me.clone();
+        let ended_path = msg.path.clone();
+        let on_end = Box::new(move |reason: &'static str| {
+            if let Some(window) = me.upgrade() {
+                window.do_send(RecordingEnded {
+                    path: ended_path,
+                    reason,
+                });
+            }
+        });
+        let recording =
+            Recording::start(msg.file, msg.path, &msg.setup, cols, rows, &screen, on_end)
+                .map_err(|e| format!("cannot start the recorder: {e}"))?;
         let path = recording.path.clone();
+        let mut e = self.event("recording-started");
+        e.path = path.clone();
+        self.publish(e);
         // A stopped recording left here is finished by dropping it.
         self.recording = Some(recording);
         Ok(path)
@@ -40,5 +54,23 @@ impl Handler<StopRecording> for Window {
     type Result = Option<std::thread::JoinHandle<RecordingSummary>>;
     fn handle(&mut self, _: StopRecording, _: &mut Self::Context) -> Self::Result {
         self.recording.take().map(Recording::finish)
+    }
+}
+
+/// The writer ended (told from its thread): `recording-stopped` with the reason.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct RecordingEnded {
+    pub path: String,
+    pub reason: &'static str,
+}
+
+impl Handler<RecordingEnded> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: RecordingEnded, _: &mut Self::Context) {
+        let mut e = self.event("recording-stopped");
+        e.path = msg.path;
+        e.reason = msg.reason.to_string();
+        self.publish(e);
     }
 }
