@@ -35,7 +35,7 @@ fn a_recording_holds_the_screen_the_coloured_output_and_a_resize() {
     let dir_mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
     assert_eq!(dir_mode, 0o700);
     let rows = conn.ok("list-windows", json!({"session": s}));
-    assert!(rows["windows"].is_array(), "{rows}");
+    assert_eq!(rows["windows"][0]["recording"], true, "{rows}");
 
     // The echoed command line cannot contain the marker: the shell joins it.
     conn.send_text(&s, &w, "printf '\\033[31m%s\\033[0m\\n' RE\"D\"X\n");
@@ -85,6 +85,9 @@ fn a_recording_holds_the_screen_the_coloured_output_and_a_resize() {
         events.iter().any(|e| e[1] == "r" && e[2] == "70x20"),
         "a resize event: {events:?}"
     );
+
+    let rows = conn.ok("list-windows", json!({"session": s}));
+    assert_eq!(rows["windows"][0]["recording"], false, "{rows}");
 
     // Stopped already: nothing more to stop.
     let again = conn.ok("record-stop", json!({"session": s, "window": w}));

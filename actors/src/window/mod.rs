@@ -18,7 +18,7 @@ mod waits;
 pub use handover::{Adopted, Freeze, ScreenReplay, Thaw, WindowExport};
 pub use input::{Paste, SendKeys, WriteInput};
 pub use lifecycle::{EndTree, HangUp, KillAndReap};
-pub use record::{StartRecording, StopRecording};
+pub use record::{IsRecording, StartRecording, StopRecording};
 pub use viewers::{AddViewer, RemoveViewer, ScrollbackRows};
 pub use waits::{ScanSince, WatchExit, WatchIdle, WatchOutput};
 

@@ -74,3 +74,15 @@ impl Handler<RecordingEnded> for Window {
         self.publish(e);
     }
 }
+
+/// Whether a recording of the window is being written (list-windows).
+#[derive(Message)]
+#[rtype(result = "bool")]
+pub struct IsRecording;
+
+impl Handler<IsRecording> for Window {
+    type Result = bool;
+    fn handle(&mut self, _: IsRecording, _: &mut Self::Context) -> bool {
+        self.recording.as_ref().is_some_and(|r| r.is_live())
+    }
+}

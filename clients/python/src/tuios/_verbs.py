@@ -498,10 +498,11 @@ class VerbMethods:
             windows ([]object): One row per window: window_id, index, title, display_name,
                 workspace, minimized, focused, x, y, width, height, pty_id, agent_state, alive,
                 failed_frames, and custom_name, agent_message, agent_state_at, agent_harness,
-                foreground_cmd, exit_code, signal, exit_reason where they apply. x, y, width and
-                height are the window's outer box (border included) where the attached client
-                draws it; until a client has placed it, x and y are 0 and width and height the
-                size of its terminal (the size its program sees, as resize sets it).
+                foreground_cmd, exit_code, signal, exit_reason where they apply, and recording
+                (extension: whether record-start is writing it). x, y, width and height are the
+                window's outer box (border included) where the attached client draws it; until a
+                client has placed it, x and y are 0 and width and height the size of its
+                terminal (the size its program sees, as resize sets it).
             total (int): How many windows the session has.
             focused_index (int): Index of the focused window, -1 when none.
             focused_window_id (string): Id of the focused window, empty when none.
@@ -1171,6 +1172,8 @@ class VerbMethods:
             agent_state (string): Agent state: none unless something reported one.
             alive (bool): Whether its program is still running.
             failed_frames (int): Lumen frames from its program that could not be read.
+            recording (bool): Only in list-windows rows (extension): whether the window is being
+                recorded; never sent here.
             custom_name (string): The window's own name, absent when it has none.
             agent_message (string): The message reported with the agent state, when there is
                 one.
