@@ -25,6 +25,7 @@ pub mod pty;
 pub mod pty_input;
 pub mod pty_reader;
 pub mod reader;
+pub mod recorder;
 pub mod screen;
 pub mod session;
 pub mod session_manager;

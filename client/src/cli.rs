@@ -62,6 +62,9 @@ pub enum Command {
     Layout(crate::local::layouts::LayoutArgs),
     /// Run or check `.tape` scripts: text, keys, window commands and real waits, one per line.
     Tape(TapeArgs),
+    /// Record windows to asciicast v2 files: `record start` (as record-start), `record stop`
+    /// (as record-stop).
+    Record(RecordArgs),
     /// Serve sessions over SSH: `ssh -p 2222 host` attaches (public keys only).
     Ssh(crate::serve::ssh::SshArgs),
     /// Serve the attach client to a web browser (xterm.js): 127.0.0.1 only unless
@@ -133,6 +136,20 @@ pub struct CallArgs {
     /// Params object as JSON; omit for none, or `-` to read it from stdin.
     #[arg(value_name = "PARAMS-JSON")]
     pub params: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    #[command(subcommand)]
+    pub command: RecordCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RecordCommand {
+    /// Record a window (-w), or every window of the session, to .cast files.
+    Start(crate::verbs::record_start::Args),
+    /// Stop recording and close the files.
+    Stop(crate::verbs::record_stop::Args),
 }
 
 #[derive(Debug, Args)]

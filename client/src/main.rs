@@ -144,6 +144,10 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::PasteCheck(a) => print_json(&paste_check::run(&a).map_err(Failure::msg)?),
         Command::ImportTheme(a) => emit(&import_theme::run(&a)?),
         Command::Tape(a) => tape_command(&socket, &a),
+        Command::Record(a) => match a.command {
+            cli::RecordCommand::Start(a) => verbs::record_start::run(&socket, a),
+            cli::RecordCommand::Stop(a) => verbs::record_stop::run(&socket, a),
+        },
         Command::Ssh(a) => serve::ssh::run(&socket, a),
         Command::Web(a) => serve::web::run(&socket, &a),
         Command::Verb(v) => v.run(&socket),

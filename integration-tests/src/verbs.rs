@@ -2,7 +2,14 @@
 //! error codes.
 
 /// Verbs the daemon adds to the spec's, each marked as an extension in its description.
-pub const EXTENSION_VERBS: [&str; 4] = ["new-session", "resurrect", "run", "upgrade"];
+pub const EXTENSION_VERBS: [&str; 6] = [
+    "new-session",
+    "record-start",
+    "record-stop",
+    "resurrect",
+    "run",
+    "upgrade",
+];
 
 /// `list-verbs` names without the extensions, for comparing with [`SPEC_VERBS`].
 pub fn without_extensions(names: &[String]) -> Vec<String> {

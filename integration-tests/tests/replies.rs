@@ -214,6 +214,17 @@ fn every_reply_carries_only_published_keys_and_every_required_one() {
         "focus-window",
         json!({"session": s, "relative": "next"}),
     );
+    let casts = daemon.dir().join("casts").display().to_string();
+    call(
+        &mut conn,
+        "record-start",
+        json!({"session": s, "window": first, "path": casts}),
+    );
+    call(
+        &mut conn,
+        "record-stop",
+        json!({"session": s, "window": first}),
+    );
     call(
         &mut conn,
         "set-session-name",

@@ -130,6 +130,7 @@ fn every_verb_works_headless_or_needs_a_client() {
     let mut conn = daemon.conn();
     let spare = conn.new_window_id(&session, json!({"name": "spare", "focus": false}));
     let s = session.as_str();
+    let casts = daemon.dir().join("casts").display().to_string();
 
     let calls: Vec<(&str, Value)> = vec![
         ("capture-pane", json!({"session": s})),
@@ -159,6 +160,11 @@ fn every_verb_works_headless_or_needs_a_client() {
         ("move-window", json!({"session": s, "workspace": 2})),
         ("new-session", json!({"name": "extra"})),
         ("new-window", json!({"session": s, "focus": false})),
+        (
+            "record-start",
+            json!({"session": s, "window": first, "path": casts}),
+        ),
+        ("record-stop", json!({"session": s, "window": first})),
         (
             "resize",
             json!({"session": s, "window": first, "width": 90, "height": 30}),

@@ -19,6 +19,9 @@ pub const EVENT_TYPES: &[&str] = &[
     "session-closed",
     "agent-state",
     "gap",
+    // Extensions: a window's recording (record-start) began or ended.
+    "recording-started",
+    "recording-stopped",
 ];
 
 /// Conditions `wait-for` understands.
@@ -66,6 +69,12 @@ pub struct Event {
     /// our child): why neither `exit_code` nor `signal` is given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_reason: Option<String>,
+    /// `recording-started` / `recording-stopped`: the .cast file.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub path: String,
+    /// `recording-stopped`: stopped, max_bytes, disk_full, overflow or window_closed.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Unix time in nanoseconds.
     #[serde(skip_serializing_if = "is_zero")]
     pub time: u64,

@@ -2,12 +2,28 @@
 use protocol::verbs::list_windows::{Params, Reply};
 use protocol::VerbError;
 
-use super::{mailbox, rows, session, VerbEnv};
+use super::{mailbox, rows, session, window, VerbEnv};
 use crate::session::{self as sess, WindowList};
+use crate::session_manager::SessionRef;
+use crate::window as win;
 
 pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
-    Ok(reply(mailbox(s.addr.send(sess::ListWindows).await)?))
+    let reply = reply(mailbox(s.addr.send(sess::ListWindows).await)?);
+    Ok(with_recording(&s, reply).await)
+}
+
+/// An extension of list-windows' rows (and run-command ListWindows, its same form): each
+/// window says whether it is being recorded.
+pub(super) async fn with_recording(s: &SessionRef, mut reply: Reply) -> Reply {
+    for row in &mut reply.windows {
+        let recording = match window(s, Some(row.window_id.clone())).await {
+            Ok(w) => w.addr.send(win::IsRecording).await.unwrap_or(false),
+            Err(_) => false,
+        };
+        row.recording = Some(recording);
+    }
+    reply
 }
 
 /// The wire form of the window list (run-command's ListWindows sends it too).

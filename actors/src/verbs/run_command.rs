@@ -136,9 +136,10 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             json!({})
         }
         // The same wire forms as list-windows, session-info and a list-windows row.
-        "ListWindows" => reply_value(super::list_windows::reply(mailbox(
-            s.addr.send(sess::ListWindows).await,
-        )?)),
+        "ListWindows" => {
+            let list = super::list_windows::reply(mailbox(s.addr.send(sess::ListWindows).await)?);
+            reply_value(super::list_windows::with_recording(&s, list).await)
+        }
         "GetSessionInfo" => reply_value(super::session_info::reply(mailbox(
             s.addr.send(sess::DescribeSession).await,
         )?)),

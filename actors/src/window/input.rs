@@ -10,7 +10,10 @@ use crate::pty_input::{Queued, Ticket, WriteJob};
 impl Window {
     /// Queue bytes for the PTY now, in message order (so a later message cannot overtake an
     /// earlier one), and resolve once they are written.
-    fn queue_write(&self, bytes: Vec<u8>) -> ResponseFuture<Result<(), VerbError>> {
+    fn queue_write(&mut self, bytes: Vec<u8>) -> ResponseFuture<Result<(), VerbError>> {
+        if let Some(recording) = &mut self.recording {
+            recording.input(&bytes);
+        }
         let id = self.id.clone();
         let input = match (&self.input, self.exited.or(self.reaped)) {
             (Some(input), None) => input.clone(),

@@ -11,12 +11,14 @@ mod handover;
 mod input;
 mod lifecycle;
 mod output;
+mod record;
 mod viewers;
 mod waits;
 
 pub use handover::{Adopted, Freeze, ScreenReplay, Thaw, WindowExport};
 pub use input::{Paste, SendKeys, WriteInput};
 pub use lifecycle::{EndTree, HangUp, KillAndReap};
+pub use record::{IsRecording, StartRecording, StopRecording};
 pub use viewers::{AddViewer, RemoveViewer, ScrollbackRows};
 pub use waits::{ScanSince, WatchExit, WatchIdle, WatchOutput};
 
@@ -155,6 +157,8 @@ pub struct Window {
     last_output: Instant,
     /// The session has recorded the exit (exit waits may be answered).
     exit_recorded: bool,
+    /// The asciicast recording of this window, while one runs (record-start).
+    recording: Option<crate::recorder::Recording>,
     me: actix::WeakAddr<Window>,
 }
 
@@ -278,6 +282,7 @@ impl Window {
             idle_timer: None,
             last_output: Instant::now(),
             exit_recorded: false,
+            recording: None,
             me: ctx.address().downgrade(),
         }
     }
@@ -293,6 +298,12 @@ impl Actor for Window {
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
         // A closed window's PTY must not be kept for a restart (nor keep its program alive).
         self.links.ptys.unstore_pty(&self.id);
+        if let Some(recording) = self.recording.take().filter(|r| r.is_live()) {
+            let mut e = self.event("recording-stopped");
+            e.path = recording.path.clone();
+            e.reason = "window_closed".into();
+            self.publish(e);
+        }
         if self.exited.is_none() && self.reaped.is_none() {
             hang_up(self.pid);
         } else if let Some(leftovers) = self.leftovers.take() {
@@ -348,6 +359,9 @@ impl Handler<Resize> for Window {
         }
         // The emulator first, so output the program draws for the new size lands on a grid of it.
         self.emulator.resize(msg.cols, msg.rows);
+        if let Some(recording) = &mut self.recording {
+            recording.resize(msg.cols, msg.rows);
+        }
         self.schedule_flush(ctx);
         self.master
             .resize(pty::pty_size(msg.cols, msg.rows))

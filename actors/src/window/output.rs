@@ -41,7 +41,7 @@ impl PendingEvents {
 
 impl Window {
     /// An event about this window, with its session, id and PTY filled in.
-    fn event(&self, kind: &'static str) -> Event {
+    pub(super) fn event(&self, kind: &'static str) -> Event {
         let mut e = Event::new(kind);
         e.session = self.links.session.clone();
         e.window = self.id.clone();
@@ -49,7 +49,7 @@ impl Window {
         e
     }
 
-    fn publish(&self, event: Event) {
+    pub(super) fn publish(&self, event: Event) {
         if !self
             .links
             .events_heard
@@ -201,6 +201,9 @@ impl Window {
         }
         let bytes: &[u8] = &scanned.passthrough;
         self.emulator.feed(bytes);
+        if let Some(recording) = &mut self.recording {
+            recording.output(bytes);
+        }
         self.agent.on_output(&self.links.agent, bytes);
         self.last_output = Instant::now();
         self.pending.output_bytes += raw.len() as u64;

@@ -177,6 +177,19 @@ fn every_sent_param_is_declared_by_the_registry() {
             "-l",
         ],
         &["upgrade"],
+        &[
+            "record-start",
+            "-s",
+            "s",
+            "-w",
+            "w",
+            "-o",
+            "/tmp/casts",
+            "--input",
+            "--max-bytes",
+            "4096",
+        ],
+        &["record-stop", "-s", "s", "-w", "w"],
     ];
     let mut covered = Vec::new();
     for args in samples {

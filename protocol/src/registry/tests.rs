@@ -38,6 +38,8 @@ fn registry_is_sorted_and_complete() {
             "move-window",
             "new-session",
             "new-window",
+            "record-start",
+            "record-stop",
             "resize",
             "resurrect",
             "run",
@@ -61,8 +63,9 @@ fn registry_is_sorted_and_complete() {
             "wait-for"
         ]
     );
-    // The spec's 35 verbs and the extensions: new-session, resurrect, run, upgrade.
-    assert_eq!(names.len(), 39);
+    // The spec's 35 verbs and the extensions: new-session, record-start, record-stop,
+    // resurrect, run, upgrade.
+    assert_eq!(names.len(), 41);
     for v in verbs() {
         assert!(!v.description.is_empty(), "{}", v.name);
         assert!(!v.examples.is_empty(), "{} has no example", v.name);

@@ -100,6 +100,9 @@ pub struct WindowRow {
     pub alive: bool,
     /// Lumen frames that failed to parse.
     pub failed_frames: u64,
+    /// list-windows only (extension): whether a recording of the window is being written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recording: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -23,7 +23,7 @@ pub const SPEC: VerbSpec = VerbSpec {
     description: "List the windows of a session with their index, id, name, workspace, size, focus and agent state.",
     params: &[SESSION],
     returns: &[
-        param("windows", ObjectList, "One row per window: window_id, index, title, display_name, workspace, minimized, focused, x, y, width, height, pty_id, agent_state, alive, failed_frames, and custom_name, agent_message, agent_state_at, agent_harness, foreground_cmd, exit_code, signal, exit_reason where they apply. x, y, width and height are the window's outer box (border included) where the attached client draws it; until a client has placed it, x and y are 0 and width and height the size of its terminal (the size its program sees, as resize sets it)."),
+        param("windows", ObjectList, "One row per window: window_id, index, title, display_name, workspace, minimized, focused, x, y, width, height, pty_id, agent_state, alive, failed_frames, and custom_name, agent_message, agent_state_at, agent_harness, foreground_cmd, exit_code, signal, exit_reason where they apply, and recording (extension: whether record-start is writing it). x, y, width and height are the window's outer box (border included) where the attached client draws it; until a client has placed it, x and y are 0 and width and height the size of its terminal (the size its program sees, as resize sets it)."),
         param("total", Int, "How many windows the session has."),
         param("focused_index", Int, "Index of the focused window, -1 when none."),
         param("focused_window_id", Str, "Id of the focused window, empty when none."),

@@ -180,6 +180,8 @@ macro_rules! for_each_verb {
             MoveWindow => move_window,
             NewSession => new_session,
             NewWindow => new_window,
+            RecordStart => record_start,
+            RecordStop => record_stop,
             Resize => resize,
             Resurrect => resurrect,
             Run => run,

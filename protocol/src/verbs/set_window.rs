@@ -48,6 +48,7 @@ pub const SPEC: VerbSpec = VerbSpec {
         param("agent_state", Str, "Agent state: none unless something reported one."),
         param("alive", Bool, "Whether its program is still running."),
         param("failed_frames", Int, "Lumen frames from its program that could not be read."),
+        param("recording", Bool, "Only in list-windows rows (extension): whether the window is being recorded; never sent here."),
         param("custom_name", Str, "The window's own name, absent when it has none."),
         param("agent_message", Str, "The message reported with the agent state, when there is one."),
         param("agent_state_at", Int, "When the agent state was set, in Unix nanoseconds, when it was."),

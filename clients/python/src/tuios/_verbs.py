@@ -30,6 +30,8 @@ VERB_METHODS: Dict[str, str] = {
     "move-window": "move_window",
     "new-session": "new_session",
     "new-window": "new_window",
+    "record-start": "record_start",
+    "record-stop": "record_stop",
     "resize": "resize",
     "resurrect": "resurrect",
     "run": "run",
@@ -496,10 +498,11 @@ class VerbMethods:
             windows ([]object): One row per window: window_id, index, title, display_name,
                 workspace, minimized, focused, x, y, width, height, pty_id, agent_state, alive,
                 failed_frames, and custom_name, agent_message, agent_state_at, agent_harness,
-                foreground_cmd, exit_code, signal, exit_reason where they apply. x, y, width and
-                height are the window's outer box (border included) where the attached client
-                draws it; until a client has placed it, x and y are 0 and width and height the
-                size of its terminal (the size its program sees, as resize sets it).
+                foreground_cmd, exit_code, signal, exit_reason where they apply, and recording
+                (extension: whether record-start is writing it). x, y, width and height are the
+                window's outer box (border included) where the attached client draws it; until a
+                client has placed it, x and y are 0 and width and height the size of its
+                terminal (the size its program sees, as resize sets it).
             total (int): How many windows the session has.
             focused_index (int): Index of the focused window, -1 when none.
             focused_window_id (string): Id of the focused window, empty when none.
@@ -678,6 +681,69 @@ class VerbMethods:
                 "env": env,
             },
         )
+
+    def record_start(
+        self,
+        *,
+        session: Optional[str] = None,
+        window: Optional[str] = None,
+        path: Optional[str] = None,
+        input: Optional[bool] = None,
+        max_bytes: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """``record-start``: Record a window, or every window of the session (one file
+        each), to asciicast v2 files: the screen as it stands, then the output with its
+        timing and the resizes. A recording stops by itself at max_bytes or when its
+        file cannot be written, never slowing the window. An extension beyond the
+        control-protocol spec.
+
+        Args:
+            session: Session name. Leave it out to use the session that was active most
+                recently.
+            window: Window to record; left out, every window of the session.
+            path: Directory for the .cast files (created 0700); left out,
+                $XDG_STATE_HOME/tuios/recordings.
+            input: Also record what is typed into the window ("i" events). Default: false.
+            max_bytes: Stop a recording by itself when its file reaches this size. Default:
+                268435456.
+
+        Returns:
+            The result object, with these keys among others:
+            files ([]string): The .cast files now being written, one per window.
+        """
+        return self._verb(
+            "record-start",
+            {
+                "session": session,
+                "window": window,
+                "path": path,
+                "input": input,
+                "max_bytes": max_bytes,
+            },
+        )
+
+    def record_stop(
+        self,
+        *,
+        session: Optional[str] = None,
+        window: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``record-stop``: Stop recording a window, or every recorded window of the
+        session, and close the files. A recording that already stopped by itself
+        (max_bytes, a write error) is reported with its reason. An extension beyond the
+        control-protocol spec.
+
+        Args:
+            session: Session name. Leave it out to use the session that was active most
+                recently.
+            window: Window to stop recording; left out, every window of the session.
+
+        Returns:
+            The result object, with these keys among others:
+            files ([]object): The closed files: path, bytes, duration_ms and reason (stopped,
+                max_bytes, disk_full, overflow).
+        """
+        return self._verb("record-stop", {"session": session, "window": window})
 
     def resize(
         self,
@@ -1108,6 +1174,8 @@ class VerbMethods:
             agent_state (string): Agent state: none unless something reported one.
             alive (bool): Whether its program is still running.
             failed_frames (int): Lumen frames from its program that could not be read.
+            recording (bool): Only in list-windows rows (extension): whether the window is being
+                recorded; never sent here.
             custom_name (string): The window's own name, absent when it has none.
             agent_message (string): The message reported with the agent state, when there is
                 one.

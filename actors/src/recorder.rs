@@ -1,0 +1,331 @@
+//! Recording a window to an asciicast v2 file. The window hands each chunk to a bounded queue
+//! (`QUEUE_CHUNKS`) read by a thread of the recording's own, which does all the writing: a
+//! slow or full disk never slows the window. A full queue drops the recording (reason
+//! `overflow`) rather than wait; the file stops at `max_bytes` (`max_bytes`) or at a write error
+//! (`disk_full`).
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// Chunks a recording may have queued and unwritten; more drops the recording.
+pub const QUEUE_CHUNKS: usize = 4096;
+
+enum Chunk {
+    Output(Instant, Vec<u8>),
+    Input(Instant, Vec<u8>),
+    Resize(Instant, u16, u16),
+}
+
+/// How a recording ended, and what it wrote.
+#[derive(Debug, Clone)]
+pub struct RecordingSummary {
+    pub path: String,
+    pub bytes: u64,
+    pub duration_ms: u64,
+    pub reason: &'static str,
+}
+
+/// Told once, from the writer's thread, how the recording ended.
+pub type OnEnd = Box<dyn FnOnce(&'static str) + Send>;
+
+/// What a recording is told when it starts.
+pub struct RecordingSetup {
+    pub dir: PathBuf,
+    pub session: String,
+    pub window: String,
+    pub input: bool,
+    pub max_bytes: u64,
+}
+
+/// The window's end of a recording.
+pub struct Recording {
+    tx: Option<SyncSender<Chunk>>,
+    pub path: String,
+    pub input: bool,
+    /// Why the window ended it (read by the writer once the queue closes).
+    reason: Arc<Mutex<&'static str>>,
+    /// The writer stopped by itself (max_bytes, a write error).
+    done: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<RecordingSummary>>,
+}
+
+impl Recording {
+    /// Create the recordings directory (0700) and a new file in it (0600), named after the
+    /// session, the window and the time. Blocking: called on the blocking pool.
+    pub fn create(setup: &RecordingSetup) -> std::io::Result<(File, String)> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&setup.dir)?;
+        let unix = unix_now();
+        let short: String = setup.window.chars().take(8).collect();
+        let safe: String = setup
+            .session
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let mut n = 0;
+        loop {
+            let name = match n {
+                0 => format!("{safe}-{short}-{unix}.cast"),
+                n => format!("{safe}-{short}-{unix}-{n}.cast"),
+            };
+            let path = setup.dir.join(name);
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+            {
+                Ok(file) => return Ok((file, path.display().to_string())),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Start the writer on `file`: the header and the screen as it stands first.
+    pub fn start(
+        file: File,
+        path: String,
+        setup: &RecordingSetup,
+        cols: u16,
+        rows: u16,
+        screen: &str,
+        on_end: OnEnd,
+    ) -> std::io::Result<Recording> {
+        let unix = unix_now();
+        let mut head = serde_json::json!({
+            "version": 2, "width": cols, "height": rows, "timestamp": unix,
+            "env": {"TERM": "xterm-256color"},
+        })
+        .to_string();
+        head.push('\n');
+        let screen = screen.replace('\n', "\r\n");
+        head.push_str(&event_line(0.0, "o", &format!("\x1b[H\x1b[2J{screen}")));
+        let (tx, rx) = sync_channel(QUEUE_CHUNKS);
+        let reason = Arc::new(Mutex::new("window_closed"));
+        let done = Arc::new(AtomicBool::new(false));
+        let started = Instant::now();
+        let writer = Writer {
+            out: BufWriter::new(file),
+            path: path.clone(),
+            bytes: 0,
+            max: setup.max_bytes,
+            started,
+            last: 0.0,
+            carry: Vec::new(),
+        };
+        let (r, d) = (reason.clone(), done.clone());
+        let thread = std::thread::Builder::new()
+            .name("tuios-recorder".into())
+            .spawn(move || {
+                let summary = writer.run(head, rx, r, d);
+                on_end(summary.reason);
+                summary
+            })?;
+        Ok(Recording {
+            tx: Some(tx),
+            path,
+            input: setup.input,
+            reason,
+            done,
+            thread: Some(thread),
+        })
+    }
+
+    fn send(&mut self, chunk: Chunk) {
+        let Some(tx) = &self.tx else { return };
+        match tx.try_send(chunk) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => self.end("overflow"),
+            Err(TrySendError::Disconnected(_)) => self.tx = None,
+        }
+    }
+
+    pub fn output(&mut self, bytes: &[u8]) {
+        self.send(Chunk::Output(Instant::now(), bytes.to_vec()));
+    }
+
+    pub fn input(&mut self, bytes: &[u8]) {
+        if self.input {
+            self.send(Chunk::Input(Instant::now(), bytes.to_vec()));
+        }
+    }
+
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.send(Chunk::Resize(Instant::now(), cols, rows));
+    }
+
+    /// Whether the writer still takes chunks.
+    pub fn is_live(&self) -> bool {
+        self.tx.is_some() && !self.done.load(Ordering::Acquire)
+    }
+
+    /// Close the queue with a reason; the writer finishes what is queued and closes the file.
+    pub fn end(&mut self, reason: &'static str) {
+        // The reason is set before the queue closes: the writer reads it once closed.
+        let Some(tx) = self.tx.take() else { return };
+        if let Ok(mut r) = self.reason.lock() {
+            *r = reason;
+        }
+        drop(tx);
+    }
+
+    /// Stop (reason `stopped` unless it already ended) and hand back the writer to wait on.
+    pub fn finish(mut self) -> std::thread::JoinHandle<RecordingSummary> {
+        self.end("stopped");
+        self.thread
+            .take()
+            .expect("a recording's writer is taken once")
+    }
+}
+
+impl Drop for Recording {
+    fn drop(&mut self) {
+        // A window closing ends its recording; the writer finishes by itself.
+        self.end("window_closed");
+    }
+}
+
+struct Writer {
+    out: BufWriter<File>,
+    path: String,
+    bytes: u64,
+    max: u64,
+    started: Instant,
+    last: f64,
+    /// The start of a UTF-8 character split between two chunks.
+    carry: Vec<u8>,
+}
+
+impl Writer {
+    fn run(
+        mut self,
+        head: String,
+        rx: Receiver<Chunk>,
+        reason: Arc<Mutex<&'static str>>,
+        done: Arc<AtomicBool>,
+    ) -> RecordingSummary {
+        let mut ended: Option<&'static str> = self.put(&head).err();
+        while ended.is_none() {
+            let Ok(chunk) = rx.recv() else { break };
+            let line = match chunk {
+                Chunk::Output(at, bytes) => self.text_event(at, "o", &bytes),
+                Chunk::Input(at, bytes) => self.text_event(at, "i", &bytes),
+                Chunk::Resize(at, cols, rows) => {
+                    let t = self.time(at);
+                    event_line(t, "r", &format!("{cols}x{rows}"))
+                }
+            };
+            ended = self.put(&line).err();
+        }
+        if ended.is_none() && self.out.flush().is_err() {
+            ended = Some("disk_full");
+        }
+        done.store(true, Ordering::Release);
+        drop(rx);
+        let reason = ended.unwrap_or_else(|| reason.lock().map(|r| *r).unwrap_or("stopped"));
+        RecordingSummary {
+            path: self.path,
+            bytes: self.bytes,
+            duration_ms: self.started.elapsed().as_millis() as u64,
+            reason,
+        }
+    }
+
+    fn time(&mut self, at: Instant) -> f64 {
+        // Never earlier than the event before it.
+        let t = at.saturating_duration_since(self.started).as_secs_f64();
+        self.last = self.last.max(t);
+        self.last
+    }
+
+    fn text_event(&mut self, at: Instant, kind: &str, bytes: &[u8]) -> String {
+        let t = self.time(at);
+        let mut data = std::mem::take(&mut self.carry);
+        data.extend_from_slice(bytes);
+        let keep = incomplete_tail(&data);
+        self.carry = data.split_off(data.len() - keep);
+        event_line(t, kind, &String::from_utf8_lossy(&data))
+    }
+
+    /// Write a line unless it would pass the limit; the reason the recording ends, if it does.
+    fn put(&mut self, line: &str) -> Result<(), &'static str> {
+        if self.bytes + line.len() as u64 > self.max {
+            let _ = self.out.flush();
+            return Err("max_bytes");
+        }
+        self.out
+            .write_all(line.as_bytes())
+            .map_err(|_| "disk_full")?;
+        self.bytes += line.len() as u64;
+        Ok(())
+    }
+}
+
+/// How many bytes at the end of `data` begin a UTF-8 character that is not complete yet.
+fn incomplete_tail(data: &[u8]) -> usize {
+    for back in 1..=3.min(data.len()) {
+        let b = data[data.len() - back];
+        if b & 0xC0 != 0x80 {
+            let need = match b {
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF7 => 4,
+                _ => 0,
+            };
+            return if need > back { back } else { 0 };
+        }
+    }
+    0
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+fn event_line(t: f64, kind: &str, data: &str) -> String {
+    let mut line = serde_json::json!([(t * 1e6).round() / 1e6, kind, data]).to_string();
+    line.push('\n');
+    line
+}
+
+/// The default recordings directory: `$XDG_STATE_HOME/tuios/recordings`.
+pub fn default_dir() -> PathBuf {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
+            Path::new(&home).join(".local/state")
+        });
+    state.join("tuios/recordings")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_split_character_waits_for_its_end() {
+        let e = "é".as_bytes();
+        assert_eq!(incomplete_tail(&[b'a', e[0]]), 1);
+        assert_eq!(incomplete_tail(e), 0);
+        assert_eq!(incomplete_tail(b"abc"), 0);
+    }
+}

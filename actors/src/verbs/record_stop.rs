@@ -1,0 +1,43 @@
+//! `record-stop`: stop recording a window, or every recorded window of the session.
+use super::{mailbox, session, window, VerbEnv};
+use crate::errors;
+use crate::session::{self as sess, ResolvedWindow};
+use crate::window as win;
+use protocol::verbs::record_stop::{Params, RecordedFile, Reply};
+use protocol::VerbError;
+
+pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
+    let s = session(env, p.session).await?;
+    let targets: Vec<ResolvedWindow> = match p.window {
+        Some(w) => vec![window(&s, Some(w)).await?],
+        None => {
+            let list = mailbox(s.addr.send(sess::ListWindows).await)?;
+            let mut all = Vec::new();
+            for w in list.windows {
+                all.push(window(&s, Some(w.id)).await?);
+            }
+            all
+        }
+    };
+    let mut files = Vec::new();
+    for w in targets {
+        let writer = mailbox(w.addr.send(win::StopRecording).await)
+            .map_err(|_| errors::window_gone(&w.id))?;
+        let Some(writer) = writer else { continue };
+        // The writer finishes what is queued and closes the file; waited on off the actors.
+        let summary = tokio::task::spawn_blocking(move || writer.join())
+            .await
+            .map_err(|e| errors::internal(format!("stopping the recording failed: {e}")))?
+            .map_err(|_| errors::internal("the recording's writer failed"))?;
+        files.push(RecordedFile {
+            path: summary.path,
+            bytes: summary.bytes,
+            duration_ms: summary.duration_ms,
+            reason: summary.reason.to_string(),
+        });
+    }
+    Ok(Reply {
+        files,
+        ..Default::default()
+    })
+}

@@ -1,0 +1,88 @@
+//! Recording the window to an asciicast file (record-start, record-stop): the window hands its
+//! output, resizes and (when asked) input to the recording's writer, which never makes it wait.
+use actix::prelude::*;
+
+use super::Window;
+use crate::recorder::{Recording, RecordingSetup, RecordingSummary};
+
+/// Start recording into `file` (already created); answers the file's path, or why not.
+#[derive(Message)]
+#[rtype(result = "Result<String, String>")]
+pub struct StartRecording {
+    pub file: std::fs::File,
+    pub path: String,
+    pub setup: RecordingSetup,
+}
+
+impl Handler<StartRecording> for Window {
+    type Result = Result<String, String>;
+    fn handle(&mut self, msg: StartRecording, _: &mut Self::Context) -> Self::Result {
+        if self.recording.as_ref().is_some_and(|r| r.is_live()) {
+            return Err(format!("window {} is already being recorded", self.id));
+        }
+        let screen = self.emulator.capture(false, true);
+        let (cols, rows) = (self.emulator.cols(), self.emulator.rows());
+        let me = self.me.clone();
+        let ended_path = msg.path.clone();
+        let on_end = Box::new(move |reason: &'static str| {
+            if let Some(window) = me.upgrade() {
+                window.do_send(RecordingEnded {
+                    path: ended_path,
+                    reason,
+                });
+            }
+        });
+        let recording =
+            Recording::start(msg.file, msg.path, &msg.setup, cols, rows, &screen, on_end)
+                .map_err(|e| format!("cannot start the recorder: {e}"))?;
+        let path = recording.path.clone();
+        let mut e = self.event("recording-started");
+        e.path = path.clone();
+        self.publish(e);
+        // A stopped recording left here is finished by dropping it.
+        self.recording = Some(recording);
+        Ok(path)
+    }
+}
+
+/// Stop recording; answers the writer to wait on for the summary, if the window had one.
+#[derive(Message)]
+#[rtype(result = "Option<std::thread::JoinHandle<RecordingSummary>>")]
+pub struct StopRecording;
+
+impl Handler<StopRecording> for Window {
+    type Result = Option<std::thread::JoinHandle<RecordingSummary>>;
+    fn handle(&mut self, _: StopRecording, _: &mut Self::Context) -> Self::Result {
+        self.recording.take().map(Recording::finish)
+    }
+}
+
+/// The writer ended (told from its thread): `recording-stopped` with the reason.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct RecordingEnded {
+    pub path: String,
+    pub reason: &'static str,
+}
+
+impl Handler<RecordingEnded> for Window {
+    type Result = ();
+    fn handle(&mut self, msg: RecordingEnded, _: &mut Self::Context) {
+        let mut e = self.event("recording-stopped");
+        e.path = msg.path;
+        e.reason = msg.reason.to_string();
+        self.publish(e);
+    }
+}
+
+/// Whether a recording of the window is being written (list-windows).
+#[derive(Message)]
+#[rtype(result = "bool")]
+pub struct IsRecording;
+
+impl Handler<IsRecording> for Window {
+    type Result = bool;
+    fn handle(&mut self, _: IsRecording, _: &mut Self::Context) -> bool {
+        self.recording.as_ref().is_some_and(|r| r.is_live())
+    }
+}

@@ -1,0 +1,220 @@
+//! record-start / record-stop end to end: a shell window recorded to an asciicast v2 file
+//! (header, timed events, the coloured output, a resize, 0600), a recording that stops by itself
+//! at max_bytes while the window keeps working, and no input events unless asked.
+
+use serde_json::{json, Value};
+use std::os::unix::fs::PermissionsExt;
+use tuios_integration_tests::*;
+
+/// The header and the events of a .cast file.
+fn read_cast(path: &str) -> (Value, Vec<Value>) {
+    let text = std::fs::read_to_string(path).expect("the .cast file");
+    let mut lines = text.lines();
+    let header: Value = serde_json::from_str(lines.next().expect("a header line")).expect("JSON");
+    let events = lines
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("event {l:?}: {e}")))
+        .collect();
+    (header, events)
+}
+
+#[test]
+fn a_recording_holds_the_screen_the_coloured_output_and_a_resize() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("rec");
+    let mut conn = daemon.conn();
+    let dir = daemon.dir().join("casts");
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir.display().to_string()}),
+    );
+    assert_eq!(started["type"], "recording_started", "{started}");
+    let file = started["files"][0].as_str().expect("a file").to_string();
+    assert!(file.ends_with(".cast"), "{file}");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{file}");
+    let dir_mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(dir_mode, 0o700);
+    let rows = conn.ok("list-windows", json!({"session": s}));
+    assert_eq!(rows["windows"][0]["recording"], true, "{rows}");
+
+    // The echoed command line cannot contain the marker: the shell joins it.
+    conn.send_text(&s, &w, "printf '\\033[31m%s\\033[0m\\n' RE\"D\"X\n");
+    conn.wait_for_text(&s, &w, "REDX");
+    conn.ok(
+        "resize",
+        json!({"session": s, "window": w, "width": 70, "height": 20}),
+    );
+    conn.send_text(&s, &w, "printf '%s\\n' AF\"T\"ER\n");
+    conn.wait_for_text(&s, &w, "AFTER");
+
+    let stopped = conn.ok("record-stop", json!({"session": s, "window": w}));
+    assert_eq!(stopped["type"], "recording_stopped", "{stopped}");
+    let rec = &stopped["files"][0];
+    assert_eq!(rec["path"], file.as_str(), "{stopped}");
+    assert_eq!(rec["reason"], "stopped", "{stopped}");
+    let size = std::fs::metadata(&file).unwrap().len();
+    assert_eq!(rec["bytes"], size, "{stopped}");
+
+    let (header, events) = read_cast(&file);
+    assert_eq!(header["version"], 2, "{header}");
+    assert!(header["width"].as_u64().unwrap() > 0, "{header}");
+    assert!(header["height"].as_u64().unwrap() > 0, "{header}");
+    assert!(header["timestamp"].as_u64().is_some(), "{header}");
+    assert!(header["env"]["TERM"].is_string(), "{header}");
+    assert_eq!(events[0][0], 0.0, "the screen as it stood comes first");
+    let mut last = 0.0;
+    for e in &events {
+        let t = e[0].as_f64().expect("a time");
+        assert!(t >= last, "times go forward: {e} after {last}");
+        last = t;
+        assert!(
+            ["o", "r"].contains(&e[1].as_str().unwrap()),
+            "no input events by default: {e}"
+        );
+    }
+    let output: String = events
+        .iter()
+        .filter(|e| e[1] == "o")
+        .map(|e| e[2].as_str().unwrap())
+        .collect();
+    assert!(
+        output.contains("\x1b[31mREDX"),
+        "the coloured output: {output:?}"
+    );
+    assert!(
+        events.iter().any(|e| e[1] == "r" && e[2] == "70x20"),
+        "a resize event: {events:?}"
+    );
+
+    let rows = conn.ok("list-windows", json!({"session": s}));
+    assert_eq!(rows["windows"][0]["recording"], false, "{rows}");
+
+    // Stopped already: nothing more to stop.
+    let again = conn.ok("record-stop", json!({"session": s, "window": w}));
+    assert_eq!(again["files"], json!([]), "{again}");
+}
+
+#[test]
+fn a_recording_stops_by_itself_at_max_bytes_and_the_window_goes_on() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("cap");
+    let mut conn = daemon.conn();
+    let dir = daemon.dir().join("casts");
+    let max = 4096;
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "path": dir.display().to_string(), "max_bytes": max}),
+    );
+    let file = started["files"][0].as_str().expect("a file").to_string();
+
+    conn.send_text(&s, &w, "seq 1 3000; echo DO\"N\"E\n");
+    conn.wait_for_text(&s, &w, "DONE");
+    let stopped = conn.ok("record-stop", json!({"session": s}));
+    let rec = &stopped["files"][0];
+    assert_eq!(rec["reason"], "max_bytes", "{stopped}");
+    assert!(rec["bytes"].as_u64().unwrap() <= max, "{stopped}");
+    assert!(std::fs::metadata(&file).unwrap().len() <= max);
+    let (header, _) = read_cast(&file);
+    assert_eq!(header["version"], 2);
+
+    // The window never noticed.
+    conn.send_text(&s, &w, "echo ST\"IL\"L\n");
+    conn.wait_for_text(&s, &w, "STILL");
+}
+
+#[test]
+fn a_relative_path_and_a_bad_limit_are_refused() {
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("bad");
+    let mut conn = daemon.conn();
+    conn.err_code(
+        "record-start",
+        json!({"session": s, "path": "casts"}),
+        "invalid_params",
+    );
+    conn.err_code(
+        "record-start",
+        json!({"session": s, "path": "/tmp", "max_bytes": 0}),
+        "invalid_params",
+    );
+}
+
+#[test]
+fn the_cli_records_with_record_start_and_record_stop() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("cli");
+    let dir = daemon.dir().join("cli-casts");
+    let dir_arg = dir.display().to_string();
+    let out = daemon.cli(&["record", "start", "-s", &s, "-w", &w, "-o", &dir_arg]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        said.starts_with("recording to ") && said.contains(".cast"),
+        "{said}"
+    );
+    let mut conn = daemon.conn();
+    conn.send_text(&s, &w, "echo CL\"I\"OK\n");
+    conn.wait_for_text(&s, &w, "CLIOK");
+    let out = daemon.cli(&["record", "stop", "-s", &s, "-w", &w]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(said.contains("(stopped)"), "{said}");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .expect("one file")
+        .unwrap()
+        .path();
+    let (_, events) = read_cast(file.to_str().unwrap());
+    let output: String = events
+        .iter()
+        .filter(|e| e[1] == "o")
+        .map(|e| e[2].as_str().unwrap())
+        .collect();
+    assert!(output.contains("CLIOK"), "{output:?}");
+}
+
+/// Read events until one of `kind` comes.
+fn next_of(conn: &mut JsonConn, kind: &str) -> Value {
+    loop {
+        let line = conn.read_line();
+        if is_event(&line) && line["type"] == kind {
+            return line;
+        }
+    }
+}
+
+#[test]
+fn recording_events_say_when_and_why_a_recording_ends() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("ev");
+    let mut events = daemon.conn();
+    events.subscribe(json!({"session": s, "types": ["recording-started", "recording-stopped"]}));
+    let mut conn = daemon.conn();
+    let dir = daemon.dir().join("casts").display().to_string();
+
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir, "max_bytes": 4096}),
+    );
+    let file = started["files"][0].as_str().unwrap().to_string();
+    let e = next_of(&mut events, "recording-started");
+    assert_eq!(e["path"], file.as_str(), "{e}");
+    assert_eq!(e["window"], w.as_str(), "{e}");
+    conn.send_text(&s, &w, "seq 1 3000\n");
+    let e = next_of(&mut events, "recording-stopped");
+    assert_eq!(e["reason"], "max_bytes", "{e}");
+    assert_eq!(e["path"], file.as_str(), "{e}");
+
+    // A window closing ends its recording.
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir}),
+    );
+    let file = started["files"][0].as_str().unwrap().to_string();
+    next_of(&mut events, "recording-started");
+    conn.ok("close-window", json!({"session": s, "window": w}));
+    let e = next_of(&mut events, "recording-stopped");
+    assert_eq!(e["reason"], "window_closed", "{e}");
+    assert_eq!(e["path"], file.as_str(), "{e}");
+}
