@@ -155,7 +155,7 @@ fn every_reply_carries_only_published_keys_and_every_required_one() {
     call(
         &mut conn,
         "wait-for",
-        json!({"condition": "window-output", "session": s, "window": second, "pattern": "(?m)^replies-marker", "timeout": 10000}),
+        json!({"condition": "window-output", "session": s, "window": second, "pattern": "(?m)^replies-marker", "timeout": 30000}),
     );
     call(
         &mut conn,
