@@ -403,7 +403,7 @@ impl Session {
                 .clients
                 .list
                 .iter()
-                .map(|c| protocol::verbs::session_info::ClientInfo {
+                .map(|c| views::ClientFacts {
                     kind: c.how.kind.clone(),
                     read_only: c.how.read_only,
                     since: c.since,

@@ -71,9 +71,20 @@ pub struct SessionDescription {
     pub height: u16,
     /// Attached clients.
     pub clients: usize,
-    pub client_list: Vec<protocol::verbs::session_info::ClientInfo>,
+    pub client_list: Vec<ClientFacts>,
     /// Unix seconds.
     pub created: u64,
+}
+
+/// One attached client as session-info describes it.
+#[derive(Debug, Clone)]
+pub struct ClientFacts {
+    /// `terminal`, `web` or `ssh`.
+    pub kind: String,
+    pub read_only: bool,
+    /// Unix seconds.
+    pub since: u64,
+    pub peer: String,
 }
 
 /// A window just opened by new-window.

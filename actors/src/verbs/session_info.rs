@@ -56,7 +56,16 @@ pub(super) fn reply(d: SessionDescription) -> Reply {
         tui_attached: d.clients > 0,
         clients: d.clients,
         created: d.created,
-        client_list: d.client_list,
+        client_list: d
+            .client_list
+            .into_iter()
+            .map(|c| protocol::verbs::session_info::ClientInfo {
+                kind: c.kind,
+                read_only: c.read_only,
+                since: c.since,
+                peer: c.peer,
+            })
+            .collect(),
         ..Default::default()
     }
 }
