@@ -105,6 +105,27 @@ pub(super) async fn window(
     mailbox(s.addr.send(session::ResolveWindow(target)).await)?
 }
 
+/// The named window, or every window of the session when none is named (one closing
+/// meanwhile is left out, not an error).
+pub(super) async fn window_or_all(
+    s: &SessionRef,
+    target: Option<String>,
+) -> Result<Vec<ResolvedWindow>, VerbError> {
+    if target.is_some() {
+        return Ok(vec![window(s, target).await?]);
+    }
+    let list = mailbox(s.addr.send(session::ListWindows).await)?;
+    let mut all = Vec::new();
+    for w in list.windows {
+        match window(s, Some(w.id)).await {
+            Ok(found) => all.push(found),
+            Err(e) if e.code == protocol::ErrorCode::WindowNotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(all)
+}
+
 /// A window whose program is still running, for verbs that write to or resize its PTY.
 pub(super) async fn live_window(
     s: &SessionRef,

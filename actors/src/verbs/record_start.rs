@@ -1,10 +1,10 @@
 //! `record-start`: record a window, or every window of the session, to asciicast v2 files.
 use std::path::PathBuf;
 
-use super::{mailbox, session, window, VerbEnv};
+use super::{mailbox, session, window_or_all, VerbEnv};
 use crate::errors;
 use crate::recorder::{self, Recording, RecordingSetup};
-use crate::session::{self as sess, ResolvedWindow};
+
 use crate::window as win;
 use protocol::verbs::record_start::{Params, Reply, DEFAULT_MAX_BYTES};
 use protocol::VerbError;
@@ -31,20 +31,10 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
         None => DEFAULT_MAX_BYTES,
     };
     let s = session(env, p.session).await?;
-    let targets: Vec<ResolvedWindow> = match p.window {
-        Some(w) => vec![window(&s, Some(w)).await?],
-        None => {
-            let list = mailbox(s.addr.send(sess::ListWindows).await)?;
-            let mut all = Vec::new();
-            for w in list.windows {
-                all.push(window(&s, Some(w.id)).await?);
-            }
-            if all.is_empty() {
-                return Err(errors::no_windows(&s.name));
-            }
-            all
-        }
-    };
+    let targets = window_or_all(&s, p.window).await?;
+    if targets.is_empty() {
+        return Err(errors::no_windows(&s.name));
+    }
     let mut files = Vec::new();
     for w in targets {
         let setup = RecordingSetup {

@@ -1,24 +1,14 @@
 //! `record-stop`: stop recording a window, or every recorded window of the session.
-use super::{mailbox, session, window, VerbEnv};
+use super::{mailbox, session, window_or_all, VerbEnv};
 use crate::errors;
-use crate::session::{self as sess, ResolvedWindow};
+
 use crate::window as win;
 use protocol::verbs::record_stop::{Params, RecordedFile, Reply};
 use protocol::VerbError;
 
 pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
-    let targets: Vec<ResolvedWindow> = match p.window {
-        Some(w) => vec![window(&s, Some(w)).await?],
-        None => {
-            let list = mailbox(s.addr.send(sess::ListWindows).await)?;
-            let mut all = Vec::new();
-            for w in list.windows {
-                all.push(window(&s, Some(w.id)).await?);
-            }
-            all
-        }
-    };
+    let targets = window_or_all(&s, p.window).await?;
     let mut files = Vec::new();
     for w in targets {
         let writer = mailbox(w.addr.send(win::StopRecording).await)
