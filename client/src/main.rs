@@ -135,7 +135,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             if !a.force {
                 refuse_own_session(&socket, a.session.as_deref())?;
             }
-            tui::set_attach_mode(a.read_only, "");
+            tui::set_attach_mode(a.read_only, String::new());
             tui::attach(&socket, a.session, a.create)
         }
         Command::KillServer => kill_server(&socket),

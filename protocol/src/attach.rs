@@ -27,7 +27,9 @@ pub enum ClientOp {
         /// reports, and its size never shrinks the session. Absent from older clients.
         #[serde(default)]
         read_only: bool,
-        /// What carries the client: "" or "terminal", "web", "ssh" (shown by session-info).
+        /// What carries the client: "" or "terminal", "web", "ssh" (shown by session-info),
+        /// the latter two optionally followed by a space and who is at the far end (the
+        /// browser's address, the SSH key's fingerprint).
         #[serde(default)]
         via: String,
     },

@@ -1,5 +1,6 @@
 //! Events of the `subscribe` stream and the conditions of `wait-for`.
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Every event type a subscriber can ask for, in the order `list-verbs` publishes them.
 pub const EVENT_TYPES: &[&str] = &[
@@ -22,6 +23,9 @@ pub const EVENT_TYPES: &[&str] = &[
     // Extensions: a window's recording (record-start) began or ended.
     "recording-started",
     "recording-stopped",
+    // Extensions: a terminal, browser or SSH client attached to a session or left it.
+    "client-attached",
+    "client-detached",
 ];
 
 /// Conditions `wait-for` understands.
@@ -75,9 +79,25 @@ pub struct Event {
     /// `recording-stopped`: stopped, max_bytes, disk_full, overflow or window_closed.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub reason: String,
+    /// `client-attached` / `client-detached`: who.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client: Option<ClientInfo>,
     /// Unix time in nanoseconds.
     #[serde(skip_serializing_if = "is_zero")]
     pub time: u64,
+}
+
+/// An attached client, as `session-info` lists it and the client events carry it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClientInfo {
+    /// "terminal", "web" or "ssh".
+    pub kind: String,
+    pub read_only: bool,
+    /// When it attached, in Unix seconds.
+    pub since: u64,
+    /// Who is at the other end: "uid=N pid=N" for a terminal, the browser's address for web,
+    /// the key's fingerprint for SSH; empty when unknown.
+    pub peer: String,
 }
 
 fn is_zero(v: &u64) -> bool {

@@ -43,14 +43,7 @@ impl BinaryConnection {
             via,
         } = op
         {
-            let how = session::ClientHow {
-                read_only,
-                kind: match via.as_str() {
-                    "web" | "ssh" => via,
-                    _ => "terminal".into(),
-                },
-                peer: self.peer.clone(),
-            };
+            let how = client_how(&via, read_only, &self.peer);
             self.attach(session, create, (width, height), max_fps, how, ctx);
             return;
         }
@@ -500,4 +493,64 @@ fn read_only_allows(op: &ClientOp) -> bool {
             | ClientOp::Scrollback { .. }
             | ClientOp::Resize { .. }
     )
+}
+
+/// Longest peer a web or SSH server may name for its client (an address, a key fingerprint).
+const MAX_VIA_PEER: usize = 128;
+
+/// How a client attaches, from its `via`: "web" or "ssh", optionally followed by a space and
+/// who is at the far end (the browser's address, the key's fingerprint); anything else is a
+/// terminal, known by the socket's peer. The named peer is kept printable and short: it is
+/// shown to other users of the session.
+fn client_how(via: &str, read_only: bool, socket_peer: &str) -> session::ClientHow {
+    let (kind, named) = via.split_once(' ').unwrap_or((via, ""));
+    let (kind, peer) = match kind {
+        "web" | "ssh" => {
+            let named: String = named
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(MAX_VIA_PEER)
+                .collect();
+            let named = named.trim();
+            let peer = if named.is_empty() {
+                socket_peer.to_string()
+            } else {
+                named.to_string()
+            };
+            (kind.to_string(), peer)
+        }
+        _ => ("terminal".to_string(), socket_peer.to_string()),
+    };
+    session::ClientHow {
+        read_only,
+        kind,
+        peer,
+    }
+}
+
+#[cfg(test)]
+mod client_how_tests {
+    use super::client_how;
+
+    #[test]
+    fn a_server_names_its_peer_and_a_terminal_is_known_by_its_socket() {
+        let web = client_how("web 127.0.0.1:5000", true, "uid=1 pid=2");
+        assert_eq!(
+            (web.kind.as_str(), web.peer.as_str()),
+            ("web", "127.0.0.1:5000")
+        );
+        assert!(web.read_only);
+        let ssh = client_how("ssh", false, "uid=1 pid=2");
+        assert_eq!(
+            (ssh.kind.as_str(), ssh.peer.as_str()),
+            ("ssh", "uid=1 pid=2")
+        );
+        let odd = client_how("gopher 1.2.3.4", false, "uid=1 pid=2");
+        assert_eq!(
+            (odd.kind.as_str(), odd.peer.as_str()),
+            ("terminal", "uid=1 pid=2")
+        );
+        let long = client_how(&format!("ssh \x1b]0;x\x07{}", "k".repeat(500)), false, "");
+        assert!(!long.peer.contains('\x1b') && long.peer.chars().count() <= 128);
+    }
 }

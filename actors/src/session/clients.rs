@@ -7,11 +7,13 @@ use actix::prelude::*;
 use protocol::attach::{
     DaemonOp, NoticeLevel, RoutedRequest, SessionView, WindowBox, WindowModes, WindowView,
 };
+use protocol::events::{ClientInfo, Event};
 use protocol::{ErrorCode, Hint, VerbError};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::{Session, NUM_WORKSPACES};
+use crate::event_hub::Publish;
 
 /// How long a routed request waits for the client's answer.
 pub const ROUTE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -146,6 +148,19 @@ impl Session {
         self.height = sized.iter().map(|c| c.height).min().unwrap_or(self.height);
     }
 
+    /// `client-attached` / `client-detached`, carrying the client as session-info lists it.
+    fn publish_client(&self, kind: &'static str, c: &ClientEntry) {
+        let mut e = Event::new(kind);
+        e.session = self.name.clone();
+        e.client = Some(ClientInfo {
+            kind: c.how.kind.clone(),
+            read_only: c.how.read_only,
+            since: c.since,
+            peer: c.how.peer.clone(),
+        });
+        self.services.hub.do_send(Publish(e));
+    }
+
     pub(super) fn has_clients(&self) -> bool {
         !self.clients.list.is_empty()
     }
@@ -197,6 +212,9 @@ impl Handler<AttachClient> for Session {
         // A restored session is reported as restored until someone comes back to it (as Go does).
         self.saved.attached_since = true;
         tracing::info!(session = %self.name, client = id, clients = self.clients.list.len(), "client attached");
+        if let Some(c) = self.clients.list.last() {
+            self.publish_client("client-attached", c);
+        }
         // The others learn of the new client and of any size change.
         self.broadcast_state();
         MessageResult((id, self.view()))
@@ -211,12 +229,12 @@ impl Handler<DetachClient> for Session {
     type Result = ();
     fn handle(&mut self, msg: DetachClient, ctx: &mut Self::Context) {
         self.save_soon(ctx);
-        let before = self.clients.list.len();
-        self.clients.list.retain(|c| c.id != msg.0);
-        if self.clients.list.len() == before {
+        let Some(at) = self.clients.list.iter().position(|c| c.id == msg.0) else {
             return;
-        }
+        };
+        let gone = self.clients.list.remove(at);
         tracing::info!(session = %self.name, client = msg.0, "client detached");
+        self.publish_client("client-detached", &gone);
         if self.clients.leader_pending == Some(msg.0) {
             self.clients.leader_pending = None;
         }
@@ -502,11 +520,13 @@ pub(super) fn set_modes(session: &mut Session, window_id: &str, modes: WindowMod
 
 /// Tell every client the session ended (kill-session).
 pub(super) fn end_clients(session: &mut Session, reason: &str) {
-    for c in session.clients.list.drain(..) {
+    let clients: Vec<ClientEntry> = session.clients.list.drain(..).collect();
+    for c in clients {
         c.sink.do_send(ToClient(DaemonOp::SessionEnded {
             session: session.name.clone(),
             reason: reason.to_string(),
         }));
+        session.publish_client("client-detached", &c);
     }
     for (_, (_, tx)) in session.clients.pending.drain() {
         let _ = tx.send(Err(command_failed("the session ended")));

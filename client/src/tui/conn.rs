@@ -135,19 +135,20 @@ thread_local! {
     /// How this thread's attach asks to be attached: read-only, and what carries it ("web",
     /// "ssh", "" for a terminal). Per thread because an attach runs on one thread, and a
     /// reconnect (a fresh DaemonConn) must ask the same way.
-    static ATTACH_MODE: std::cell::Cell<(bool, &'static str)> =
-        const { std::cell::Cell::new((false, "")) };
+    static ATTACH_MODE: std::cell::RefCell<(bool, String)> =
+        const { std::cell::RefCell::new((false, String::new())) };
 }
 
-/// Sets how attaches made on this thread ask to be attached (see `ATTACH_MODE`).
-pub fn set_attach_mode(read_only: bool, via: &'static str) {
+/// Sets how attaches made on this thread ask to be attached (see `ATTACH_MODE`): `via` is
+/// "" for a terminal, else "web" or "ssh", optionally followed by a space and the peer.
+pub fn set_attach_mode(read_only: bool, via: String) {
     ATTACH_MODE.set((read_only, via));
 }
 
 /// Whether attaches on this thread are read-only (the dock shows it; the app runs on the
 /// attach's thread).
 pub fn attach_read_only() -> bool {
-    ATTACH_MODE.get().0
+    ATTACH_MODE.with_borrow(|m| m.0)
 }
 
 pub struct DaemonConn {
@@ -224,8 +225,8 @@ impl DaemonConn {
             width,
             height,
             max_fps: 0,
-            read_only: ATTACH_MODE.get().0,
-            via: ATTACH_MODE.get().1.to_string(),
+            read_only: ATTACH_MODE.with_borrow(|m| m.0),
+            via: ATTACH_MODE.with_borrow(|m| m.1.clone()),
         }))
         .map_err(Failure::msg)?;
         match self.recv_setup()? {

@@ -34,17 +34,8 @@ pub struct Reply {
     pub client_list: Vec<ClientInfo>,
 }
 
-/// An attached client as session-info lists it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ClientInfo {
-    /// "terminal", "web" or "ssh".
-    pub kind: String,
-    pub read_only: bool,
-    /// When it attached, in Unix seconds.
-    pub since: u64,
-    /// Who is at the other end of the socket: "uid=N pid=N", empty when unknown.
-    pub peer: String,
-}
+/// An attached client as session-info lists it (the same object the client events carry).
+pub use crate::events::ClientInfo;
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "session-info",
@@ -70,7 +61,7 @@ pub const SPEC: VerbSpec = VerbSpec {
         param("clients", Int, "How many clients are attached (extension)."),
         param("created", Int, "When the session was created, in Unix seconds (extension)."),
         param("waiters", Int, "wait-for calls waiting on this session now (extension)."),
-        param("client_list", ObjectList, "The attached clients, each {kind: \"terminal\"|\"web\"|\"ssh\", read_only, since (Unix seconds), peer: \"uid=N pid=N\"} (extension)."),
+        param("client_list", ObjectList, "The attached clients, each {kind: \"terminal\"|\"web\"|\"ssh\", read_only, since (Unix seconds), peer: \"uid=N pid=N\", an address or a key fingerprint} (extension)."),
     ],
     examples: &[
         r#"{"id":1,"verb":"session-info","params":{"session":"work"}}"#,

@@ -23,6 +23,46 @@ pub fn default_authorized_keys_path() -> Option<PathBuf> {
         .map(|h| h.join(".ssh").join("authorized_keys"))
 }
 
+/// `$XDG_CONFIG_HOME/tuios/ssh-read-only-keys` (else `~/.config/...`): keys that attach
+/// read-only.
+pub fn default_read_only_keys_path() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|h| h.is_absolute())
+                .map(|h| h.join(".config"))
+        })
+        .map(|d| d.join("tuios").join("ssh-read-only-keys"))
+}
+
+/// What a key may do once in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    ReadWrite,
+    /// Listed in the read-only keys file: watches, never types (the daemon enforces it).
+    ReadOnly,
+}
+
+/// Whether `offered` gets in, and how. A key in the read-only file is read-only even when the
+/// authorized keys list it too: the narrower grant is the one its owner wrote down on purpose.
+/// A missing read-only file lists nobody; an unsafe one is an error (it would let in keys
+/// someone else added).
+pub fn access(
+    authorized_keys: &Path,
+    read_only_keys: Option<&Path>,
+    offered: &PublicKey,
+) -> Result<Option<Access>, String> {
+    if let Some(ro) = read_only_keys.filter(|p| p.exists()) {
+        if authorized(ro, offered)? {
+            return Ok(Some(Access::ReadOnly));
+        }
+    }
+    Ok(authorized(authorized_keys, offered)?.then_some(Access::ReadWrite))
+}
+
 /// Loads the host key at `path`, generating it (and its directory, 0700) when missing. An
 /// existing key must be a regular file of ours that nobody else can read, as sshd requires:
 /// whoever reads it can pose as this server.
@@ -238,6 +278,40 @@ mod tests {
         assert!(!authorized(&p, &other).unwrap());
         let p = write(dir.path(), &format!("from=\"10.0.0.1\" {}\n", line(&key)));
         assert!(!authorized(&p, &key).unwrap());
+    }
+
+    #[test]
+    fn a_read_only_listing_narrows_a_key_and_a_missing_file_lists_nobody() {
+        let dir = tempfile::tempdir().unwrap();
+        let (rw, ro, stranger) = (key(1), key(2), key(3));
+        let authorized_keys = write(dir.path(), &format!("{}\n{}\n", line(&rw), line(&ro)));
+        let ro_path = dir.path().join("ssh-read-only-keys");
+        assert_eq!(
+            access(&authorized_keys, Some(&ro_path), &ro).unwrap(),
+            Some(Access::ReadWrite)
+        );
+        fs::write(&ro_path, format!("{}\n", line(&ro))).unwrap();
+        fs::set_permissions(&ro_path, fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(
+            access(&authorized_keys, Some(&ro_path), &ro).unwrap(),
+            Some(Access::ReadOnly)
+        );
+        assert_eq!(
+            access(&authorized_keys, Some(&ro_path), &rw).unwrap(),
+            Some(Access::ReadWrite)
+        );
+        assert_eq!(
+            access(&authorized_keys, Some(&ro_path), &stranger).unwrap(),
+            None
+        );
+        // Listed only as read-only: still let in, read-only.
+        let only_rw = write(dir.path(), &format!("{}\n", line(&rw)));
+        assert_eq!(
+            access(&only_rw, Some(&ro_path), &ro).unwrap(),
+            Some(Access::ReadOnly)
+        );
+        fs::set_permissions(&ro_path, fs::Permissions::from_mode(0o666)).unwrap();
+        assert!(access(&only_rw, Some(&ro_path), &rw).is_err());
     }
 
     #[test]

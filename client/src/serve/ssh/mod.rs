@@ -33,7 +33,9 @@ const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
 #[command(
     after_help = "Connect:  ssh -p 2222 localhost            (the default session)
           ssh -t -p 2222 localhost work    (session \"work\", created if missing)
-Only public keys listed in the authorized keys file get in; passwords are refused."
+Only public keys listed in the authorized keys file get in; passwords are refused.
+Keys listed in the read-only keys file attach read-only: they watch, and the daemon refuses
+their keys, pastes, mouse and resizes."
 )]
 pub struct SshArgs {
     /// Address to listen on. Other machines can connect only if this is not a loopback
@@ -51,6 +53,10 @@ pub struct SshArgs {
     /// ~/.ssh/authorized_keys].
     #[arg(long, value_name = "FILE")]
     pub authorized_keys: Option<PathBuf>,
+    /// Public keys that attach read-only (same format; a key listed here is read-only even if
+    /// the authorized keys list it too) [default: ~/.config/tuios/ssh-read-only-keys].
+    #[arg(long, value_name = "FILE")]
+    pub read_only_keys: Option<PathBuf>,
     /// Session for connections that name none [default: the most recently active one, or a
     /// new one when there is none].
     #[arg(long, value_name = "NAME")]
@@ -102,15 +108,28 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
             ))
         }
     };
-    // Checked now so a missing file is a clear error at start, not a refusal per connection.
+    let read_only_keys = args
+        .read_only_keys
+        .clone()
+        .or_else(keys::default_read_only_keys_path);
+    // Checked now so a missing or unsafe file is a clear error at start, not a refusal per
+    // connection. The read-only file is optional, but one that exists must be safe.
+    let read_only_present = read_only_keys.as_deref().is_some_and(Path::exists);
+    if let Some(ro) = read_only_keys.as_deref().filter(|_| read_only_present) {
+        keys::check_authorized_keys(ro).map_err(Failure::msg)?;
+    }
     if let Err(why) = keys::check_authorized_keys(&authorized_keys) {
-        return Err(Failure::with_hints(
-            format!("{why}; nobody could log in"),
-            vec![format!(
-                "add your public key: cat ~/.ssh/id_ed25519.pub >> {}",
-                crate::output::shell_quote(&authorized_keys.to_string_lossy())
-            )],
-        ));
+        if read_only_present {
+            tracing::warn!("{why}; only the read-only keys can log in");
+        } else {
+            return Err(Failure::with_hints(
+                format!("{why}; nobody could log in"),
+                vec![format!(
+                    "add your public key: cat ~/.ssh/id_ed25519.pub >> {}",
+                    crate::output::shell_quote(&authorized_keys.to_string_lossy())
+                )],
+            ));
+        }
     }
 
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -132,6 +151,7 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
     let shared = Arc::new(server::Shared {
         socket: socket.to_path_buf(),
         authorized_keys: authorized_keys.clone(),
+        read_only_keys: read_only_keys.clone(),
         default_session: args.default_session.clone(),
         registry,
         rt: runtime.handle().clone(),
@@ -194,6 +214,9 @@ pub fn run(socket: &Path, args: SshArgs) -> Result<i32, Failure> {
     let _ = writeln!(out, "tuios ssh: listening on {addr}");
     let _ = writeln!(out, "  host key {fingerprint} ({})", key_path.display());
     let _ = writeln!(out, "  authorized keys {}", authorized_keys.display());
+    if let Some(ro) = read_only_keys.as_deref().filter(|_| read_only_present) {
+        let _ = writeln!(out, "  read-only keys {}", ro.display());
+    }
     if in_process {
         let _ = writeln!(
             out,

@@ -10,6 +10,7 @@ use russh::keys::PublicKey;
 use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, MethodKind, MethodSet};
 
+use super::keys::Access;
 use super::limits::{Place, MAX_SESSIONS};
 use super::status::{Client, ConnectionRegistry};
 use super::term::{self, ChannelWriter};
@@ -26,6 +27,8 @@ const NO_CHANNEL: u32 = u32::MAX;
 pub struct Shared {
     pub socket: PathBuf,
     pub authorized_keys: PathBuf,
+    /// Keys that attach read-only (the file need not exist).
+    pub read_only_keys: Option<PathBuf>,
     pub default_session: Option<String>,
     pub registry: ConnectionRegistry,
     pub rt: tokio::runtime::Handle,
@@ -78,6 +81,8 @@ pub struct SshConn {
     peer: String,
     user: String,
     key: String,
+    /// The key is listed as read-only: its attaches are watch-only, enforced by the daemon.
+    read_only: bool,
     channels: HashMap<ChannelId, Chan>,
     /// Waiting or logged in (see `limits`); given back when the connection ends.
     place: Place,
@@ -92,28 +97,30 @@ impl SshConn {
             peer,
             user: String::new(),
             key: String::new(),
+            read_only: false,
             channels: HashMap::new(),
             place,
         }
     }
 
-    /// Whether `key` is in the authorized keys file. An unreadable or unsafe file lets nobody
-    /// in, and says why in the log.
-    fn allowed(&self, user: &str, key: &PublicKey) -> bool {
-        match super::keys::authorized(&self.shared.authorized_keys, key) {
-            Ok(true) => true,
-            Ok(false) => {
+    /// Whether `key` gets in (and how): listed in the read-only keys file, or in the authorized
+    /// keys file. An unreadable or unsafe file lets nobody in, and says why in the log.
+    fn allowed(&self, user: &str, key: &PublicKey) -> Option<Access> {
+        let ro = self.shared.read_only_keys.as_deref();
+        match super::keys::access(&self.shared.authorized_keys, ro, key) {
+            Ok(Some(access)) => Some(access),
+            Ok(None) => {
                 tracing::info!(
                     peer = %self.peer,
                     user,
                     key = %super::keys::fingerprint(key),
                     "public key not in the authorized keys; refused"
                 );
-                false
+                None
             }
             Err(why) => {
                 tracing::error!(peer = %self.peer, "refusing every key: {why}");
-                false
+                None
             }
         }
     }
@@ -166,6 +173,10 @@ impl SshConn {
         };
         let (cols, rows) = (pty.cols, pty.rows);
         let conn = self.id;
+        let how = term::AttachAs {
+            read_only: self.read_only,
+            key: self.key.clone(),
+        };
         let spawned = std::thread::Builder::new()
             .name(format!("ssh-attach-{conn}-{}", channel.number()))
             .spawn(move || {
@@ -175,7 +186,7 @@ impl SshConn {
                         client.session = name.clone().unwrap_or_default();
                         shared.registry.remove(conn, NO_CHANNEL);
                         shared.registry.set(conn, channel.number(), client);
-                        term::run_attach(shared.socket.clone(), name, terminal, out.clone())
+                        term::run_attach(shared.socket.clone(), name, terminal, out.clone(), how)
                     }
                     Err(why) => {
                         out.stderr(&format!(
@@ -274,7 +285,7 @@ impl russh::server::Handler for SshConn {
         user: &str,
         offer: PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
-        Ok(if self.allowed(user, offer.public_key) {
+        Ok(if self.allowed(user, offer.public_key).is_some() {
             Auth::Accept
         } else {
             publickey_only()
@@ -286,9 +297,10 @@ impl russh::server::Handler for SshConn {
         user: &str,
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        if !self.allowed(user, key.public_key) {
+        let Some(access) = self.allowed(user, key.public_key) else {
             return Ok(publickey_only());
-        }
+        };
+        self.read_only = access == Access::ReadOnly;
         self.user = user.to_string();
         self.key = super::keys::fingerprint(key.public_key);
         if !self.place.authenticate() {
@@ -297,7 +309,7 @@ impl russh::server::Handler for SshConn {
             tracing::warn!(peer = %self.peer, user, key = %self.key, "{MAX_SESSIONS} sessions are open; refusing another");
             return Ok(Auth::Accept);
         }
-        tracing::info!(peer = %self.peer, user, key = %self.key, "ssh client authenticated");
+        tracing::info!(peer = %self.peer, user, key = %self.key, read_only = self.read_only, "ssh client authenticated");
         self.shared.registry.set(
             self.id,
             NO_CHANNEL,

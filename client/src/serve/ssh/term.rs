@@ -78,6 +78,13 @@ impl Write for ChannelWriter {
     }
 }
 
+/// How an SSH client's attach asks to be attached.
+pub struct AttachAs {
+    pub read_only: bool,
+    /// The key's fingerprint: who the session's other users see.
+    pub key: String,
+}
+
 /// Runs one attach client on `term` until it ends; returns the exit status for the channel.
 /// Failures before the attach (no such session, no daemon) are told on the channel's stderr.
 pub fn run_attach(
@@ -85,9 +92,11 @@ pub fn run_attach(
     session: Option<String>,
     term: StreamTerminal,
     out: ChannelWriter,
+    how: AttachAs,
 ) -> i32 {
-    crate::tui::set_attach_mode(false, "ssh");
-    match attach_stream(&socket, session, true, term) {
+    crate::tui::set_attach_mode(how.read_only, format!("ssh {}", how.key));
+    // A watcher never creates a session: it may only look at what exists.
+    match attach_stream(&socket, session, !how.read_only, term) {
         Ok(end) => {
             tracing::info!(message = %end.message(), "ssh attach ended");
             end.exit_code()

@@ -17,6 +17,8 @@ use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
 use serde::Deserialize;
 use tokio::sync::{mpsc, oneshot};
 
+use super::server::ServerState;
+use super::shares::Share;
 use crate::tui::{self, AttachEnd, SendError, StreamTerminal};
 
 /// What the page asks for when it opens the attach WebSocket (`/ws?session=...`).
@@ -91,6 +93,20 @@ impl Drop for Slot {
     }
 }
 
+/// How often an attach through a shared link checks that the link still stands.
+const SHARE_CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// Who the attach is for.
+pub struct AttachAs {
+    /// The browser's address (session-info shows it).
+    pub peer: String,
+    /// The shared link it came through, if any: read-only when the link says so, and ended
+    /// once the link is revoked or expires.
+    pub share: Option<(Share, Arc<ServerState>)>,
+    /// How long a silent browser stays attached.
+    pub silence_limit: Duration,
+}
+
 /// Start the attach for an upgraded WebSocket.
 pub fn start(
     socket: PathBuf,
@@ -98,8 +114,10 @@ pub fn start(
     slot: Slot,
     session: Session,
     messages: actix_ws::MessageStream,
-    silence_limit: Duration,
+    who: AttachAs,
 ) {
+    let read_only = who.share.as_ref().is_some_and(|(s, _)| s.read_only);
+    let via = format!("web {}", who.peer);
     let (cols, rows) = (
         query.cols.unwrap_or(DEFAULT_SIZE.0).max(1),
         query.rows.unwrap_or(DEFAULT_SIZE.1).max(1),
@@ -127,7 +145,7 @@ pub fn start(
                     return;
                 }
             }
-            tui::set_attach_mode(false, "web");
+            tui::set_attach_mode(read_only, via);
             let end = tui::attach_stream(&socket, name, query.create, term);
             let _ = end_tx.send(end);
         });
@@ -147,14 +165,7 @@ pub fn start(
         .max_frame_size(MAX_MESSAGE)
         .aggregate_continuations()
         .max_continuation_size(MAX_MESSAGE);
-    actix_web::rt::spawn(pump(
-        session,
-        messages,
-        out_rx,
-        input,
-        end_rx,
-        silence_limit,
-    ));
+    actix_web::rt::spawn(pump(session, messages, out_rx, input, end_rx, who));
 }
 
 /// Moves bytes both ways until the attach ends or the browser goes.
@@ -164,8 +175,11 @@ async fn pump(
     mut out_rx: mpsc::Receiver<Vec<u8>>,
     input: tui::StreamInput,
     mut end_rx: oneshot::Receiver<Result<AttachEnd, crate::failure::Failure>>,
-    silence_limit: Duration,
+    who: AttachAs,
 ) {
+    let silence_limit = who.silence_limit;
+    let mut share_check = tokio::time::interval(SHARE_CHECK_EVERY);
+    share_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut output_done = false;
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -183,6 +197,16 @@ async fn pump(
                 None => output_done = true,
             },
             end = &mut end_rx, if output_done => break end.ok(),
+            _ = share_check.tick(), if who.share.is_some() => {
+                if let Some((share, state)) = &who.share {
+                    if !state.shares.still_valid(share) {
+                        tracing::info!(session = %share.session, "a shared link ended; detaching its browser");
+                        break Some(Err(crate::failure::Failure::msg(
+                            "the shared link was revoked or has expired",
+                        )));
+                    }
+                }
+            }
             _ = ping.tick() => {
                 if last_heard.elapsed() > silence_limit {
                     tracing::info!("a browser stopped answering pings; detaching it");

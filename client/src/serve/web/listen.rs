@@ -167,6 +167,10 @@ mod tests {
             key: None,
             url: false,
             new_token: false,
+            share: None,
+            read_only: false,
+            expires: None,
+            revoke: None,
             silence_limit_secs: None,
         }
     }

@@ -8,13 +8,15 @@
 //!
 //! Files: `auth` (token, cookie, Host and Origin rules), `tls` (rustls, self-signed
 //! certificate), `assets` (embedded page and xterm.js), `server` (routes), `bridge` (one
-//! WebSocket to one attach), `listen` (binding, systemd socket activation, the URL file).
+//! WebSocket to one attach), `listen` (binding, systemd socket activation, the URL file),
+//! `shares` (links to one session, maybe read-only: `--share`, `--revoke`).
 
 mod assets;
 mod auth;
 mod bridge;
 mod listen;
 mod server;
+mod shares;
 mod tls;
 
 use std::io::Write;
@@ -58,6 +60,21 @@ pub struct WebArgs {
     /// must sign in again).
     #[arg(long)]
     pub new_token: bool,
+    /// Print a link to the running server that opens SESSION only (with --read-only: to
+    /// watch, never type), and exit. Needs `tuios web` running.
+    #[arg(long, value_name = "SESSION", conflicts_with_all = ["url", "revoke"])]
+    pub share: Option<String>,
+    /// With --share: the link watches only; the daemon refuses its keys, pastes, mouse and
+    /// resizes.
+    #[arg(long, requires = "share")]
+    pub read_only: bool,
+    /// With --share: how long the link works (30m, 2h, 1d; at most 30d) [default: 1d].
+    #[arg(long, value_name = "DURATION", requires = "share")]
+    pub expires: Option<String>,
+    /// Take back a shared link (its token, or the whole link), or every one with `all`;
+    /// browsers using it are detached within a second.
+    #[arg(long, value_name = "TOKEN|all", conflicts_with = "url")]
+    pub revoke: Option<String>,
     /// How long a browser may stay silent (answering no ping) before it is detached, in
     /// seconds. For tests that hold a browser still on purpose.
     #[arg(long, value_name = "SECS", hide = true)]
@@ -83,6 +100,12 @@ pub fn run(socket: &Path, args: &WebArgs) -> Result<i32, Failure> {
     let state = state_dir()?;
     if args.url {
         return print_urls(&state);
+    }
+    if let Some(session) = &args.share {
+        return share(socket, &state, session, args);
+    }
+    if let Some(which) = &args.revoke {
+        return revoke(&state, which);
     }
     // Our own messages at info, the HTTP stack's only when they matter; TUIOS_LOG overrides.
     let quiet = ["TUIOS_LOG", "RUST_LOG"]
@@ -133,6 +156,7 @@ pub fn run(socket: &Path, args: &WebArgs) -> Result<i32, Failure> {
                 .silence_limit_secs
                 .map(std::time::Duration::from_secs)
                 .unwrap_or(bridge::SILENCE_LIMIT),
+            state: state.clone(),
         },
     );
     drop(url_file);
@@ -158,5 +182,71 @@ fn print_urls(state: &Path) -> Result<i32, Failure> {
     for url in urls {
         let _ = writeln!(out, "{url}");
     }
+    Ok(0)
+}
+
+/// `tuios web --share SESSION`: a link for the running server(s) that opens SESSION only.
+fn share(socket: &Path, state: &Path, session: &str, args: &WebArgs) -> Result<i32, Failure> {
+    protocol::binary::validate_session_name(session)
+        .map_err(|e| Failure::msg(format!("invalid session name {session:?}: {e}")))?;
+    let urls = listen::UrlFile::running(state);
+    if urls.is_empty() {
+        return Err(Failure::with_hints(
+            "no tuios web server is running to share through",
+            vec![
+                "start one (tuios web), then share again".into(),
+                "or run it as a service: systemctl --user start tuios-web.socket".into(),
+            ],
+        ));
+    }
+    // A link to a session that does not exist would open nothing: say so now.
+    let listed = crate::json_client::JsonClient::connect(socket)?.call("list-sessions", None)?;
+    let exists = listed["sessions"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|s| s["name"] == session));
+    if !exists {
+        return Err(Failure::with_hints(
+            format!("no session named {session:?}"),
+            vec!["list the sessions: tuios ls".into()],
+        ));
+    }
+    let expiry = match &args.expires {
+        Some(text) => shares::parse_expiry(text).map_err(Failure::msg)?,
+        None => shares::DEFAULT_EXPIRY,
+    };
+    let made = shares::add(state, session, args.read_only, expiry).map_err(Failure::msg)?;
+    let mode = if made.read_only {
+        "read-only"
+    } else {
+        "read-write"
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "A {mode} link to session {session:?}, for {}:",
+        shares::describe(expiry)
+    );
+    for url in urls {
+        let base = url.split_once('?').map_or(url.as_str(), |(b, _)| b);
+        let _ = writeln!(out, "    {base}?token={}", made.token);
+    }
+    let _ = writeln!(out, "Take it back with: tuios web --revoke {}", made.token);
+    Ok(0)
+}
+
+/// `tuios web --revoke TOKEN|all`.
+fn revoke(state: &Path, which: &str) -> Result<i32, Failure> {
+    let gone = shares::revoke(state, which).map_err(Failure::msg)?;
+    if gone == 0 && which != "all" {
+        return Err(Failure::with_hints(
+            "no shared link has that token",
+            vec!["it may have expired; revoke every link with: tuios web --revoke all".into()],
+        ));
+    }
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "{gone} shared link{} revoked",
+        if gone == 1 { "" } else { "s" }
+    );
     Ok(0)
 }

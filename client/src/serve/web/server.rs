@@ -19,6 +19,7 @@ use actix_web::{middleware, web, App, HttpRequest, HttpResponse, HttpServer};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::shares::{Share, ShareBook};
 use super::{assets, auth, bridge};
 use crate::failure::Failure;
 
@@ -30,6 +31,8 @@ pub struct Config {
     pub loopback_only: bool,
     /// How long a silent browser stays attached.
     pub silence_limit: std::time::Duration,
+    /// The state directory, where the shared links are kept.
+    pub state: PathBuf,
 }
 
 /// Shared by every worker.
@@ -45,6 +48,8 @@ pub struct ServerState {
     /// Attaches running now (see [`bridge::MAX_ATTACHES`]).
     attaches: Arc<std::sync::atomic::AtomicUsize>,
     silence_limit: std::time::Duration,
+    /// Links made with `tuios web --share`: one session each, maybe read-only.
+    pub shares: ShareBook,
 }
 
 /// Content-Security-Policy for every response: scripts only from our own files (no inline
@@ -75,6 +80,7 @@ pub fn serve(
         socket: config.socket,
         attaches: Arc::default(),
         silence_limit: config.silence_limit,
+        shares: ShareBook::new(config.state),
     });
     let data = web::Data::from(state);
     let system = actix_web::rt::System::new();
@@ -133,8 +139,10 @@ enum Gate {
     BadHost,
     /// Right host, no valid cookie.
     Anonymous,
-    /// Signed in.
+    /// Signed in with the server's own token: every session.
     Signed,
+    /// Signed in through a shared link: its one session, read-only if it says so.
+    Shared(Share),
 }
 
 impl ServerState {
@@ -149,16 +157,21 @@ impl ServerState {
         if !self.hosts.allows(self.host(req)) {
             return Gate::BadHost;
         }
-        let signed = req
+        let cookies: Vec<&str> = req
             .headers()
             .get_all(header::COOKIE)
             .filter_map(|h| h.to_str().ok())
             .filter_map(|h| auth::cookie_value(h, &self.cookie_name))
-            .any(|v| auth::constant_time_eq(v.as_bytes(), self.cookie.as_bytes()));
-        if signed {
-            Gate::Signed
-        } else {
-            Gate::Anonymous
+            .collect();
+        if cookies
+            .iter()
+            .any(|v| auth::constant_time_eq(v.as_bytes(), self.cookie.as_bytes()))
+        {
+            return Gate::Signed;
+        }
+        match cookies.iter().find_map(|v| self.shares.by_cookie(v)) {
+            Some(share) => Gate::Shared(share),
+            None => Gate::Anonymous,
         }
     }
 
@@ -175,14 +188,32 @@ impl ServerState {
         auth::constant_time_eq(given.trim().as_bytes(), self.token.as_bytes())
     }
 
+    /// Signs in with `given`, the server's token or a shared link's; None when it is neither.
+    fn sign_in_with(&self, given: &str) -> Option<HttpResponse> {
+        if self.token_ok(given) {
+            return Some(self.signed_in(&self.cookie));
+        }
+        let share = self.shares.by_token(given)?;
+        match self.shares.sign_in(&share) {
+            Ok(cookie) => {
+                tracing::info!(session = %share.session, read_only = share.read_only, "signed in through a shared link");
+                Some(self.signed_in(&cookie))
+            }
+            Err(why) => {
+                tracing::error!("{why}");
+                None
+            }
+        }
+    }
+
     /// The token was right: a redirect to the app carrying the cookie. The redirect also
     /// takes the token out of the address bar and the history.
-    fn signed_in(&self) -> HttpResponse {
+    fn signed_in(&self, cookie: &str) -> HttpResponse {
         HttpResponse::SeeOther()
             .insert_header((header::LOCATION, "/"))
             .insert_header((
                 header::SET_COOKIE,
-                auth::set_cookie(&self.cookie_name, &self.cookie, self.tls),
+                auth::set_cookie(&self.cookie_name, cookie, self.tls),
             ))
             .finish()
     }
@@ -219,10 +250,12 @@ async fn index(req: HttpRequest, state: web::Data<ServerState>) -> HttpResponse 
         .unwrap_or(TokenQuery { token: None });
     match state.gate(&req) {
         Gate::BadHost => bad_host(),
-        Gate::Signed if query.token.is_none() => html(StatusCode::OK, assets::APP_HTML.to_string()),
-        _ => match &query.token {
-            Some(t) if state.token_ok(t) => state.signed_in(),
-            Some(_) => {
+        Gate::Signed | Gate::Shared(_) if query.token.is_none() => {
+            html(StatusCode::OK, assets::APP_HTML.to_string())
+        }
+        _ => match query.token.as_deref().map(|t| state.sign_in_with(t)) {
+            Some(Some(signed)) => signed,
+            Some(None) => {
                 tracing::warn!(peer = ?req.peer_addr(), "refused a wrong web access token");
                 login_page(StatusCode::FORBIDDEN, "That token is not the right one.")
             }
@@ -253,9 +286,9 @@ async fn login(
             None,
         );
     }
-    match form {
-        Some(f) if state.token_ok(&f.token) => state.signed_in(),
-        _ => {
+    match form.and_then(|f| state.sign_in_with(&f.token)) {
+        Some(signed) => signed,
+        None => {
             tracing::warn!(peer = ?req.peer_addr(), "refused a wrong web access token");
             login_page(StatusCode::FORBIDDEN, "That token is not the right one.")
         }
@@ -274,7 +307,7 @@ async fn asset(
     let Some((ty, bytes, public)) = assets::get(&name) else {
         return not_found().await;
     };
-    if !public && !matches!(gate, Gate::Signed) {
+    if !public && !matches!(gate, Gate::Signed | Gate::Shared(_)) {
         return unauthorized();
     }
     HttpResponse::Ok()
@@ -300,11 +333,13 @@ async fn not_found() -> HttpResponse {
 /// `GET /api/sessions`: the daemon's sessions, as list-sessions reports them (the fields the
 /// page shows).
 async fn sessions(req: HttpRequest, state: web::Data<ServerState>) -> HttpResponse {
-    match state.gate(&req) {
+    // A shared link sees its own session and no other.
+    let only = match state.gate(&req) {
         Gate::BadHost => return bad_host(),
         Gate::Anonymous => return unauthorized(),
-        Gate::Signed => {}
-    }
+        Gate::Signed => None,
+        Gate::Shared(share) => Some(share.session),
+    };
     let socket = state.socket.clone();
     let answer = web::block(move || {
         crate::json_client::JsonClient::connect(&socket)?.call("list-sessions", None)
@@ -317,6 +352,7 @@ async fn sessions(req: HttpRequest, state: web::Data<ServerState>) -> HttpRespon
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
+                        .filter(|s| only.as_deref().is_none_or(|o| s["name"] == o))
                         .map(|s| {
                             json!({
                                 "name": s.get("name"),
@@ -362,14 +398,15 @@ async fn websocket(
     body: web::Payload,
     state: web::Data<ServerState>,
 ) -> HttpResponse {
-    match state.gate(&req) {
+    let share = match state.gate(&req) {
         Gate::BadHost => return bad_host(),
         Gate::Anonymous => {
             tracing::warn!(peer = ?req.peer_addr(), "refused a WebSocket without a session cookie");
             return unauthorized();
         }
-        Gate::Signed => {}
-    }
+        Gate::Signed => None,
+        Gate::Shared(share) => Some(share),
+    };
     if !state.same_origin(&req) {
         tracing::warn!(
             peer = ?req.peer_addr(),
@@ -384,7 +421,7 @@ async fn websocket(
         );
     }
     // The query only after the gate: before it, every upgrade gets the same refusal.
-    let query = match web::Query::<bridge::WsQuery>::from_query(req.query_string()) {
+    let mut query = match web::Query::<bridge::WsQuery>::from_query(req.query_string()) {
         Ok(q) => q.into_inner(),
         Err(e) => {
             return error(
@@ -405,6 +442,19 @@ async fn websocket(
             );
         }
     }
+    if let Some(share) = &share {
+        // A shared link opens its session, as it is: no other, and never a new one.
+        if query.session.as_ref().is_some_and(|s| *s != share.session) {
+            return error(
+                StatusCode::FORBIDDEN,
+                "forbidden_session",
+                "this shared link opens one session only",
+                Some(&format!("it opens session {:?}", share.session)),
+            );
+        }
+        query.session = Some(share.session.clone());
+        query.create = false;
+    }
     let Some(slot) = bridge::Slot::take(&state.attaches) else {
         tracing::warn!("refused an attach: {} are running", bridge::MAX_ATTACHES);
         return error(
@@ -419,13 +469,18 @@ async fn websocket(
     };
     match actix_ws::handle(&req, body) {
         Ok((mut response, session, messages)) => {
+            let peer = req.peer_addr().map(|a| a.to_string()).unwrap_or_default();
             bridge::start(
                 state.socket.clone(),
                 query,
                 slot,
                 session,
                 messages,
-                state.silence_limit,
+                bridge::AttachAs {
+                    peer,
+                    share: share.map(|s| (s, state.clone().into_inner())),
+                    silence_limit: state.silence_limit,
+                },
             );
             response
                 .headers_mut()
