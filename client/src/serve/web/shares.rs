@@ -157,11 +157,11 @@ pub fn parse_expiry(text: &str) -> Result<Duration, String> {
 /// "2 hours", "30 minutes", "1 day": how long a share lasts, for people.
 pub fn describe(d: Duration) -> String {
     let s = d.as_secs();
-    let (n, unit) = if s % 86400 == 0 {
+    let (n, unit) = if s.is_multiple_of(86400) {
         (s / 86400, "day")
-    } else if s % 3600 == 0 {
+    } else if s.is_multiple_of(3600) {
         (s / 3600, "hour")
-    } else if s % 60 == 0 {
+    } else if s.is_multiple_of(60) {
         (s / 60, "minute")
     } else {
         (s, "second")
