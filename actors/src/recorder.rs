@@ -42,6 +42,60 @@ pub struct RecordingSetup {
     pub max_bytes: u64,
 }
 
+/// The screen a recording starts from: a replay draws it first, so that what follows lands
+/// where it did.
+pub struct ScreenStart {
+    pub cols: u16,
+    pub rows: u16,
+    /// The visible screen, styled (SGR), one line per row.
+    pub styled: String,
+    /// (col, row), 0-based.
+    pub cursor: (u16, u16),
+    pub cursor_visible: bool,
+    pub alt_screen: bool,
+}
+
+impl ScreenStart {
+    /// The bytes that draw it on a blank terminal: each row placed by itself (a line feed
+    /// after the bottom row would scroll), the cursor where it was, hidden if it was.
+    pub fn frame(&self) -> String {
+        let mut out = String::new();
+        if self.alt_screen {
+            out.push_str("\x1b[?1049h");
+        }
+        out.push_str("\x1b[0m\x1b[H\x1b[2J");
+        for (n, row) in self.styled.split('\n').take(self.rows as usize).enumerate() {
+            let row = trim_plain_end(row);
+            if row.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("\x1b[{};1H{row}\x1b[0m", n + 1));
+        }
+        let (col, row) = self.cursor;
+        out.push_str(&format!("\x1b[{};{}H", row + 1, col + 1));
+        if !self.cursor_visible {
+            out.push_str("\x1b[?25l");
+        }
+        out
+    }
+}
+
+/// `row` without the blanks at its end that carry no style: a replay in a narrower terminal
+/// would wrap them onto the next rows. Blanks after a colour that is still on are kept.
+fn trim_plain_end(row: &str) -> &str {
+    let trimmed = row.trim_end_matches(' ');
+    let styled_tail = match trimmed.rfind("\x1b[") {
+        // The last SGR before the blanks: a reset (or nothing) leaves them plain.
+        Some(at) => !matches!(&trimmed[at..], "\x1b[m" | "\x1b[0m") && trimmed.len() < row.len(),
+        None => false,
+    };
+    if styled_tail {
+        row
+    } else {
+        trimmed
+    }
+}
+
 /// The window's end of a recording.
 pub struct Recording {
     tx: Option<SyncSender<Chunk>>,
@@ -100,11 +154,10 @@ impl Recording {
         file: File,
         path: String,
         setup: &RecordingSetup,
-        cols: u16,
-        rows: u16,
-        screen: &str,
+        screen: &ScreenStart,
         on_end: OnEnd,
     ) -> std::io::Result<Recording> {
+        let (cols, rows) = (screen.cols, screen.rows);
         let unix = unix_now();
         let mut head = serde_json::json!({
             "version": 2, "width": cols, "height": rows, "timestamp": unix,
@@ -112,8 +165,7 @@ impl Recording {
         })
         .to_string();
         head.push('\n');
-        let screen = screen.replace('\n', "\r\n");
-        head.push_str(&event_line(0.0, "o", &format!("\x1b[H\x1b[2J{screen}")));
+        head.push_str(&event_line(0.0, "o", &screen.frame()));
         let (tx, rx) = sync_channel(QUEUE_CHUNKS);
         let reason = Arc::new(Mutex::new("window_closed"));
         let done = Arc::new(AtomicBool::new(false));
@@ -320,6 +372,30 @@ pub fn default_dir() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_frame_places_each_row_and_the_cursor() {
+        let start = ScreenStart {
+            cols: 10,
+            rows: 3,
+            styled: "$ ls\n\n\x1b[31mred\x1b[0m".into(),
+            cursor: (4, 0),
+            cursor_visible: false,
+            alt_screen: false,
+        };
+        assert_eq!(
+            start.frame(),
+            "\x1b[0m\x1b[H\x1b[2J\x1b[1;1H$ ls\x1b[0m\x1b[3;1H\x1b[31mred\x1b[0m\x1b[0m\x1b[1;5H\x1b[?25l"
+        );
+    }
+
+    #[test]
+    fn plain_blanks_at_a_row_end_go_and_coloured_ones_stay() {
+        assert_eq!(trim_plain_end("$ ls   "), "$ ls");
+        assert_eq!(trim_plain_end("\x1b[31mred\x1b[m   "), "\x1b[31mred\x1b[m");
+        assert_eq!(trim_plain_end("\x1b[42m   "), "\x1b[42m   ");
+        assert_eq!(trim_plain_end("     "), "");
+    }
 
     #[test]
     fn a_split_character_waits_for_its_end() {

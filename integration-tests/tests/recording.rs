@@ -218,3 +218,65 @@ fn recording_events_say_when_and_why_a_recording_ends() {
     assert_eq!(e["reason"], "window_closed", "{e}");
     assert_eq!(e["path"], file.as_str(), "{e}");
 }
+
+/// The window's screen, styled, once its output has been quiet for a while.
+fn settled_screen(conn: &mut JsonConn, s: &str, w: &str) -> String {
+    conn.ok(
+        "wait-for",
+        json!({"session": s, "window": w, "condition": "window-idle", "idle": 300, "timeout": 20000}),
+    );
+    conn.capture(s, w, json!({"styled": true}))
+}
+
+#[test]
+fn a_recording_replayed_by_tuios_play_gives_back_the_screen() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("replay");
+    let mut conn = daemon.conn();
+    // Something on the screen before the recording starts: the first frame must carry it.
+    conn.send_text(&s, &w, "printf '\\033[1;33m%s\\033[0m\\n' BE\"FO\"RE\n");
+    conn.wait_for_text(&s, &w, "BEFORE");
+    let dir = daemon.dir().join("casts");
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir.display().to_string()}),
+    );
+    let file = started["files"][0].as_str().expect("a file").to_string();
+    conn.send_text(
+        &s,
+        &w,
+        "printf '\\033[31mr \\033[42;97mbg\\033[0m \\033[4mul\\033[0m %s\\n' RE\"D\"X\n",
+    );
+    conn.wait_for_text(&s, &w, "REDX");
+    // Narrower and shorter; the lines so far are short enough not to be rewrapped (a replay
+    // draws at the final size, where a rewrapped line would fall differently).
+    conn.ok(
+        "resize",
+        json!({"session": s, "window": w, "width": 70, "height": 20}),
+    );
+    conn.send_text(&s, &w, "printf '\\033[7m%s\\033[0m\\n' AF\"T\"ER\n");
+    conn.wait_for_text(&s, &w, "AFTER");
+    let original = settled_screen(&mut conn, &s, &w);
+    conn.ok("record-stop", json!({"session": s, "window": w}));
+    assert!(original.contains("\x1b["), "a styled capture: {original:?}");
+
+    // A fresh window of the same size plays it; its program waits for the size to be set.
+    let tuios = tuios_bin().display().to_string();
+    let script = format!(
+        "read go; {} play --idle-limit 0.05 {}; exec sleep 600",
+        sh_quote(&tuios),
+        sh_quote(&file)
+    );
+    let player = conn.new_window_id(&s, json!({"command": ["/bin/sh", "-c", script]}));
+    conn.ok(
+        "resize",
+        json!({"session": s, "window": player, "width": 70, "height": 20}),
+    );
+    conn.send_text(&s, &player, "\n");
+    conn.wait_for_text(&s, &player, "AFTER");
+    let replayed = settled_screen(&mut conn, &s, &player);
+    assert_eq!(
+        replayed, original,
+        "the replay differs from the screen recorded"
+    );
+}

@@ -3,7 +3,7 @@
 use actix::prelude::*;
 
 use super::Window;
-use crate::recorder::{Recording, RecordingSetup, RecordingSummary};
+use crate::recorder::{Recording, RecordingSetup, RecordingSummary, ScreenStart};
 
 /// Start recording into `file` (already created); answers the file's path, or why not.
 #[derive(Message)]
@@ -20,8 +20,14 @@ impl Handler<StartRecording> for Window {
         if self.recording.as_ref().is_some_and(|r| r.is_live()) {
             return Err(format!("window {} is already being recorded", self.id));
         }
-        let screen = self.emulator.capture(false, true);
-        let (cols, rows) = (self.emulator.cols(), self.emulator.rows());
+        let screen = ScreenStart {
+            cols: self.emulator.cols(),
+            rows: self.emulator.rows(),
+            styled: self.emulator.capture(false, true),
+            cursor: self.emulator.cursor(),
+            cursor_visible: self.emulator.cursor_visible(),
+            alt_screen: self.emulator.modes().alt_screen,
+        };
         let me = self.me.clone();
         let ended_path = msg.path.clone();
         let on_end = Box::new(move |reason: &'static str| {
@@ -33,7 +39,7 @@ impl Handler<StartRecording> for Window {
             }
         });
         let recording =
-            Recording::start(msg.file, msg.path, &msg.setup, cols, rows, &screen, on_end)
+            Recording::start(msg.file, msg.path, &msg.setup, &screen, on_end)
                 .map_err(|e| format!("cannot start the recorder: {e}"))?;
         let path = recording.path.clone();
         let mut e = self.event("recording-started");
