@@ -12,6 +12,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+/// A recording's size limit unless record-start says (the protocol's default, which a test of
+/// the verb module checks this against).
+pub const DEFAULT_MAX_BYTES: u64 = 256 << 20;
+
 /// Chunks a recording may have queued and unwritten; more drops the recording.
 pub const QUEUE_CHUNKS: usize = 4096;
 

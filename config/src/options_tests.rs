@@ -610,8 +610,8 @@ fn registry_is_sorted_unique_and_holds_every_reference_option() {
     }
     assert_eq!(
         all.len(),
-        87,
-        "86 of the reference plus daemon.resurrect_commands"
+        88,
+        "86 of the reference plus daemon.resurrect_commands and recording.auto"
     );
     for (path, ty, section, default, accepted, range) in GO_OPTIONS {
         let spec = resolve(path).unwrap_or_else(|| panic!("{path} is missing"));
@@ -627,6 +627,7 @@ fn registry_is_sorted_unique_and_holds_every_reference_option() {
         assert_eq!(ours, range, "{path}");
     }
     assert!(resolve("daemon.resurrect_commands").is_some());
+    assert!(resolve("recording.auto").is_some());
     assert_eq!(
         sections(),
         [
@@ -635,6 +636,7 @@ fn registry_is_sorted_unique_and_holds_every_reference_option() {
             "debug",
             "dock",
             "notifications",
+            "recording",
             "scrollbar",
             "sidebar",
             "startup",

@@ -280,3 +280,81 @@ fn a_recording_replayed_by_tuios_play_gives_back_the_screen() {
         "the replay differs from the screen recorded"
     );
 }
+
+/// The recordings in `dir`, sorted.
+fn casts_in(dir: &std::path::Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path().display().to_string())
+                .filter(|p| p.ends_with(".cast"))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+#[test]
+fn recording_auto_and_a_session_wide_record_start_record_new_windows_from_their_start() {
+    let daemon = TestDaemon::start();
+    let (s, _) = daemon.session_with_window("auto");
+    let mut conn = daemon.conn();
+    let auto = daemon.dir().join("auto-casts");
+    let refused = conn.err(
+        "set-option",
+        json!({"session": s, "key": "recording.auto", "value": "relative/dir"}),
+    );
+    assert_eq!(refused["code"], "invalid_params", "{refused}");
+    conn.ok(
+        "set-option",
+        json!({"session": s, "key": "recording.auto", "value": auto.display().to_string()}),
+    );
+    let w = conn.new_window_id(
+        &s,
+        json!({"command": ["/bin/sh", "-c", "echo FIRST-WORDS; exec sleep 600"]}),
+    );
+    conn.wait_for_text(&s, &w, "FIRST-WORDS");
+    let row = conn.window_row(&s, &w);
+    assert_eq!(row["recording"], true, "{row}");
+    let stopped = conn.ok("record-stop", json!({"session": s, "window": w}));
+    let file = stopped["files"][0]["path"].as_str().unwrap().to_string();
+    assert_eq!(casts_in(&auto), vec![file.clone()]);
+    let (_, events) = read_cast(&file);
+    let output: String = events
+        .iter()
+        .filter(|e| e[1] == "o")
+        .map(|e| e[2].as_str().unwrap())
+        .collect();
+    assert!(output.contains("FIRST-WORDS"), "{output:?}");
+    conn.ok(
+        "set-option",
+        json!({"session": s, "key": "recording.auto", "value": ""}),
+    );
+
+    // record-start for the whole session: the windows there now, and the ones opened later.
+    let wide = daemon.dir().join("wide-casts");
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "path": wide.display().to_string()}),
+    );
+    let now = started["files"].as_array().unwrap().len();
+    assert_eq!(now, 2, "{started}");
+    let later = conn.new_window_id(
+        &s,
+        json!({"command": ["/bin/sh", "-c", "echo LATER-WORDS; exec sleep 600"]}),
+    );
+    conn.wait_for_text(&s, &later, "LATER-WORDS");
+    assert_eq!(casts_in(&wide).len(), 3);
+    // record-stop for the session stops them all, and windows opened after it are not recorded.
+    let stopped = conn.ok("record-stop", json!({"session": s}));
+    assert_eq!(stopped["files"].as_array().unwrap().len(), 3, "{stopped}");
+    let last = conn.new_window_id(&s, json!({"command": ["/bin/sh", "-c", "exec sleep 600"]}));
+    conn.wait_for_text(&s, &later, "LATER-WORDS");
+    let rows = conn.ok("list-windows", json!({"session": s}));
+    for r in rows["windows"].as_array().unwrap() {
+        assert_eq!(r["recording"], false, "{rows}");
+    }
+    assert!(rows.to_string().contains(&last));
+    assert_eq!(casts_in(&wide).len(), 3);
+}

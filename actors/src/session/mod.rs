@@ -19,6 +19,7 @@ mod agent;
 mod clients;
 pub mod handover;
 mod labels;
+mod recording;
 pub mod saved;
 mod transcript;
 mod views;
@@ -27,6 +28,7 @@ mod workspaces;
 pub use agent::{AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState};
 pub use clients::*;
 pub use labels::*;
+pub use recording::{RecordNewWindows, RecordingPlan, AUTO_OPTION as RECORDING_AUTO_OPTION};
 pub use views::*;
 pub use workspaces::*;
 
@@ -112,6 +114,8 @@ pub struct Session {
     agent: agent::SessionAgent,
     /// Saving to the state directory, and whether this session was restored from it.
     saved: saved::SaveState,
+    /// How new windows are recorded after a session-wide record-start.
+    record_new: Option<recording::RecordingPlan>,
     services: Services,
 }
 
@@ -135,6 +139,7 @@ impl Session {
             clients: Default::default(),
             agent: Default::default(),
             saved: Default::default(),
+            record_new: None,
             services,
         }
     }
@@ -629,16 +634,22 @@ impl Session {
         }
         // openpty, the PATH search and posix_spawn (which waits for the child's exec) block:
         // they run on the blocking pool, never on this thread.
+        let recording = self.new_window_recording(&id);
         let spawning = tokio::task::spawn_blocking(move || {
             let res = pty::spawn(&spawn_spec);
-            (spawn_spec, res)
+            let recording = recording.and_then(recording::NewWindowRecording::create);
+            (spawn_spec, res, recording)
         });
         Box::pin(spawning.into_actor(self).map(move |joined, act, ctx| {
-            let (spawn_spec, spawned) = joined.map_err(|e| {
+            let (spawn_spec, spawned, recording) = joined.map_err(|e| {
                 errors::internal(format!("starting the window's program failed: {e}"))
             })?;
             let spawned = spawned.map_err(|reason| spawn_error(&spawn_spec, reason))?;
-            act.add_window(id, spec, spawned, (cols, rows), ctx)
+            let opened = act.add_window(id, spec, spawned, (cols, rows), ctx)?;
+            if let Some(rec) = recording {
+                act.begin_recording(&opened.window_id, rec);
+            }
+            Ok(opened)
         }))
     }
 }

@@ -31,6 +31,7 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
         None => DEFAULT_MAX_BYTES,
     };
     let s = session(env, p.session).await?;
+    let whole_session = p.window.is_none();
     let targets = window_or_all(&s, p.window).await?;
     if targets.is_empty() {
         return Err(errors::no_windows(&s.name));
@@ -62,8 +63,28 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             .map_err(errors::internal)?;
         files.push(path);
     }
+    if whole_session {
+        // The session's windows to come are recorded too, until record-stop.
+        let plan = crate::session::RecordingPlan {
+            dir,
+            input: p.input.unwrap_or(false),
+            max_bytes,
+        };
+        mailbox(s.addr.send(crate::session::RecordNewWindows(Some(plan))).await)?;
+    }
     Ok(Reply {
         files,
         ..Default::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_recorder_default_limit_is_the_protocol_one() {
+        assert_eq!(
+            crate::recorder::DEFAULT_MAX_BYTES,
+            protocol::verbs::record_start::DEFAULT_MAX_BYTES
+        );
+    }
 }

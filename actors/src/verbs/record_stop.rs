@@ -8,6 +8,9 @@ use protocol::VerbError;
 
 pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError> {
     let s = session(env, p.session).await?;
+    if p.window.is_none() {
+        mailbox(s.addr.send(crate::session::RecordNewWindows(None)).await)?;
+    }
     let targets = window_or_all(&s, p.window).await?;
     let mut files = Vec::new();
     for w in targets {

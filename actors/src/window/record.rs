@@ -38,9 +38,8 @@ impl Handler<StartRecording> for Window {
                 });
             }
         });
-        let recording =
-            Recording::start(msg.file, msg.path, &msg.setup, &screen, on_end)
-                .map_err(|e| format!("cannot start the recorder: {e}"))?;
+        let recording = Recording::start(msg.file, msg.path, &msg.setup, &screen, on_end)
+            .map_err(|e| format!("cannot start the recorder: {e}"))?;
         let path = recording.path.clone();
         let mut e = self.event("recording-started");
         e.path = path.clone();

@@ -35,6 +35,8 @@ pub enum OptionKind {
     Colour,
     /// Empty, or the id of a theme that exists.
     Theme,
+    /// Empty, or an absolute directory path.
+    Directory,
 }
 
 /// Who applies an option.

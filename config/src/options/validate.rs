@@ -80,6 +80,15 @@ pub fn validate_value(
                 hint,
             ));
         }
+        OptionKind::Directory => {
+            if v.is_empty() || v.starts_with('/') {
+                return Ok(v.to_string());
+            }
+            return Err(fail(
+                format!("{path}: \"{shown}\" is not an absolute path; give a directory starting with /, or an empty value to turn it off"),
+                None,
+            ));
+        }
         OptionKind::Plain => {}
     }
 

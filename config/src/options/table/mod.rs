@@ -6,6 +6,7 @@ use super::spec::{Applies, OptionKind, OptionSpec, OptionType};
 mod appearance;
 mod daemon;
 mod notifications;
+mod recording;
 mod sidebar;
 mod startup;
 
@@ -29,13 +30,15 @@ pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 // Why an inert option does nothing here.
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
-/// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.
-pub(super) static OPTIONS: [OptionSpec; 87] = join(&[
+/// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands` and
+/// `recording.auto`.
+pub(super) static OPTIONS: [OptionSpec; 88] = join(&[
     appearance::APPEARANCE_HEAD,
     sidebar::SIDEBAR,
     appearance::APPEARANCE_TAIL,
     daemon::DAEMON,
     notifications::NOTIFICATIONS,
+    recording::RECORDING,
     startup::STARTUP,
 ]);
 
