@@ -39,6 +39,9 @@ pub struct PtyInput {
     registry: PtyInputs,
     /// The last bytes verbs wrote, to catch a frame introducer split across requests.
     verb_tail: Mutex<Vec<u8>>,
+    /// A recording of the window's input runs: keys go through the window, which records
+    /// them, instead of straight to the PTY.
+    recorded: std::sync::atomic::AtomicBool,
 }
 
 /// Verb input bytes kept to check the next request against: longer than any introducer prefix.
@@ -210,6 +213,7 @@ impl PtyInput {
             window: window.to_string(),
             registry: registry.clone(),
             verb_tail: Mutex::new(Vec::new()),
+            recorded: Default::default(),
         });
         let mut all = registry.lock();
         // Forget inputs whose windows are gone; an adopted window replaces its old entry.
@@ -258,7 +262,10 @@ impl PtyInput {
         let Some(open) = open.as_ref() else {
             return Direct::Refused(bytes, None);
         };
-        if self.queued.load(Ordering::SeqCst) != 0 || self.in_flight.load(Ordering::SeqCst) != 0 {
+        if self.queued.load(Ordering::SeqCst) != 0
+            || self.in_flight.load(Ordering::SeqCst) != 0
+            || self.recorded.load(Ordering::Acquire)
+        {
             return Direct::Refused(bytes, Some(self.ticket()));
         }
         let mut done = 0;
@@ -287,6 +294,11 @@ impl PtyInput {
             self.queued.fetch_sub(1, Ordering::AcqRel);
         }
         Direct::Queued(rx)
+    }
+
+    /// Whether keys must pass through the window (to be recorded) rather than straight in.
+    pub fn set_recorded(&self, recorded: bool) {
+        self.recorded.store(recorded, Ordering::Release);
     }
 
     /// The program is gone: later writes are refused, and the writer task ends once the window

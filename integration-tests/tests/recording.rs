@@ -358,3 +358,33 @@ fn recording_auto_and_a_session_wide_record_start_record_new_windows_from_their_
     assert!(rows.to_string().contains(&last));
     assert_eq!(casts_in(&wide).len(), 3);
 }
+
+#[test]
+fn keys_typed_in_an_attached_terminal_are_recorded_when_input_is_asked_for() {
+    TmuxClient::require();
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("typed");
+    let mut conn = daemon.conn();
+    let client = TmuxClient::start(daemon.env(), &s, 100, 30);
+    client.wait_for(&s);
+    let dir = daemon.dir().join("casts");
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir.display().to_string(), "input": true}),
+    );
+    let file = started["files"][0].as_str().unwrap().to_string();
+    client.type_line("echo TYPED-$((20+22))");
+    conn.wait_for_text(&s, &w, "TYPED-42");
+    conn.ok("record-stop", json!({"session": s, "window": w}));
+    // After the recording, keys go straight to the program again (and are not recorded).
+    client.type_line("echo AFTER-$((1+1))");
+    conn.wait_for_text(&s, &w, "AFTER-2");
+    let (_, events) = read_cast(&file);
+    let typed: String = events
+        .iter()
+        .filter(|e| e[1] == "i")
+        .map(|e| e[2].as_str().unwrap())
+        .collect();
+    assert!(typed.contains("echo TYPED-$((20+22))"), "{typed:?}");
+    assert!(!typed.contains("AFTER"), "{typed:?}");
+}

@@ -41,12 +41,23 @@ impl Handler<StartRecording> for Window {
         let recording = Recording::start(msg.file, msg.path, &msg.setup, &screen, on_end)
             .map_err(|e| format!("cannot start the recorder: {e}"))?;
         let path = recording.path.clone();
+        self.route_keys_through(recording.input);
         let mut e = self.event("recording-started");
         e.path = path.clone();
         self.publish(e);
         // A stopped recording left here is finished by dropping it.
         self.recording = Some(recording);
         Ok(path)
+    }
+}
+
+impl Window {
+    /// While input is recorded, attached clients' keys come through the window (which records
+    /// them) instead of straight to the PTY.
+    fn route_keys_through(&self, recorded: bool) {
+        if let Some(input) = &self.input {
+            input.set_recorded(recorded);
+        }
     }
 }
 
@@ -58,6 +69,7 @@ pub struct StopRecording;
 impl Handler<StopRecording> for Window {
     type Result = Option<std::thread::JoinHandle<RecordingSummary>>;
     fn handle(&mut self, _: StopRecording, _: &mut Self::Context) -> Self::Result {
+        self.route_keys_through(false);
         self.recording.take().map(Recording::finish)
     }
 }
@@ -73,6 +85,9 @@ pub struct RecordingEnded {
 impl Handler<RecordingEnded> for Window {
     type Result = ();
     fn handle(&mut self, msg: RecordingEnded, _: &mut Self::Context) {
+        if self.recording.as_ref().is_none_or(|r| !r.is_live()) {
+            self.route_keys_through(false);
+        }
         let mut e = self.event("recording-stopped");
         e.path = msg.path;
         e.reason = msg.reason.to_string();
