@@ -25,6 +25,31 @@ enum Chunk {
     Resize(Instant, u16, u16),
 }
 
+/// The reason a recording's writer stops for a live upgrade (no event: it carries on).
+pub const HANDOVER: &str = "handover";
+
+/// Where a recording stood when its window was handed to the next daemon.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RecordingResume {
+    pub path: String,
+    /// Written so far (max_bytes counts them).
+    pub bytes: u64,
+    /// The recording's clock when it stopped.
+    pub elapsed_ms: u64,
+    pub input: bool,
+    pub max_bytes: u64,
+}
+
+impl RecordingResume {
+    /// The file again, for appending. Never follows a symbolic link put in its place.
+    pub fn reopen(&self) -> std::io::Result<File> {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&self.path)
+    }
+}
+
 /// How a recording ended, and what it wrote.
 #[derive(Debug, Clone)]
 pub struct RecordingSummary {
@@ -105,6 +130,7 @@ pub struct Recording {
     tx: Option<SyncSender<Chunk>>,
     pub path: String,
     pub input: bool,
+    max_bytes: u64,
     /// Why the window ended it (read by the writer once the queue closes).
     reason: Arc<Mutex<&'static str>>,
     /// The writer stopped by itself (max_bytes, a write error).
@@ -170,17 +196,51 @@ impl Recording {
         .to_string();
         head.push('\n');
         head.push_str(&event_line(0.0, "o", &screen.frame()));
+        Recording::spawn(file, path, setup, head, 0, Instant::now(), on_end)
+    }
+
+    /// Carry on a recording after a live upgrade (or a failed one): `file` is the same file
+    /// opened for appending, and the times go on from where they stopped.
+    pub fn resume(
+        file: File,
+        setup: &RecordingSetup,
+        from: &RecordingResume,
+        on_end: OnEnd,
+    ) -> std::io::Result<Recording> {
+        let offset = std::time::Duration::from_millis(from.elapsed_ms);
+        let started = Instant::now()
+            .checked_sub(offset)
+            .unwrap_or_else(Instant::now);
+        Recording::spawn(
+            file,
+            from.path.clone(),
+            setup,
+            String::new(),
+            from.bytes,
+            started,
+            on_end,
+        )
+    }
+
+    fn spawn(
+        file: File,
+        path: String,
+        setup: &RecordingSetup,
+        head: String,
+        bytes: u64,
+        started: Instant,
+        on_end: OnEnd,
+    ) -> std::io::Result<Recording> {
         let (tx, rx) = sync_channel(QUEUE_CHUNKS);
         let reason = Arc::new(Mutex::new("window_closed"));
         let done = Arc::new(AtomicBool::new(false));
-        let started = Instant::now();
         let writer = Writer {
             out: BufWriter::new(file),
             path: path.clone(),
-            bytes: 0,
+            bytes,
             max: setup.max_bytes,
             started,
-            last: 0.0,
+            last: started.elapsed().as_secs_f64(),
             carry: Vec::new(),
         };
         let (r, d) = (reason.clone(), done.clone());
@@ -195,10 +255,29 @@ impl Recording {
             tx: Some(tx),
             path,
             input: setup.input,
+            max_bytes: setup.max_bytes,
             reason,
             done,
             thread: Some(thread),
         })
+    }
+
+    /// End the writer for a live upgrade: once it has written what is queued, how to carry on
+    /// (None when the recording had already ended by itself).
+    pub fn hand_over(mut self) -> impl FnOnce() -> Option<RecordingResume> + Send {
+        let (input, max_bytes) = (self.input, self.max_bytes);
+        self.end(HANDOVER);
+        let thread = self.thread.take();
+        move || {
+            let summary = thread?.join().ok()?;
+            (summary.reason == HANDOVER).then_some(RecordingResume {
+                path: summary.path,
+                bytes: summary.bytes,
+                elapsed_ms: summary.duration_ms,
+                input,
+                max_bytes,
+            })
+        }
     }
 
     fn send(&mut self, chunk: Chunk) {

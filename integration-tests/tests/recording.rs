@@ -388,3 +388,62 @@ fn keys_typed_in_an_attached_terminal_are_recorded_when_input_is_asked_for() {
     assert!(typed.contains("echo TYPED-$((20+22))"), "{typed:?}");
     assert!(!typed.contains("AFTER"), "{typed:?}");
 }
+
+#[test]
+fn a_recording_carries_on_through_a_live_upgrade() {
+    let daemon = TestDaemon::start();
+    let (s, w) = daemon.session_with_window("upgraded");
+    let mut conn = daemon.conn();
+    let mut events = daemon.conn();
+    events.subscribe(json!({"session": s, "types": ["recording-started", "recording-stopped"]}));
+    let dir = daemon.dir().join("casts");
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "window": w, "path": dir.display().to_string()}),
+    );
+    let file = started["files"][0].as_str().unwrap().to_string();
+    next_of(&mut events, "recording-started");
+    conn.send_text(&s, &w, "echo BEFORE-$((1+1))\n");
+    conn.wait_for_text(&s, &w, "BEFORE-2");
+    let out = daemon.cli(&["upgrade"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let mut conn = daemon.conn();
+    // Subscriptions end with the old daemon's connections: subscribe again.
+    let mut events = daemon.conn();
+    events.subscribe(json!({"session": s, "types": ["recording-started", "recording-stopped"]}));
+    assert_eq!(conn.window_row(&s, &w)["recording"], true);
+    conn.send_text(&s, &w, "echo AFTER-$((2+2))\n");
+    conn.wait_for_text(&s, &w, "AFTER-4");
+    let stopped = conn.ok("record-stop", json!({"session": s, "window": w}));
+    assert_eq!(stopped["files"][0]["path"], file.as_str(), "{stopped}");
+    assert_eq!(
+        stopped["files"][0]["bytes"],
+        std::fs::metadata(&file).unwrap().len(),
+        "{stopped}"
+    );
+    // The stop heard is the one asked for (the upgrade's pause made none).
+    let e = next_of(&mut events, "recording-stopped");
+    assert_eq!(e["reason"], "stopped", "{e}");
+
+    let (header, events) = read_cast(&file);
+    assert_eq!(header["version"], 2);
+    let mut last = 0.0;
+    for e in &events {
+        assert!(e.is_array(), "one header only, then events: {e}");
+        let t = e[0].as_f64().unwrap();
+        assert!(
+            t >= last,
+            "times go forward across the upgrade: {e} after {last}"
+        );
+        last = t;
+    }
+    let output: String = events
+        .iter()
+        .filter(|e| e[1] == "o")
+        .map(|e| e[2].as_str().unwrap())
+        .collect();
+    assert!(
+        output.contains("BEFORE-2") && output.contains("AFTER-4"),
+        "{output:?}"
+    );
+}

@@ -70,6 +70,9 @@ pub struct HandedWindow {
     pub modes: WindowModes,
     /// Made with an explicit argv: closes when its program exits (unless `remain`).
     pub command: bool,
+    /// Its recording, carried on by the next daemon (absent from older daemons).
+    #[serde(default)]
+    pub recording: Option<crate::recorder::RecordingResume>,
 }
 
 /// The handover document as written to the memfd.

@@ -55,6 +55,7 @@ impl Handler<Export> for Session {
                 failed_frames: w.failed_frames,
                 modes: w.modes,
                 command: w.command,
+                recording: None,
             })
             .collect();
         let addrs: Vec<Addr<Window>> = self.windows.iter().map(|w| w.addr.clone()).collect();
@@ -75,6 +76,7 @@ impl Handler<Export> for Session {
                         meta.rows = export.rows;
                         meta.replay = export.replay;
                         meta.failed_frames = export.failed_frames;
+                        meta.recording = export.recording;
                         // The window may know of an exit the session has not recorded yet.
                         meta.reaped = export.exit.is_some();
                         if let Some(exit) = export.exit {
@@ -163,6 +165,7 @@ impl Session {
                 exit,
                 exit_recorded: h.exited,
                 failed_frames: h.failed_frames,
+                recording: h.recording.clone(),
                 foreign,
             },
             self.window_links(&h.pty_id, &agent_link, ctx),

@@ -10,6 +10,7 @@ use super::{Window, WindowLinks};
 use crate::pty::{self, ExitInfo};
 use crate::pty_input::PtyInput;
 use crate::pty_reader::{PtyReader, StopReading};
+use crate::recorder::RecordingResume;
 use crate::supervisor::{ChildExited, Watch, WatchForeign};
 
 /// What the next daemon needs to carry on a window: its PTY master (a close-on-exec dup, for
@@ -22,6 +23,8 @@ pub struct WindowExport {
     pub replay: String,
     pub exit: Option<ExitInfo>,
     pub failed_frames: u64,
+    /// Its recording, stopped to be carried on.
+    pub recording: Option<RecordingResume>,
 }
 
 /// Stop reading the program's output and export the window. Output the program writes from
@@ -35,6 +38,8 @@ impl Handler<Freeze> for Window {
     type Result = ResponseActFuture<Self, Result<WindowExport, String>>;
     fn handle(&mut self, _: Freeze, _: &mut Self::Context) -> Self::Result {
         let reader = self.reader.take();
+        // The recording stops here, in step with the output: the next daemon appends to it.
+        let recording = self.recording.take().map(|r| r.hand_over());
         Box::pin(
             async move {
                 if let Some(reader) = reader {
@@ -42,9 +47,15 @@ impl Handler<Freeze> for Window {
                     // this window's mailbox, ahead of the export below.
                     let _ = reader.send(StopReading).await;
                 }
+                match recording {
+                    // The writer finishes what is queued (blocking on the disk): off the actors.
+                    Some(finish) => tokio::task::spawn_blocking(finish).await.ok().flatten(),
+                    None => None,
+                }
             }
             .into_actor(self)
-            .map(|(), act, _| {
+            .map(|recording, act, _| {
+                act.paused_recording = recording.clone();
                 let master = pty::reader_fd(act.master.as_ref())
                     .map_err(|e| format!("window {}: cannot duplicate its PTY: {e}", act.id))?;
                 Ok(WindowExport {
@@ -55,6 +66,7 @@ impl Handler<Freeze> for Window {
                     replay: act.emulator.replay(),
                     exit: act.exited.or(act.reaped),
                     failed_frames: act.failed_frames,
+                    recording,
                 })
             }),
         )
@@ -69,6 +81,9 @@ pub struct Thaw;
 impl Handler<Thaw> for Window {
     type Result = ();
     fn handle(&mut self, _: Thaw, ctx: &mut Self::Context) {
+        if let Some(recording) = self.paused_recording.take() {
+            self.resume_recording(recording);
+        }
         if self.reader.is_some() || self.stream_done {
             return;
         }
@@ -101,6 +116,8 @@ pub struct Adopted {
     /// The session had recorded the exit (else it is told again here).
     pub exit_recorded: bool,
     pub failed_frames: u64,
+    /// A recording to carry on.
+    pub recording: Option<RecordingResume>,
     /// Taken over after a crash: the program is not this process's child (its end is watched
     /// through a pidfd), and its screen may be stale (a resize nudge makes it redraw).
     pub foreign: bool,
@@ -160,6 +177,9 @@ impl Window {
                 w.id, links, emulator, master, input, reader, drain, w.pid, ctx,
             );
             window.failed_frames = w.failed_frames;
+            if let Some(recording) = w.recording {
+                window.resume_recording(recording);
+            }
             match w.exit {
                 Some(exit) if w.exit_recorded => {
                     window.exited = Some(exit);

@@ -159,6 +159,8 @@ pub struct Window {
     exit_recorded: bool,
     /// The asciicast recording of this window, while one runs (record-start).
     recording: Option<crate::recorder::Recording>,
+    /// A recording stopped for a live upgrade, resumed if the upgrade does not happen.
+    paused_recording: Option<crate::recorder::RecordingResume>,
     me: actix::WeakAddr<Window>,
 }
 
@@ -283,6 +285,7 @@ impl Window {
             last_output: Instant::now(),
             exit_recorded: false,
             recording: None,
+            paused_recording: None,
             me: ctx.address().downgrade(),
         }
     }

@@ -3,7 +3,9 @@
 use actix::prelude::*;
 
 use super::Window;
-use crate::recorder::{Recording, RecordingSetup, RecordingSummary, ScreenStart};
+use crate::recorder::{
+    Recording, RecordingResume, RecordingSetup, RecordingSummary, ScreenStart, HANDOVER,
+};
 
 /// Start recording into `file` (already created); answers the file's path, or why not.
 #[derive(Message)]
@@ -52,6 +54,52 @@ impl Handler<StartRecording> for Window {
 }
 
 impl Window {
+    /// What the writer calls when it ends: the window hears why.
+    fn on_recording_end(&self, path: String) -> crate::recorder::OnEnd {
+        let me = self.me.clone();
+        Box::new(move |reason: &'static str| {
+            if let Some(window) = me.upgrade() {
+                window.do_send(RecordingEnded { path, reason });
+            }
+        })
+    }
+
+    /// Carry on a recording stopped for a live upgrade (in the next daemon, or here when the
+    /// upgrade did not happen). A file that cannot be opened again ends it, with the event.
+    pub(super) fn resume_recording(&mut self, from: RecordingResume) {
+        let setup = RecordingSetup {
+            dir: std::path::Path::new(&from.path)
+                .parent()
+                .map(|p| p.to_path_buf())
+                .unwrap_or_default(),
+            session: String::new(),
+            window: self.id.clone(),
+            input: from.input,
+            max_bytes: from.max_bytes,
+        };
+        let resumed = from.reopen().and_then(|file| {
+            Recording::resume(
+                file,
+                &setup,
+                &from,
+                self.on_recording_end(from.path.clone()),
+            )
+        });
+        match resumed {
+            Ok(recording) => {
+                self.route_keys_through(recording.input);
+                self.recording = Some(recording);
+            }
+            Err(e) => {
+                tracing::warn!(window = %self.id, path = %from.path, "cannot carry on the recording: {e}");
+                let mut ev = self.event("recording-stopped");
+                ev.path = from.path;
+                ev.reason = "disk_full".into();
+                self.publish(ev);
+            }
+        }
+    }
+
     /// While input is recorded, attached clients' keys come through the window (which records
     /// them) instead of straight to the PTY.
     fn route_keys_through(&self, recorded: bool) {
@@ -85,6 +133,10 @@ pub struct RecordingEnded {
 impl Handler<RecordingEnded> for Window {
     type Result = ();
     fn handle(&mut self, msg: RecordingEnded, _: &mut Self::Context) {
+        if msg.reason == HANDOVER {
+            // Stopped for a live upgrade: it carries on in the next daemon, no event.
+            return;
+        }
         if self.recording.as_ref().is_none_or(|r| !r.is_live()) {
             self.route_keys_through(false);
         }

@@ -278,6 +278,8 @@ impl Session {
             failed_frames: 0,
             modes: Default::default(),
             command: !w.command.is_empty(),
+            // A crash ended its writer mid-file: the recording is not carried on.
+            recording: None,
         };
         let adopt = crate::session::handover::AdoptWindow {
             window: handed,
