@@ -960,7 +960,8 @@ class VerbMethods:
             created (int): When the session was created, in Unix seconds (extension).
             waiters (int): wait-for calls waiting on this session now (extension).
             client_list ([]object): The attached clients, each {kind: "terminal"|"web"|"ssh",
-                read_only, since (Unix seconds), peer: "uid=N pid=N"} (extension).
+                read_only, since (Unix seconds), peer: "uid=N pid=N", an address or a key
+                fingerprint} (extension).
         """
         return self._verb("session-info", {"session": session})
 
