@@ -17,6 +17,23 @@ fn read_cast(path: &str) -> (Value, Vec<Value>) {
     (header, events)
 }
 
+/// record-start for one window into `casts/` of the test's directory; the file's path.
+fn record_window(
+    daemon: &TestDaemon,
+    conn: &mut JsonConn,
+    s: &str,
+    w: &str,
+    extra: Value,
+) -> String {
+    let dir = daemon.dir().join("casts");
+    let mut params = json!({"session": s, "window": w, "path": dir.display().to_string()});
+    if let (Some(p), Some(more)) = (params.as_object_mut(), extra.as_object()) {
+        p.extend(more.clone());
+    }
+    let started = conn.ok("record-start", params);
+    started["files"][0].as_str().expect("a file").to_string()
+}
+
 #[test]
 fn a_recording_holds_the_screen_the_coloured_output_and_a_resize() {
     let daemon = TestDaemon::start();
@@ -236,12 +253,7 @@ fn a_recording_replayed_by_tuios_play_gives_back_the_screen() {
     // Something on the screen before the recording starts: the first frame must carry it.
     conn.send_text(&s, &w, "printf '\\033[1;33m%s\\033[0m\\n' BE\"FO\"RE\n");
     conn.wait_for_text(&s, &w, "BEFORE");
-    let dir = daemon.dir().join("casts");
-    let started = conn.ok(
-        "record-start",
-        json!({"session": s, "window": w, "path": dir.display().to_string()}),
-    );
-    let file = started["files"][0].as_str().expect("a file").to_string();
+    let file = record_window(&daemon, &mut conn, &s, &w, json!({}));
     conn.send_text(
         &s,
         &w,
@@ -367,12 +379,7 @@ fn keys_typed_in_an_attached_terminal_are_recorded_when_input_is_asked_for() {
     let mut conn = daemon.conn();
     let client = TmuxClient::start(daemon.env(), &s, 100, 30);
     client.wait_for(&s);
-    let dir = daemon.dir().join("casts");
-    let started = conn.ok(
-        "record-start",
-        json!({"session": s, "window": w, "path": dir.display().to_string(), "input": true}),
-    );
-    let file = started["files"][0].as_str().unwrap().to_string();
+    let file = record_window(&daemon, &mut conn, &s, &w, json!({"input": true}));
     client.type_line("echo TYPED-$((20+22))");
     conn.wait_for_text(&s, &w, "TYPED-42");
     conn.ok("record-stop", json!({"session": s, "window": w}));
@@ -396,12 +403,7 @@ fn a_recording_carries_on_through_a_live_upgrade() {
     let mut conn = daemon.conn();
     let mut events = daemon.conn();
     events.subscribe(json!({"session": s, "types": ["recording-started", "recording-stopped"]}));
-    let dir = daemon.dir().join("casts");
-    let started = conn.ok(
-        "record-start",
-        json!({"session": s, "window": w, "path": dir.display().to_string()}),
-    );
-    let file = started["files"][0].as_str().unwrap().to_string();
+    let file = record_window(&daemon, &mut conn, &s, &w, json!({}));
     next_of(&mut events, "recording-started");
     conn.send_text(&s, &w, "echo BEFORE-$((1+1))\n");
     conn.wait_for_text(&s, &w, "BEFORE-2");
