@@ -141,7 +141,11 @@ fn a_diff_holds_the_changed_row_alone_and_the_cursor_does_not_count() {
     });
     let moved = conn.capture_result(&s, &w, json!({"since": after}));
     assert_eq!(moved["rows"], json!([]), "{moved}");
-    assert_eq!(hash_of(&moved), after, "the cursor's position does not count");
+    assert_eq!(
+        hash_of(&moved),
+        after,
+        "the cursor's position does not count"
+    );
 
     // An unknown hash: every row, said so.
     let unknown = conn.capture_result(&s, &w, json!({"since": "0123456789abcdef"}));
@@ -174,7 +178,10 @@ fn the_cli_prints_the_hash_the_settled_wait_and_a_diff() {
     let out = daemon.cli(&["wait-for", "screen-settled", "-s", &s, "-w", &w]);
     assert!(out.status.success(), "{out:?}");
     let said = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(said.starts_with("matched: settled for 300 ms, hash "), "{said}");
+    assert!(
+        said.starts_with("matched: settled for 300 ms, hash "),
+        "{said}"
+    );
     let settled_hash = said.trim().rsplit(' ').next().unwrap().to_string();
 
     let out = daemon.cli(&["capture-pane", "-s", &s, "-w", &w, "--hash"]);

@@ -221,7 +221,13 @@ impl Window {
                 let _ = w.reply.send(hash.clone());
             }
         }
-        let Some(next) = self.screens.watches.iter().map(|w| w.due(stable_since)).min() else {
+        let Some(next) = self
+            .screens
+            .watches
+            .iter()
+            .map(|w| w.due(stable_since))
+            .min()
+        else {
             self.screens.settling = None;
             return;
         };
