@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -25,6 +26,18 @@ def test_screen(tuios_session):
     wid = _program(tuios_session)
     tuios_session.assert_screen("greeting", window=wid)
     tuios_session.assert_screen("greeting-styled", window=wid, styled=True)
+"""
+
+
+RECORDED = r"""
+def test_recorded(tuios_session):
+    created = tuios_session.new_window(command=["/bin/sh", "-c", "printf 'hello\\n'; exec cat"])
+    wid = created["window_id"]
+    files = tuios_session.record(wid)
+    assert files and files[0].endswith(".cast")
+    tuios_session.wait_for_output("hello", wid, source="visible")
+    tuios_session.wait_for_settled(wid)
+    tuios_session.assert_screen("hello", window=wid)
 """
 
 
@@ -77,6 +90,26 @@ def test_a_missing_snapshot_fails_and_says_how_to_write_it(pytester: pytest.Pyte
         ["*no snapshot *greeting.txt; run pytest with --tuios-update-snapshots*"]
     )
     assert not os.path.exists(_snapshot(pytester, "greeting"))
+
+
+def test_a_failed_report_lists_the_recordings(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_inner=RECORDED)
+    path = _snapshot(pytester, "hello")
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as f:
+        f.write("goodbye\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*expected |goodbye|", "*actual   |hello|", "*tuios recordings*"])
+    out = result.stdout.str()
+    casts = [w for w in out.split() if w.endswith(".cast")]
+    assert casts, out
+    # The recording outlives the daemon, complete: its header, then the screen with the text.
+    with open(casts[0]) as f:
+        header = json.loads(f.readline())
+        rest = f.read()
+    assert header["version"] == 2
+    assert "hello" in rest
 
 
 def test_normalise_and_diff() -> None:

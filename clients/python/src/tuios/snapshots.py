@@ -80,6 +80,7 @@ def diff(expected: str, actual: str) -> str:
 def check(path: str, screen: str, update: bool) -> None:
     """Compare ``screen`` (as captured) with the snapshot at ``path``; with ``update``, write it
     instead. Raises AssertionError on a difference or a missing snapshot."""
+    __tracebackhide__ = True  # pytest shows the test's line, not this one
     actual = normalise(screen)
     if update:
         os.makedirs(os.path.dirname(path), exist_ok=True)
