@@ -14,6 +14,7 @@
 //! it holds. To avoid that cost, the grids are rebuilt with exactly the capacity they need at
 //! creation and after each resize, and the history never holds more than that capacity.
 
+mod digest;
 mod effects;
 mod history;
 mod osc;
@@ -43,6 +44,7 @@ use crate::sink::TermSink;
 use crate::state::{flush_events, FeedState, Region};
 use crate::store::Store;
 
+pub use crate::digest::ScreenDigest;
 pub use crate::effects::{Effects, Mode, Modes};
 pub use crate::osc::MAX_OSC_BYTES;
 pub use crate::state::MAX_TITLE_BYTES;
@@ -396,7 +398,7 @@ impl Emulator {
     }
 }
 
-fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
+pub(crate) fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
     if styled {
         render::render_cells_styled(out, cells);
     } else {

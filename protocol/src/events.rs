@@ -35,6 +35,8 @@ pub const WAIT_CONDITIONS: &[&str] = &[
     "window-exit",
     "window-idle",
     "agent-state",
+    // The visible screen's text and styles stayed the same for `idle` ms.
+    "screen-settled",
 ];
 
 /// One event line. Empty and zero fields are left out, except where a zero means something

@@ -1,10 +1,11 @@
 //! `capture-pane`: return the text of a window's terminal: the visible screen, or scrollback
-//! followed by the screen, plain or with ANSI styling, optionally narrowed to some lines.
+//! followed by the screen, plain or with ANSI styling, optionally narrowed to some lines; with
+//! the visible screen's hash, and with `since` only the rows changed from a remembered screen.
 use super::{mailbox, session, window, VerbEnv};
 use crate::errors;
 use crate::window as win;
 use protocol::verbs::capture_pane::slice_capture;
-use protocol::verbs::capture_pane::{Params, Reply};
+use protocol::verbs::capture_pane::{ChangedRow, Params, Reply};
 use protocol::VerbError;
 
 pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbError> {
@@ -13,20 +14,38 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbE
     let s = session(env, params.session).await?;
     let w = window(&s, params.window).await?;
     let (scrollback, styled) = (mode.scrollback, mode.styled);
-    let content = mailbox(w.addr.send(win::Capture { scrollback, styled }).await)
-        .map_err(|_| errors::window_gone(&w.id))?;
-    let content = slice_capture(
-        &content,
-        params.lines.unwrap_or(0),
-        params.start.unwrap_or(0),
-        params.end.unwrap_or(0),
-    );
+    let captured = mailbox(
+        w.addr
+            .send(win::CaptureScreen {
+                scrollback,
+                styled,
+                since: params.since,
+            })
+            .await,
+    )
+    .map_err(|_| errors::window_gone(&w.id))?;
+    let content = captured.content.map(|content| {
+        slice_capture(
+            &content,
+            params.lines.unwrap_or(0),
+            params.start.unwrap_or(0),
+            params.end.unwrap_or(0),
+        )
+    });
+    let rows = captured.rows.map(|rows| {
+        rows.into_iter()
+            .map(|(row, text)| ChangedRow { row, text })
+            .collect()
+    });
     Ok(Reply {
         content,
         // The source actually read, whichever spelling asked for it.
         source: mode.source().to_owned(),
         styled,
         window_id: w.id,
+        hash: captured.hash,
+        rows,
+        since_known: captured.since_known,
         ..Default::default()
     })
 }

@@ -32,6 +32,8 @@ use tokio::time::sleep_until;
 
 const DEFAULT_TIMEOUT_MS: i64 = 30_000;
 const DEFAULT_IDLE_MS: i64 = 500;
+/// screen-settled's default: a screen usually redraws in well under this.
+const DEFAULT_SETTLED_MS: i64 = 300;
 
 type Answer = Result<Reply, VerbError>;
 
@@ -142,6 +144,7 @@ async fn run(env: &VerbEnv, p: Params) -> Answer {
             let _live = LiveWait::new(env, p.session.as_deref().unwrap_or_default());
             wait_agent_state(env, p, deadline).await
         }
+        "screen-settled" => screen_settled(env, p, deadline).await,
         _ => window_idle(env, p, deadline).await,
     }
 }
@@ -306,6 +309,43 @@ async fn window_idle(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
             format!("timed out waiting for window {} to go idle", echo_name(&w.id)),
             Hint::new().param("idle").detail(
                 "The window never stayed quiet for the idle period. Raise timeout, or lower idle if it prints in bursts.",
+            ),
+        )),
+    }
+}
+
+async fn screen_settled(env: &VerbEnv, p: Params, deadline: Instant) -> Answer {
+    let idle_ms = p.idle.filter(|i| *i > 0).unwrap_or(DEFAULT_SETTLED_MS);
+    let (s, w) = target(env, &p).await?;
+    let _live = LiveWait::new(env, &s.name);
+    let (tx, rx) = oneshot::channel();
+    w.addr
+        .send(window::WatchSettled {
+            idle: Duration::from_millis(idle_ms as u64),
+            reply: tx,
+        })
+        .await
+        .map_err(|_| errors::window_gone(&w.id))?;
+    match timeout_at(deadline, rx).await {
+        Ok(Ok(hash)) => Ok(Reply {
+            condition: "screen-settled".into(),
+            matched: true,
+            window: Some(p.window.clone().unwrap_or_default()),
+            window_id: Some(w.id.clone()),
+            idle_ms: Some(idle_ms),
+            hash: Some(hash),
+            ..Default::default()
+        }),
+        // The window dropped the watch: it closed, and its screen with it.
+        Ok(Err(_)) => Err(errors::window_not_found(
+            &w.id,
+            &[],
+            &format!("window {} closed before its screen settled", w.id),
+        )),
+        Err(_) => Err(timeout_error(
+            format!("timed out waiting for window {} to settle", echo_name(&w.id)),
+            Hint::new().param("idle").verb("capture-pane").detail(
+                "The screen kept changing (a spinner or a clock never settles). Capture the pane to see what moves, raise timeout, or lower idle.",
             ),
         )),
     }

@@ -12,6 +12,7 @@ mod input;
 mod lifecycle;
 mod output;
 mod record;
+mod screens;
 mod viewers;
 mod waits;
 
@@ -19,6 +20,7 @@ pub use handover::{Adopted, Freeze, ScreenReplay, Thaw, WindowExport};
 pub use input::{Paste, SendKeys, WriteInput};
 pub use lifecycle::{EndTree, HangUp, KillAndReap};
 pub use record::{IsRecording, StartRecording, StopRecording};
+pub use screens::{CaptureScreen, ScreenCapture, WatchSettled};
 pub use viewers::{AddViewer, RemoveViewer, ScrollbackRows};
 pub use waits::{ScanSince, WatchExit, WatchIdle, WatchOutput};
 
@@ -161,6 +163,8 @@ pub struct Window {
     recording: Option<crate::recorder::Recording>,
     /// A recording stopped for a live upgrade, resumed if the upgrade does not happen.
     paused_recording: Option<crate::recorder::RecordingResume>,
+    /// Screen hashes: the screens handed out for `since`, and `screen-settled` waits.
+    screens: screens::Screens,
     me: actix::WeakAddr<Window>,
 }
 
@@ -286,6 +290,7 @@ impl Window {
             exit_recorded: false,
             recording: None,
             paused_recording: None,
+            screens: Default::default(),
             me: ctx.address().downgrade(),
         }
     }
@@ -362,6 +367,7 @@ impl Handler<Resize> for Window {
         }
         // The emulator first, so output the program draws for the new size lands on a grid of it.
         self.emulator.resize(msg.cols, msg.rows);
+        self.screen_touched(true);
         if let Some(recording) = &mut self.recording {
             recording.resize(msg.cols, msg.rows);
         }

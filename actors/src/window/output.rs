@@ -102,6 +102,7 @@ impl Window {
         // Screens first: a typed key's echo leaves before anything else is done for it.
         self.schedule_flush(ctx);
         self.check_output_watches();
+        self.screen_touched(false);
         self.schedule_events(ctx);
     }
 

@@ -27,6 +27,13 @@ pub struct Args {
     pub start: Option<i64>,
     #[arg(long, value_name = "N")]
     pub end: Option<i64>,
+    /// Print only the rows that differ from the screen of this hash (from --hash, --json or a
+    /// screen-settled wait): a "hash H" line, then "ROW<tab>TEXT" per changed row.
+    #[arg(long, value_name = "HASH", conflicts_with_all = ["scrollback", "lines", "start", "end"])]
+    pub since: Option<String>,
+    /// Print the visible screen's hash instead of its text.
+    #[arg(long, conflicts_with = "since")]
+    pub hash: bool,
 }
 
 /// The typed params this command sends.
@@ -48,6 +55,7 @@ pub fn params(a: &Args) -> Params {
         lines: a.lines,
         start: a.start,
         end: a.end,
+        since: a.since.clone(),
     }
 }
 
@@ -64,13 +72,27 @@ pub fn run(socket: &Path, a: Args) -> Result<i32, Failure> {
             SPEC.name
         ))
     })?;
+    if a.hash {
+        return crate::emit(&format!("{}\n", reply.hash));
+    }
     crate::emit(&print(&reply, io::stdout().is_terminal()))
 }
 
 /// The content as is; a terminal gets a final newline so the prompt does not land on the
 /// last row, a pipe gets exactly what the pane holds.
 fn print(r: &Reply, stdout_is_tty: bool) -> String {
-    let mut out = r.content.clone();
+    if let Some(rows) = &r.rows {
+        // A diff: the new hash to pass next time, whether the old screen was known, the rows.
+        let mut out = format!("hash {}\n", r.hash);
+        if r.since_known == Some(false) {
+            out.push_str("since unknown: every row follows\n");
+        }
+        for row in rows {
+            out.push_str(&format!("{}\t{}\n", row.row, row.text));
+        }
+        return out;
+    }
+    let mut out = r.content.clone().unwrap_or_default();
     if stdout_is_tty && !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
     }
@@ -126,7 +148,7 @@ mod tests {
     #[test]
     fn capture_adds_a_newline_only_for_terminals() {
         let reply = |content: &str| Reply {
-            content: content.into(),
+            content: Some(content.into()),
             ..Default::default()
         };
         assert_eq!(print(&reply("a\nb"), false), "a\nb");
@@ -135,5 +157,31 @@ mod tests {
         assert_eq!(print(&reply(""), true), "");
         // Raw: the styling a capture asked for reaches the terminal.
         assert_eq!(print(&reply("\x1b[1mX"), false), "\x1b[1mX");
+        let diff = Reply {
+            hash: "00000000000000ab".into(),
+            rows: Some(vec![protocol::verbs::capture_pane::ChangedRow {
+                row: 3,
+                text: "new".into(),
+            }]),
+            since_known: Some(false),
+            ..Default::default()
+        };
+        assert_eq!(
+            print(&diff, false),
+            "hash 00000000000000ab\nsince unknown: every row follows\n3\tnew\n"
+        );
+    }
+
+    #[test]
+    fn since_is_sent_and_refuses_ranges() {
+        assert_eq!(
+            sent(&["capture-pane", "--since", "00ff"]),
+            Some(json!({"since": "00ff"}))
+        );
+        assert_eq!(sent(&["capture-pane", "--hash"]), None);
+        assert_eq!(
+            crate::verbs::testing::refused(&["capture-pane", "--since", "00ff", "--lines", "3"]),
+            clap::error::ErrorKind::ArgumentConflict
+        );
     }
 }

@@ -65,6 +65,11 @@ fn print(r: &Reply) -> String {
         },
         "window-idle" => Some(format!("idle for {} ms", r.idle_ms.unwrap_or(0))),
         "agent-state" => r.state.as_ref().map(|st| format!("agent state {st}")),
+        "screen-settled" => Some(format!(
+            "settled for {} ms, hash {}",
+            r.idle_ms.unwrap_or(0),
+            r.hash.as_deref().unwrap_or("")
+        )),
         "session-exists" => Some(format!(
             "session {}",
             shell_quote(r.session.as_deref().unwrap_or(""))
@@ -184,6 +189,14 @@ mod tests {
                 ..reply("agent-state")
             }),
             "matched: agent state done\n"
+        );
+        assert_eq!(
+            print(&Reply {
+                idle_ms: Some(300),
+                hash: Some("00000000000000ab".into()),
+                ..reply("screen-settled")
+            }),
+            "matched: settled for 300 ms, hash 00000000000000ab\n"
         );
     }
 }

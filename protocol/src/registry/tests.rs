@@ -202,7 +202,8 @@ fn unknown_param_is_refused_with_a_hint() {
             "ansi",
             "lines",
             "start",
-            "end"
+            "end",
+            "since"
         ]
     );
     assert!(err.hint.detail.is_some());
@@ -239,11 +240,11 @@ fn defaults_are_filled_in_where_left_out() {
     let spec = find_verb("wait-for").unwrap();
     let filled = with_defaults(
         spec,
-        &json!({"condition": "window-idle", "idle": null, "timeout": 5}),
+        &json!({"condition": "window-idle", "fresh": null, "timeout": 5}),
     );
     assert_eq!(
         filled,
-        json!({"condition": "window-idle", "source": "recent", "fresh": false, "idle": 500, "timeout": 5})
+        json!({"condition": "window-idle", "source": "recent", "fresh": false, "timeout": 5})
     );
     assert_eq!(
         with_defaults(find_verb("list-sessions").unwrap(), &Value::Null),

@@ -17,6 +17,7 @@ pub struct Params {
     pub lines: Option<i64>,
     pub start: Option<i64>,
     pub end: Option<i64>,
+    pub since: Option<String>,
 }
 
 reply_tag!(Tag = "pane_content");
@@ -25,11 +26,31 @@ reply_tag!(Tag = "pane_content");
 pub struct Reply {
     #[serde(rename = "type")]
     pub kind: Tag,
-    pub content: String,
+    /// Left out when `since` was given: `rows` holds the changed rows instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
     pub source: String,
     pub styled: bool,
     pub window_id: String,
+    /// The visible screen's hash (styles included, cursor left out); opaque to clients.
+    #[serde(default)]
+    pub hash: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Vec<ChangedRow>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_known: Option<bool>,
 }
+
+/// A row of the visible screen that differs from the screen `since` named.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ChangedRow {
+    /// 0 is the top row of the screen.
+    pub row: u32,
+    pub text: String,
+}
+
+/// How many screens a window remembers for `since`.
+pub const REMEMBERED_SCREENS: usize = 16;
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "capture-pane",
@@ -48,17 +69,22 @@ pub const SPEC: VerbSpec = VerbSpec {
         ),
         param("start", Int, "First line to return, counting from 1. The range includes it."),
         param("end", Int, "Last line to return, counting from 1. The range includes it."),
+        param("since", Str, "A hash from an earlier capture-pane or screen-settled wait: return only the visible rows that differ from that screen, in rows, instead of content. The window remembers its last 16 screens handed out; an older or unknown hash returns every row with since_known false. Not with source \"recent\", lines, start or end."),
     ],
     returns: &[
-        param("content", Str, "The captured text, rows separated by newlines."),
+        param("content", Str, "The captured text, rows separated by newlines. Left out when since is given."),
         param("source", Str, "The source that was actually read: \"visible\" or \"recent\"."),
         param("styled", Bool, "Whether the content carries ANSI styling."),
         param("window_id", Str, "Id of the window that was read."),
+        param("hash", Str, "Hash of the visible screen's text and styles (the cursor does not count), to pass as since later or compare with a screen-settled wait's. Opaque: compare it, do not parse it."),
+        param("rows", ObjectList, "With since: the rows that differ, each {row, text}; row 0 is the top of the screen, text is plain or styled as asked. A row whose styles alone changed is listed too."),
+        param("since_known", Bool, "With since: false when the window no longer remembers that screen (every row is returned)."),
     ],
     examples: &[
         r#"{"id":1,"verb":"capture-pane","params":{"session":"work"}}"#,
         r#"{"id":2,"verb":"capture-pane","params":{"session":"work","source":"recent","lines":50}}"#,
         r#"{"id":3,"verb":"capture-pane","params":{"window":"build","styled":true,"start":1,"end":10}}"#,
+        r#"{"id":4,"verb":"capture-pane","params":{"session":"work","since":"9f3b2c0d4e5a6b7c"}}"#,
     ],
 };
 
@@ -106,10 +132,25 @@ impl Params {
             };
             return Err(VerbError::new(ErrorCode::InvalidParams, message).with_hint(hint));
         }
-        Ok(CaptureMode {
+        let mode = CaptureMode {
             scrollback: source == "recent" || self.scrollback.unwrap_or(false),
             styled: self.styled.unwrap_or(false) || self.ansi.unwrap_or(false),
-        })
+        };
+        if self.since.is_some() {
+            let narrowed = [self.lines, self.start, self.end]
+                .iter()
+                .any(|n| n.is_some_and(|n| n > 0));
+            if mode.scrollback || narrowed {
+                return Err(VerbError::new(
+                    ErrorCode::InvalidParams,
+                    "since compares whole visible screens: it cannot be combined with source \"recent\", lines, start or end",
+                )
+                .with_hint(Hint::new().param("since").detail(
+                    "Drop since to read scrollback or a range of lines, or drop those to read the rows changed since a screen.",
+                )));
+            }
+        }
+        Ok(mode)
     }
 }
 
@@ -217,6 +258,11 @@ mod tests {
         assert_eq!(err.hint.param.as_deref(), Some("source"));
         assert_eq!(err.hint.accepted, ["visible", "recent"]);
         assert_eq!(err.hint.did_you_mean.as_deref(), Some("recent"));
+
+        assert!(p(json!({"since": "00ff"})).is_ok());
+        let err = p(json!({"since": "00ff", "source": "recent"})).unwrap_err();
+        assert_eq!(err.hint.param.as_deref(), Some("since"));
+        assert!(p(json!({"since": "00ff", "lines": 3})).is_err());
 
         let err = p(json!({"source": "recent-unwrapped"})).unwrap_err();
         assert_eq!(err.hint.did_you_mean.as_deref(), Some("recent"));

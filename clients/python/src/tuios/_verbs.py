@@ -76,6 +76,7 @@ class VerbMethods:
         lines: Optional[int] = None,
         start: Optional[int] = None,
         end: Optional[int] = None,
+        since: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``capture-pane``: Return the text of a window's terminal: the visible screen,
         or scrollback followed by the screen, plain or with ANSI styling, optionally
@@ -95,13 +96,27 @@ class VerbMethods:
                 when start or end is given.
             start: First line to return, counting from 1. The range includes it.
             end: Last line to return, counting from 1. The range includes it.
+            since: A hash from an earlier capture-pane or screen-settled wait: return only the
+                visible rows that differ from that screen, in rows, instead of content. The
+                window remembers its last 16 screens handed out; an older or unknown hash
+                returns every row with since_known false. Not with source "recent", lines, start
+                or end.
 
         Returns:
             The result object, with these keys among others:
-            content (string): The captured text, rows separated by newlines.
+            content (string): The captured text, rows separated by newlines. Left out when since
+                is given.
             source (string): The source that was actually read: "visible" or "recent".
             styled (bool): Whether the content carries ANSI styling.
             window_id (string): Id of the window that was read.
+            hash (string): Hash of the visible screen's text and styles (the cursor does not
+                count), to pass as since later or compare with a screen-settled wait's. Opaque:
+                compare it, do not parse it.
+            rows ([]object): With since: the rows that differ, each {row, text}; row 0 is the
+                top of the screen, text is plain or styled as asked. A row whose styles alone
+                changed is listed too.
+            since_known (bool): With since: false when the window no longer remembers that
+                screen (every row is returned).
         """
         return self._verb(
             "capture-pane",
@@ -115,6 +130,7 @@ class VerbMethods:
                 "lines": lines,
                 "start": start,
                 "end": end,
+                "since": since,
             },
         )
 
@@ -1342,7 +1358,7 @@ class VerbMethods:
 
         Args:
             condition: What to wait for. Accepted: session-exists, window-output, window-exit,
-                window-idle, agent-state.
+                window-idle, agent-state, screen-settled.
             session: Session name. Leave it out to use the session that was active most
                 recently.
             window: Window to act on: its id, a unique id prefix, the index list-windows shows,
@@ -1352,7 +1368,9 @@ class VerbMethods:
                 Accepted: visible, recent. Default: recent.
             fresh: Only output that arrives after the wait began can match (window-output).
                 Default: false.
-            idle: Milliseconds without output that count as idle (window-idle). Default: 500.
+            idle: Milliseconds without output that count as idle (window-idle, default 500), or
+                without a change to the visible screen's text and styles that count as settled
+                (screen-settled, default 300). Both count from the wait's start at the earliest.
             timeout: Milliseconds to wait before failing with the timeout code. Default: 30000.
             until: agent-state: the states to wait for, comma-separated, e.g. "idle,done".
                 Required by that condition. Accepted: none, working, needs_input, idle, done,
@@ -1368,10 +1386,13 @@ class VerbMethods:
             window_id (string): Id of the window the condition held for.
             pattern (string): window-output: the pattern that matched.
             match (string): window-output: the text that matched.
-            idle_ms (int): window-idle: the quiet time waited for, in milliseconds.
+            idle_ms (int): window-idle and screen-settled: the quiet time waited for, in
+                milliseconds.
             state (string): agent-state: the state that was reached.
             exit_code (int): window-exit: the program's exit status, when it exited normally.
             signal (int): window-exit: the signal that ended the program, when one did.
+            hash (string): screen-settled: the settled screen's hash, as capture-pane returns it
+                (usable as its since).
         """
         return self._verb(
             "wait-for",

@@ -14,15 +14,22 @@ removed.
 Settings (ini file or command line): ``tuios_bin`` / ``--tuios-bin`` names the executable
 (default ``$TUIOS_BIN``, then ``tuios`` on ``PATH``; a missing one is an error, never a skip);
 ``tuios_shell`` is the shell the windows run (default ``/bin/sh``).
+
+Snapshots: ``tuios_session.assert_screen(name)`` compares a window's screen with the golden file
+``__snapshots__/<test module>/<name>.txt`` beside the test (see :mod:`tuios.snapshots` for how
+screens are normalised); ``--tuios-update-snapshots`` writes the files instead of comparing.
+``tuios_session.record(window)`` records a window to an asciicast file kept under pytest's
+temporary directory; a failed test's report lists the files.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
+from . import snapshots
 from .client import Client
 from .daemon import PrivateDaemon
 from .errors import Timeout, TuiosError
@@ -40,6 +47,13 @@ def pytest_addoption(parser: Any) -> None:
         default=None,
         help="tuios executable for the tuios_session fixture (default: $TUIOS_BIN, then PATH)",
     )
+    group.addoption(
+        snapshots.UPDATE_OPTION,
+        dest="tuios_update_snapshots",
+        action="store_true",
+        default=False,
+        help="write the golden files of tuios_session.assert_screen instead of comparing",
+    )
     parser.addini("tuios_bin", "tuios executable for the tuios_session fixture", default="")
     parser.addini("tuios_shell", "shell run by the windows of tuios_session", default="/bin/sh")
 
@@ -51,10 +65,25 @@ class TuiosSession:
     the session (and, unless told otherwise, its first window). Times are milliseconds.
     """
 
-    def __init__(self, daemon: PrivateDaemon, client: Client, name: str):
+    def __init__(
+        self,
+        daemon: PrivateDaemon,
+        client: Client,
+        name: str,
+        test_file: Optional[str] = None,
+        update_snapshots: bool = False,
+        recordings_dir: Optional[Callable[[], str]] = None,
+    ):
         self.daemon = daemon
         self.client = client
         self.name = name
+        #: The test's file: snapshots live in ``__snapshots__/<its module>/`` beside it.
+        self.test_file = test_file
+        #: Write snapshots instead of comparing (``--tuios-update-snapshots``).
+        self.update_snapshots = update_snapshots
+        #: The .cast files :meth:`record` started; a failed test's report lists them.
+        self.recordings: List[str] = []
+        self._recordings_dir = recordings_dir
         #: Id of the window the session was created with.
         self.window: str = self.windows()[0]["window_id"]
 
@@ -119,6 +148,54 @@ class TuiosSession:
             timeout=timeout,
         )
 
+    def wait_for_settled(
+        self, window: Optional[str] = None, *, idle: int = 300, timeout: int = DEFAULT_WAIT_MS
+    ) -> Dict[str, Any]:
+        """Block until the window's screen (text and styles, not the cursor) has not changed
+        for ``idle`` milliseconds, counted from this call at the earliest (``wait-for
+        screen-settled``). The result's ``hash`` is the settled screen's, as ``capture-pane``
+        reports it. A screen that never stops moving (a spinner, a clock) raises
+        :class:`~tuios.errors.Timeout`."""
+        return self.client.wait_for(
+            "screen-settled",
+            session=self.name,
+            window=self._target(window),
+            idle=idle,
+            timeout=timeout,
+        )
+
+    def assert_screen(self, name: str, window: Optional[str] = None, styled: bool = False) -> None:
+        """Compare the window's visible screen with the snapshot ``name`` (the file
+        ``__snapshots__/<test module>/<name>.txt`` beside the test); raise AssertionError with a
+        row-by-row diff when they differ or the snapshot is missing. With
+        ``--tuios-update-snapshots`` the snapshot is written from the screen instead. Wait for
+        the screen first (:meth:`wait_for_settled`): the screen is taken as it is."""
+        __tracebackhide__ = True  # pytest shows the test's line, not this one
+        if self.test_file is None:
+            raise RuntimeError("assert_screen needs the test's file: use the tuios_session fixture")
+        path = snapshots.snapshot_path(self.test_file, name)
+        screen = self.capture(window, styled=styled)
+        snapshots.check(path, screen, self.update_snapshots)
+
+    def record(
+        self, window: Optional[str] = None, *, path: Optional[str] = None, input: bool = False
+    ) -> List[str]:
+        """Record the window to an asciicast v2 file (``record-start``) until the daemon stops
+        after the test; returns the files. They go to ``path``, by default a directory under
+        pytest's temporary directory (which outlives the test, unlike the daemon's), and a
+        failed test's report lists them."""
+        directory = path
+        if directory is None:
+            if self._recordings_dir is None:
+                raise RuntimeError("record needs a directory outside the fixture: pass path")
+            directory = self._recordings_dir()
+        result = self.client.record_start(
+            session=self.name, window=self._target(window), path=directory, input=input or None
+        )
+        files = [str(f) for f in result.get("files", [])]
+        self.recordings.extend(files)
+        return files
+
     def wait_for_prompt(
         self, window: Optional[str] = None, *, timeout: int = DEFAULT_WAIT_MS
     ) -> None:
@@ -134,11 +211,21 @@ class TuiosSession:
             ) from e
 
     def capture(
-        self, window: Optional[str] = None, *, source: str = "visible", lines: Optional[int] = None
+        self,
+        window: Optional[str] = None,
+        *,
+        source: str = "visible",
+        lines: Optional[int] = None,
+        styled: bool = False,
     ) -> str:
-        """The window's text: the visible screen, or with ``source="recent"`` scrollback too."""
+        """The window's text: the visible screen, or with ``source="recent"`` scrollback too;
+        with ``styled``, ANSI styling included."""
         result = self.client.capture_pane(
-            session=self.name, window=self._target(window), source=source, lines=lines
+            session=self.name,
+            window=self._target(window),
+            source=source,
+            lines=lines,
+            styled=styled or None,
         )
         return str(result.get("content", ""))
 
@@ -206,12 +293,25 @@ def tuios_daemon(request: Any) -> Iterator[PrivateDaemon]:
 
 
 @pytest.fixture
-def tuios_session(request: Any, tuios_daemon: PrivateDaemon) -> Iterator[TuiosSession]:
+def tuios_session(
+    request: Any, tuios_daemon: PrivateDaemon, tmp_path_factory: Any
+) -> Iterator[TuiosSession]:
     """A fresh session (one shell window) on a private daemon, with a connected client."""
     name = tuios_daemon.new_session(_session_name(request.node))
     client = Client(tuios_daemon.socket_path)
     try:
-        session = TuiosSession(tuios_daemon, client, name)
+
+        def recordings_dir() -> str:
+            return str(tmp_path_factory.mktemp("tuios-recordings"))
+
+        session = TuiosSession(
+            tuios_daemon,
+            client,
+            name,
+            recordings_dir=recordings_dir,
+            test_file=str(getattr(request.node, "path", None) or request.node.fspath),
+            update_snapshots=bool(request.config.getoption("tuios_update_snapshots")),
+        )
         _sessions(request.node).append(session)
         session.wait_for_prompt()
         yield session
@@ -246,6 +346,11 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
             report.sections.append(
                 (f"tuios capture: session {session.name}", f"(capture failed: {e})\n")
             )
+    recordings = [f for s in getattr(item, "_tuios_sessions", []) for f in s.recordings]
+    if recordings:
+        # Written to the end: the daemon stops the recordings as it stops, before the report
+        # is printed.
+        report.sections.append(("tuios recordings", "\n".join(recordings) + "\n"))
     for daemon in getattr(item, "_tuios_daemons", []):
         if daemon.process is not None and not daemon.running:
             report.sections.append(("tuios daemon log (the daemon exited)", daemon.log()))
