@@ -163,6 +163,16 @@ fn a_diff_holds_the_changed_row_alone_and_the_cursor_does_not_count() {
         "invalid_params",
     );
     assert_eq!(err["hint"]["param"], "since", "{err}");
+
+    // A resize is a new screen, whatever the text: every row is listed against the old one.
+    conn.ok(
+        "resize",
+        json!({"session": s, "window": w, "width": 50, "height": 12}),
+    );
+    let resized = conn.capture_result(&s, &w, json!({"since": after}));
+    assert_eq!(resized["since_known"], true, "{resized}");
+    assert_ne!(hash_of(&resized), after);
+    assert_eq!(resized["rows"].as_array().unwrap().len(), 12, "{resized}");
 }
 
 #[test]

@@ -47,6 +47,8 @@ struct Settling {
     stable_since: Instant,
     /// A change was seen since the timer last fired; output is not hashed until it fires again.
     changed: bool,
+    /// The last resize while waits were live: it changes the screen without output.
+    resized_at: Option<Instant>,
 }
 
 #[derive(Default)]
@@ -162,6 +164,7 @@ impl Handler<WatchSettled> for Window {
                 hash,
                 stable_since: self.last_output,
                 changed: false,
+                resized_at: None,
             });
         }
         self.screens.watches.push(SettleWatch {
@@ -180,10 +183,15 @@ impl Window {
         let Some(settling) = s.settling.as_mut() else {
             return;
         };
+        if resized {
+            settling.resized_at = Some(Instant::now());
+            settling.changed = true;
+            return;
+        }
         if settling.changed {
             return;
         }
-        if resized || s.digest.update(&self.emulator) != settling.hash {
+        if s.digest.update(&self.emulator) != settling.hash {
             settling.changed = true;
         }
     }
@@ -204,9 +212,12 @@ impl Window {
             return;
         };
         if settling.changed {
-            // Whatever changed, the screen has read as it does now since the last output.
+            // Whatever changed, the screen has read as it does now since the last output (or
+            // resize).
             settling.hash = self.screens.digest.update(&self.emulator);
-            settling.stable_since = last_output;
+            settling.stable_since = settling
+                .resized_at
+                .map_or(last_output, |r| r.max(last_output));
             settling.changed = false;
         }
         let stable_since = settling.stable_since;
