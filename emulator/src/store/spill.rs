@@ -1,0 +1,140 @@
+//! The store's byte budget (`history_bytes`): past it the oldest sealed blocks go to disk as
+//! they are (see `disk`), or are dropped when the window has no history file. Rows on disk
+//! keep their numbers and read back like rows in memory.
+
+use super::disk::{Disk, HistoryFile, Outgoing};
+use super::read::{RowBytes, RowView};
+use super::{Block, Store, BLOCK};
+
+impl Store {
+    /// Sets the memory budget in bytes and where rows past it go (`None`: they are dropped).
+    pub fn set_limits(&mut self, budget: usize, file: Option<HistoryFile>) {
+        self.budget = budget;
+        self.disk = file.map(Disk::new);
+        self.heap_checked = self.heap_bytes();
+        self.new_blocks = 0;
+    }
+
+    /// Whether the heap may have passed the budget: exact after `enforce_budget`, then an
+    /// upper bound counting each new block as full (blocks released meanwhile not subtracted),
+    /// so the check costs nothing per row.
+    pub fn maybe_over_budget(&self) -> bool {
+        self.heap_checked + self.new_blocks * BLOCK > self.budget
+    }
+
+    /// Brings the heap under the budget: packs sealed blocks, then moves the oldest to disk
+    /// (or drops them) while it is still over. The open block always stays.
+    pub fn enforce_budget(&mut self) {
+        let mut heap = self.heap_bytes();
+        if heap > self.budget {
+            self.compact();
+            heap = self.heap_bytes();
+        }
+        let mut spilled = false;
+        while heap > self.budget && self.blocks.len() > 1 {
+            heap = heap.saturating_sub(self.spill_oldest());
+            spilled = true;
+        }
+        if spilled && self.rows.capacity() > 2 * self.rows.len() + 64 {
+            // The row index only grows; give back what spilled rows left unused.
+            self.rows
+                .shrink_to(self.rows.len() + self.rows.len() / 2 + 64);
+        }
+        self.heap_checked = self.heap_bytes();
+        self.new_blocks = 0;
+    }
+
+    /// Rows dropped for a byte budget since the last call.
+    pub fn take_dropped(&mut self) -> u64 {
+        std::mem::take(&mut self.dropped)
+    }
+
+    /// Moves the oldest block and its rows out of memory; returns the heap bytes freed.
+    fn spill_oldest(&mut self) -> usize {
+        let seq = self.first_block;
+        let n = self.rows.iter().take_while(|m| m.block == seq).count();
+        let Some(block) = self.blocks.pop_front() else {
+            return 0;
+        };
+        let freed = block.heap_bytes();
+        self.first_block = self.first_block.wrapping_add(1);
+        if self
+            .unpacked
+            .get_mut()
+            .as_ref()
+            .is_some_and(|(s, _)| *s == seq)
+        {
+            *self.unpacked.get_mut() = None;
+        }
+        let first = self.pushed - self.rows.len() as u64;
+        if self.disk.is_some() {
+            let table: Vec<(u16, u16)> = (0..n)
+                .map(|i| (self.rows[i].len, self.width(i) as u16))
+                .collect();
+            let disk = self.disk.as_mut().expect("checked");
+            let (bytes, raw_len, packed) = match &block {
+                Block::Open(v) => (&v[..], v.len(), false),
+                Block::Packed { bytes, len } => (&bytes[..], *len, true),
+            };
+            self.dropped += disk.write(&Outgoing {
+                first,
+                rows: &table,
+                raw_len,
+                bytes,
+                packed,
+            });
+        } else {
+            self.dropped += n as u64;
+        }
+        self.rows.drain(..n);
+        let first_seq = self.pushed - self.rows.len() as u64;
+        while self.widths.len() > 1 && self.widths[1].0 <= first_seq {
+            self.widths.pop_front();
+        }
+        freed
+    }
+
+    /// Rows kept on disk.
+    pub fn disk_rows(&self) -> u64 {
+        self.disk.as_ref().map_or(0, Disk::rows)
+    }
+
+    /// Rows kept, on disk and in memory.
+    pub fn kept(&self) -> u64 {
+        self.disk_rows() + self.rows.len() as u64
+    }
+
+    /// Bytes of history on disk for this window.
+    pub fn disk_bytes(&self) -> u64 {
+        self.disk.as_ref().map_or(0, Disk::bytes)
+    }
+
+    /// Row number `n`, wherever it is kept; None when it is not.
+    pub fn line(&self, n: u64) -> Option<RowView<'_>> {
+        let mem_first = self.pushed - self.rows.len() as u64;
+        if n >= self.pushed {
+            return None;
+        }
+        if n >= mem_first {
+            return Some(self.row((n - mem_first) as usize));
+        }
+        let (bytes, width, wrapped) = self.disk.as_ref()?.row(n)?;
+        Some(RowView {
+            bytes: RowBytes::Owned(bytes),
+            width: usize::from(width),
+            wrapped,
+        })
+    }
+
+    pub(crate) fn disk(&self) -> Option<&Disk> {
+        self.disk.as_ref()
+    }
+
+    /// Drops the oldest kept row (the ring is full).
+    pub(super) fn drop_oldest_kept(&mut self) {
+        match &mut self.disk {
+            Some(disk) if disk.rows() > 0 => disk.hide_oldest(),
+            _ => self.drop_oldest(),
+        }
+    }
+}
