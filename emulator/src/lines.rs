@@ -7,7 +7,10 @@
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
 
-use crate::store::disk::{HistoryFile, Loaded};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::store::disk::{DiskBudget, Loaded};
 use crate::store::RowView;
 use crate::{render_row, Emulator};
 
@@ -35,8 +38,13 @@ pub struct HistoryStats {
 
 impl Emulator {
     /// Bounds the history by bytes too: past `memory_bytes` the oldest packed blocks go to
-    /// `file` (or are dropped without one; see `Effects::history_dropped`).
-    pub fn set_history_limits(&mut self, memory_bytes: usize, file: Option<HistoryFile>) {
+    /// `file` (created 0600 when first needed, removed with the emulator), counted in the
+    /// shared disk budget; without one they are dropped (see `Effects::history_dropped`).
+    pub fn set_history_limits(
+        &mut self,
+        memory_bytes: usize,
+        file: Option<(PathBuf, Arc<DiskBudget>)>,
+    ) {
         self.store.set_limits(memory_bytes, file);
     }
 
@@ -47,6 +55,12 @@ impl Emulator {
             disk_bytes: self.store.disk_bytes(),
             memory_bytes: self.store.heap_bytes(),
         }
+    }
+
+    /// Number of the oldest line kept in memory (not on disk).
+    pub fn memory_first_row(&self) -> u64 {
+        self.first_row()
+            .max(self.store.pushed() - self.store.len() as u64)
     }
 
     /// Lines numbered `from..to` that are kept (history, then screen), joined by '\n'.
@@ -136,16 +150,16 @@ impl Emulator {
         };
         if lo < hi {
             let newest = order == SearchOrder::Newest;
-            let parts: [&dyn Fn(&mut Scan<'_>, bool) -> bool; 3] = [
-                &|s, newest| self.scan_disk(s, newest),
-                &|s, newest| self.scan_memory(s, newest),
-                &|s, newest| self.scan_screen(s, newest),
-            ];
-            if newest {
-                let _ = parts.iter().rev().all(|p| p(&mut s, true));
+            // Oldest first: disk, memory, screen; newest first the other way round.
+            let _ = if newest {
+                self.scan_screen(&mut s, true)
+                    && self.scan_memory(&mut s, true)
+                    && self.scan_disk(&mut s, true)
             } else {
-                let _ = parts.iter().all(|p| p(&mut s, false));
-            }
+                self.scan_disk(&mut s, false)
+                    && self.scan_memory(&mut s, false)
+                    && self.scan_screen(&mut s, false)
+            };
         }
         let next = if s.hits.len() < s.limit {
             None

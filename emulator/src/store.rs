@@ -96,6 +96,8 @@ pub(crate) struct Store {
     open_rows: usize,
     /// Where rows past the budget go, when the window has a history file.
     disk: Option<disk::Disk>,
+    /// The history file to create when the first block leaves memory.
+    disk_plan: Option<(std::path::PathBuf, std::sync::Arc<disk::DiskBudget>)>,
     /// Rows dropped for a byte budget, not yet taken.
     dropped: u64,
 }
@@ -118,6 +120,7 @@ impl Store {
             new_blocks: 0,
             open_rows: 0,
             disk: None,
+            disk_plan: None,
             dropped: 0,
         }
     }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::{DiskBudget, Emulator, HistoryFile, SearchOrder};
+use crate::{DiskBudget, Emulator, SearchOrder};
 
 /// A fresh directory for one test's history file (removed with the guard).
 struct Dir(PathBuf);
@@ -30,8 +30,7 @@ fn line(i: u64) -> String {
 /// An emulator of 80x24 that printed `n` numbered lines with a 64 KiB memory budget.
 fn flooded(dir: &Dir, n: u64, budget: &Arc<DiskBudget>) -> (Emulator, u64) {
     let mut e = Emulator::new(80, 24, 10_000_000);
-    let file = HistoryFile::create(&dir.0.join("w.hist"), budget.clone()).unwrap();
-    e.set_history_limits(64 * 1024, Some(file));
+    e.set_history_limits(64 * 1024, Some((dir.0.join("w.hist"), budget.clone())));
     let mut dropped = 0;
     let mut chunk = String::new();
     for i in 0..n {

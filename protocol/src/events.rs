@@ -22,6 +22,8 @@ pub const EVENT_TYPES: &[&str] = &[
     // Extensions: a window's recording (record-start) began or ended.
     "recording-started",
     "recording-stopped",
+    // Extension: lines left a window's history for a byte budget (`lines` says how many).
+    "history-dropped",
 ];
 
 /// Conditions `wait-for` understands.
@@ -75,6 +77,9 @@ pub struct Event {
     /// `recording-stopped`: stopped, max_bytes, disk_full, overflow or window_closed.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub reason: String,
+    /// `history-dropped`: how many lines left the history.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lines: u64,
     /// Unix time in nanoseconds.
     #[serde(skip_serializing_if = "is_zero")]
     pub time: u64,

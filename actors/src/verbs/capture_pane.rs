@@ -13,14 +13,21 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbE
     let s = session(env, params.session).await?;
     let w = window(&s, params.window).await?;
     let (scrollback, styled) = (mode.scrollback, mode.styled);
-    let content = mailbox(w.addr.send(win::Capture { scrollback, styled }).await)
-        .map_err(|_| errors::window_gone(&w.id))?;
-    let content = slice_capture(
-        &content,
-        params.lines.unwrap_or(0),
-        params.start.unwrap_or(0),
-        params.end.unwrap_or(0),
-    );
+    let (start, end) = (params.start.unwrap_or(0), params.end.unwrap_or(0));
+    let content = if start > 0 || end > 0 {
+        // A range reads only its lines, wherever they are kept (history on disk included).
+        let lines = win::CaptureLines {
+            scrollback,
+            styled,
+            start,
+            end,
+        };
+        mailbox(w.addr.send(lines).await).map_err(|_| errors::window_gone(&w.id))?
+    } else {
+        let content = mailbox(w.addr.send(win::Capture { scrollback, styled }).await)
+            .map_err(|_| errors::window_gone(&w.id))?;
+        slice_capture(&content, params.lines.unwrap_or(0), 0, 0)
+    };
     Ok(Reply {
         content,
         // The source actually read, whichever spelling asked for it.

@@ -32,14 +32,14 @@ const HEADER: usize = 16;
 #[derive(Debug)]
 pub struct DiskBudget {
     used: AtomicU64,
-    limit: u64,
+    limit: AtomicU64,
 }
 
 impl DiskBudget {
     pub fn new(limit: u64) -> Arc<DiskBudget> {
         Arc::new(DiskBudget {
             used: AtomicU64::new(0),
-            limit,
+            limit: AtomicU64::new(limit),
         })
     }
 
@@ -49,7 +49,12 @@ impl DiskBudget {
     }
 
     pub fn limit(&self) -> u64 {
-        self.limit
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// A new limit, applied from the next block written.
+    pub fn set_limit(&self, limit: u64) {
+        self.limit.store(limit, Ordering::Relaxed);
     }
 
     fn add(&self, n: u64) -> u64 {
@@ -220,7 +225,7 @@ impl Disk {
         self.count += u64::from(rows);
         let mut total = self.file.budget.add(len);
         let mut dropped = 0;
-        while total > self.file.budget.limit && !self.blocks.is_empty() {
+        while total > self.file.budget.limit() && !self.blocks.is_empty() {
             let b = self.blocks[0];
             dropped += self.drop_oldest_block();
             total = total.saturating_sub(u64::from(b.len));
@@ -248,7 +253,10 @@ impl Disk {
         }
         use rustix::fs::{fallocate, FallocateFlags};
         let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
-        if let Err(e) = fallocate(&self.file.file, flags, b.off, u64::from(b.len)) {
+        // From the start of the file: blocks always go oldest first, so everything before this
+        // one is gone too, and the file system blocks shared with earlier records get freed.
+        let end = b.off + u64::from(b.len);
+        if let Err(e) = fallocate(&self.file.file, flags, 0, end) {
             tracing::debug!(error = %e, "cannot free dropped history on disk");
         }
         if self.blocks.is_empty() {

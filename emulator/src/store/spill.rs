@@ -2,15 +2,21 @@
 //! they are (see `disk`), or are dropped when the window has no history file. Rows on disk
 //! keep their numbers and read back like rows in memory.
 
-use super::disk::{Disk, HistoryFile, Outgoing};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::disk::{Disk, DiskBudget, HistoryFile, Outgoing};
 use super::read::{RowBytes, RowView};
 use super::{Block, Store, BLOCK};
 
 impl Store {
     /// Sets the memory budget in bytes and where rows past it go (`None`: they are dropped).
-    pub fn set_limits(&mut self, budget: usize, file: Option<HistoryFile>) {
+    /// The file is created when the first block leaves memory, so a window that never passes
+    /// its budget costs no file and no descriptor.
+    pub fn set_limits(&mut self, budget: usize, file: Option<(PathBuf, Arc<DiskBudget>)>) {
         self.budget = budget;
-        self.disk = file.map(Disk::new);
+        self.disk = None;
+        self.disk_plan = file;
         self.heap_checked = self.heap_bytes();
         self.new_blocks = 0;
     }
@@ -67,11 +73,22 @@ impl Store {
             *self.unpacked.get_mut() = None;
         }
         let first = self.pushed - self.rows.len() as u64;
-        if self.disk.is_some() {
-            let table: Vec<(u16, u16)> = (0..n)
+        if let Some((path, budget)) = self.disk_plan.take() {
+            match HistoryFile::create(&path, budget) {
+                Ok(file) => self.disk = Some(Disk::new(file)),
+                // Not retried: the history stays bounded by memory, older lines are dropped.
+                Err(e) => {
+                    tracing::warn!(path = %path.display(), error = %e, "cannot create a history file; lines past the memory budget are dropped")
+                }
+            }
+        }
+        let table: Vec<(u16, u16)> = match self.disk {
+            Some(_) => (0..n)
                 .map(|i| (self.rows[i].len, self.width(i) as u16))
-                .collect();
-            let disk = self.disk.as_mut().expect("checked");
+                .collect(),
+            None => Vec::new(),
+        };
+        if let Some(disk) = &mut self.disk {
             let (bytes, raw_len, packed) = match &block {
                 Block::Open(v) => (&v[..], v.len(), false),
                 Block::Packed { bytes, len } => (&bytes[..], *len, true),

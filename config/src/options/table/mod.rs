@@ -30,7 +30,7 @@ pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
 /// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`.
-pub(super) static OPTIONS: [OptionSpec; 87] = join(&[
+pub(super) static OPTIONS: [OptionSpec; 89] = join(&[
     appearance::APPEARANCE_HEAD,
     sidebar::SIDEBAR,
     appearance::APPEARANCE_TAIL,
