@@ -392,3 +392,7 @@ pub(crate) fn decode_record(first: u64, buf: &[u8]) -> Option<Loaded> {
         bytes,
     })
 }
+
+#[cfg(test)]
+#[path = "disk_tests.rs"]
+mod tests;
