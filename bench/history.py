@@ -30,14 +30,20 @@ WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "
 
 
 def write_lines(path):
-    """LINES lines of 30-80 bytes (newline excluded), numbered, the first one marked."""
+    """LINES lines of 30-80 bytes (newline excluded): a number, then words cut from a fixed
+    pseudo-random text (so the blocks pack like real output, not like padding); the first line
+    carries the marker."""
+    import random
+    rng = random.Random(36)
+    text = " ".join(rng.choice(WORDS) + str(rng.randrange(1000)) for _ in range(200_000))
+    span = len(text) - 100
     with open(path, "w") as f:
         chunk = []
         for i in range(LINES):
             n = 30 + (i * 7919) % 51
-            head = f"{OLDEST} {i}" if i == 0 else f"{i:08d} {WORDS[i % 19]} {WORDS[(i * 7) % 19]}"
-            line = (head + " " + "x" * n)[:n] if len(head) < n else head[:n]
-            chunk.append(line)
+            head = f"{OLDEST} {i} " if i == 0 else f"{i:08d} "
+            start = (i * 104729) % span
+            chunk.append((head + text[start:start + n])[:n])
             if len(chunk) == 100_000:
                 f.write("\n".join(chunk) + "\n")
                 chunk = []
@@ -134,6 +140,41 @@ def flood(base, path, options):
         d.stop()
 
 
+def tmux_flood(base, path):
+    """The same file in a tmux pane keeping every line (history-limit = LINES): time until the
+    program's end is signalled, the server's RSS growth, and the tmux way to search the whole
+    history (capture-pane of it, then a regex over the text)."""
+    import re
+    if not shutil.which("tmux"):
+        return None
+    server = f"tuios-history-{os.getpid()}"
+    tmux = ["tmux", "-L", server, "-f", "/dev/null"]
+    env = dict(os.environ, TMUX="")
+    try:
+        subprocess.run(tmux + ["new-session", "-d", "-x", "80", "-y", "24", "sh"], check=True, env=env)
+        subprocess.run(tmux + ["set-option", "-g", "history-limit", str(max(LINES, 2000))], check=True, env=env)
+        pid = int(subprocess.run(tmux + ["display-message", "-p", "#{pid}"], check=True, env=env,
+                                 capture_output=True, text=True).stdout)
+        before = status_kb(pid, "VmRSS")
+        start = time.perf_counter()
+        subprocess.run(tmux + ["new-window", "-d", f"cat {path}; tmux -L {server} wait-for -S done; sleep 100000"],
+                       check=True, env=env)
+        subprocess.run(tmux + ["wait-for", "done"], check=True, env=env)
+        elapsed = time.perf_counter() - start
+        time.sleep(3)
+        out = {"seconds": elapsed, "growth_mib": (status_kb(pid, "VmRSS") - before) / 1024,
+               "peak_mib": (status_kb(pid, "VmHWM") - before) / 1024}
+        t = time.perf_counter()
+        text = subprocess.run(tmux + ["capture-pane", "-p", "-t", ":1", "-S", "-", "-E", "-"],
+                              check=True, env=env, capture_output=True, text=True).stdout
+        found = [n for n, line in enumerate(text.split("\n")) if re.search(OLDEST, line)]
+        out["search_newest"] = time.perf_counter() - t
+        out["search_hit"] = found[0] if found else None
+        return out
+    finally:
+        subprocess.run(tmux + ["kill-server"], env=env, capture_output=True)
+
+
 def main():
     base = tempfile.mkdtemp(prefix="tuios-history-bench-")
     try:
@@ -146,6 +187,10 @@ def main():
         for _ in range(RUNS):
             runs["default history (10,000 lines)"].append(flood(base, path, {}))
             runs["every line kept (8 MiB memory + disk)"].append(flood(base, path, long_history))
+        if os.environ.get("HISTORY_TMUX", "1") == "1":
+            t = tmux_flood(base, path)
+            if t:
+                runs["tmux, history-limit = every line (capture-pane -S - and a regex)"] = [t]
         print("| window | throughput, median | RSS growth after | RSS peak growth | disk | search, pattern only on the oldest line | search oldest-first | capture-pane 100 lines mid-history |")
         print("|---|---|---|---|---|---|---|---|")
         for name, rs in runs.items():
@@ -153,11 +198,11 @@ def main():
             row = [name, f"{secs:.2f} s ({size / secs / 1e6:.1f} MB/s)",
                    f"{max(r['growth_mib'] for r in rs):.1f} MiB",
                    f"{max(r['peak_mib'] for r in rs):.1f} MiB",
-                   f"{max(r['disk_mib'] for r in rs):.0f} MiB"]
+                   f"{max(r.get('disk_mib', 0) for r in rs):.0f} MiB"]
             if "search_newest" in rs[0]:
-                row += [f"{statistics.median(r['search_newest'] for r in rs):.2f} s (line {rs[0]['search_hit']})",
-                        f"{statistics.median(r['search_oldest'] for r in rs) * 1000:.1f} ms",
-                        f"{statistics.median(r['range_ms'] for r in rs):.1f} ms"]
+                row += [f"{statistics.median(r['search_newest'] for r in rs):.2f} s (line {rs[0]['search_hit']})"]
+                row += [f"{statistics.median(r[k] for r in rs) * m:.1f} ms" if k in rs[0] else "-"
+                        for k, m in (("search_oldest", 1000), ("range_ms", 1))]
             else:
                 row += ["-", "-", "-"]
             print("| " + " | ".join(row) + " |")

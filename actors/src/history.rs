@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use emulator::DiskBudget;
+use emulator::{DiskBudget, HistoryPlan, HistoryWriter};
 
 /// The daemon's history directory and disk budget, shared by every window.
 #[derive(Clone, Debug)]
@@ -18,6 +18,8 @@ pub struct HistoryFiles {
     dir: Option<PathBuf>,
     pid: u32,
     pub budget: Arc<DiskBudget>,
+    /// The thread that packs and writes every window's blocks (None: each window does).
+    writer: Option<HistoryWriter>,
 }
 
 /// What a window needs to bound its history: its memory budget and where its file goes.
@@ -29,7 +31,7 @@ pub struct WindowHistory {
 
 impl WindowHistory {
     /// The memory budget and the file for the window whose PTY id is `pty_id`.
-    pub fn plan(&self, pty_id: &str) -> (usize, Option<(PathBuf, Arc<DiskBudget>)>) {
+    pub fn plan(&self, pty_id: &str) -> (usize, Option<HistoryPlan>) {
         (self.memory_bytes, self.files.path_for(pty_id))
     }
 }
@@ -44,14 +46,18 @@ impl HistoryFiles {
                 None
             }
         };
+        let writer = HistoryWriter::start()
+            .map_err(|e| tracing::warn!(error = %e, "cannot start the history writer; windows write their own history"))
+            .ok();
         HistoryFiles {
             dir,
             pid,
             budget: DiskBudget::new(disk_bytes),
+            writer,
         }
     }
 
-    fn path_for(&self, pty_id: &str) -> Option<(PathBuf, Arc<DiskBudget>)> {
+    fn path_for(&self, pty_id: &str) -> Option<HistoryPlan> {
         if self.budget.limit() == 0 {
             return None;
         }
@@ -61,10 +67,11 @@ impl HistoryFiles {
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
-        Some((
-            dir.join(format!("{}-{id}.hist", self.pid)),
-            self.budget.clone(),
-        ))
+        Some(HistoryPlan {
+            path: dir.join(format!("{}-{id}.hist", self.pid)),
+            budget: self.budget.clone(),
+            writer: self.writer.clone(),
+        })
     }
 }
 
@@ -143,8 +150,8 @@ mod tests {
             .collect();
         left.sort();
         assert_eq!(left, ["1-a.hist", "7-c.txt"]);
-        let (path, _) = files.path_for("x/y-1").unwrap();
-        assert_eq!(path, dir.join(format!("{own}-xy-1.hist")));
+        let plan = files.path_for("x/y-1").unwrap();
+        assert_eq!(plan.path, dir.join(format!("{own}-xy-1.hist")));
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);

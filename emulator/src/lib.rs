@@ -49,6 +49,8 @@ pub use crate::lines::{HistoryStats, SearchHit, SearchOrder};
 pub use crate::osc::MAX_OSC_BYTES;
 pub use crate::state::MAX_TITLE_BYTES;
 pub use crate::store::disk::{DiskBudget, HistoryFile};
+pub use crate::store::HistoryPlan;
+pub use crate::store::HistoryWriter;
 
 /// Synchronized updates (mode 2026) stay off: alacritty would buffer output until a timer
 /// that only a GUI event loop drives. The daemon coalesces frames anyway.

@@ -7,10 +7,8 @@
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use crate::store::disk::{DiskBudget, Loaded};
+use crate::store::disk::Loaded;
+use crate::store::HistoryPlan;
 use crate::store::RowView;
 use crate::{render_row, Emulator};
 
@@ -40,11 +38,7 @@ impl Emulator {
     /// Bounds the history by bytes too: past `memory_bytes` the oldest packed blocks go to
     /// `file` (created 0600 when first needed, removed with the emulator), counted in the
     /// shared disk budget; without one they are dropped (see `Effects::history_dropped`).
-    pub fn set_history_limits(
-        &mut self,
-        memory_bytes: usize,
-        file: Option<(PathBuf, Arc<DiskBudget>)>,
-    ) {
+    pub fn set_history_limits(&mut self, memory_bytes: usize, file: Option<HistoryPlan>) {
         self.store.set_limits(memory_bytes, file);
     }
 

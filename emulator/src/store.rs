@@ -19,6 +19,10 @@ mod pack;
 mod read;
 mod spill;
 mod varint;
+mod writer;
+
+pub use self::spill::HistoryPlan;
+pub use self::writer::HistoryWriter;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -97,7 +101,7 @@ pub(crate) struct Store {
     /// Where rows past the budget go, when the window has a history file.
     disk: Option<disk::Disk>,
     /// The history file to create when the first block leaves memory.
-    disk_plan: Option<(std::path::PathBuf, std::sync::Arc<disk::DiskBudget>)>,
+    disk_plan: Option<HistoryPlan>,
     /// Rows dropped for a byte budget, not yet taken.
     dropped: u64,
 }

@@ -23,10 +23,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::varint::{get_varint, put_varint};
+use super::varint::get_varint;
+pub(crate) use super::writer::{HistoryWriter, Pending};
+use super::writer::{FAILED, WRITTEN};
 use super::{LEN_MASK, LEN_WHOLE, WRAPPED};
 
-const HEADER: usize = 16;
+pub(crate) const HEADER: usize = 16;
 
 /// The disk bytes all windows' history files may hold together (`history_disk_bytes`).
 #[derive(Debug)]
@@ -57,8 +59,8 @@ impl DiskBudget {
         self.limit.store(limit, Ordering::Relaxed);
     }
 
-    fn add(&self, n: u64) -> u64 {
-        self.used.fetch_add(n, Ordering::Relaxed) + n
+    fn add(&self, n: u64) {
+        self.used.fetch_add(n, Ordering::Relaxed);
     }
 
     fn sub(&self, n: u64) {
@@ -67,11 +69,15 @@ impl DiskBudget {
 }
 
 /// A window's history file: created empty (mode 0600, never an existing file), removed when
-/// dropped.
+/// the last holder (its window, or the writer finishing a block) lets it go. Records are
+/// appended at offsets handed out in order, so a file's records lie in the order its window
+/// sent them; the bytes it holds are counted here and in the shared budget.
 pub struct HistoryFile {
     file: File,
     path: PathBuf,
     budget: Arc<DiskBudget>,
+    end: AtomicU64,
+    bytes: AtomicU64,
 }
 
 impl HistoryFile {
@@ -86,30 +92,74 @@ impl HistoryFile {
             file,
             path: path.to_owned(),
             budget,
+            end: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Writes one record at the end; its offset.
+    pub(crate) fn append(&self, record: &[u8]) -> std::io::Result<u64> {
+        let len = record.len() as u64;
+        let off = self.end.fetch_add(len, Ordering::Relaxed);
+        self.file.write_all_at(record, off)?;
+        self.bytes.fetch_add(len, Ordering::Relaxed);
+        self.budget.add(len);
+        Ok(off)
+    }
+
+    /// Frees a record that is no longer kept. The hole is punched from the start of the file:
+    /// records go oldest first, so everything before this one is gone too, and the file
+    /// system blocks shared with earlier records are freed with it.
+    pub(crate) fn release(&self, off: u64, len: u32) {
+        self.bytes.fetch_sub(u64::from(len), Ordering::Relaxed);
+        self.budget.sub(u64::from(len));
+        use rustix::fs::{fallocate, FallocateFlags};
+        let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
+        if let Err(e) = fallocate(&self.file, flags, 0, off + u64::from(len)) {
+            tracing::debug!(error = %e, "cannot free dropped history on disk");
+        }
+    }
+
+    fn read(&self, off: u64, len: u32) -> std::io::Result<Vec<u8>> {
+        let mut buf = vec![0; len as usize];
+        self.file.read_exact_at(&mut buf, off)?;
+        Ok(buf)
+    }
 }
 
 impl Drop for HistoryFile {
     fn drop(&mut self) {
+        self.budget.sub(*self.bytes.get_mut());
         if let Err(e) = std::fs::remove_file(&self.path) {
             tracing::warn!(path = %self.path.display(), error = %e, "cannot remove a history file");
         }
     }
 }
 
+/// Where a block on disk is.
+#[derive(Clone, Debug)]
+pub(crate) enum Loc {
+    Written {
+        off: u64,
+        len: u32,
+    },
+    /// Handed to the writer thread; readable from memory until written.
+    Queued(Arc<Pending>),
+    /// Its write failed: its rows read as empty lines (numbers stay as they were).
+    Lost,
+}
+
 /// One block on disk.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Spilled {
     /// Number of its first row (numbered as `Store::pushed` counts).
     pub first: u64,
     pub rows: u32,
-    pub len: u32,
-    pub off: u64,
+    pub loc: Loc,
 }
 
 /// A block read back: each row's (offset, length, width, wrapped) and the unpacked bytes.
@@ -142,30 +192,28 @@ pub(crate) struct Outgoing<'a> {
 }
 
 pub(crate) struct Disk {
-    file: HistoryFile,
+    file: Arc<HistoryFile>,
+    writer: Option<HistoryWriter>,
     blocks: VecDeque<Spilled>,
     /// Rows at the start of `blocks[0]` no longer kept (past `scrollback_lines`).
     hidden: u64,
     /// Rows in `blocks`, hidden ones included.
     count: u64,
-    end: u64,
-    /// This window's bytes counted in the budget.
-    bytes: u64,
     cache: RefCell<Option<Arc<Loaded>>>,
-    scratch: Vec<u8>,
+    /// Rows whose block could not be written, not yet reported.
+    lost: u64,
 }
 
 impl Disk {
-    pub fn new(file: HistoryFile) -> Disk {
+    pub fn new(file: HistoryFile, writer: Option<HistoryWriter>) -> Disk {
         Disk {
-            file,
+            file: Arc::new(file),
+            writer,
             blocks: VecDeque::new(),
             hidden: 0,
             count: 0,
-            end: 0,
-            bytes: 0,
             cache: RefCell::new(None),
-            scratch: Vec::new(),
+            lost: 0,
         }
     }
 
@@ -179,58 +227,78 @@ impl Disk {
         self.blocks.front().map(|b| b.first + self.hidden)
     }
 
+    /// Bytes of this window's history written to disk.
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        self.file.bytes.load(Ordering::Relaxed)
     }
 
     pub fn blocks(&self) -> usize {
         self.blocks.len()
     }
 
-    /// Appends a block; then, while all windows together hold more than the budget, drops
-    /// this window's oldest blocks (the new one last). Returns the rows dropped, the new
-    /// block's included when it could not be written.
-    pub fn write(&mut self, block: &Outgoing<'_>) -> u64 {
-        let buf = &mut self.scratch;
-        buf.clear();
-        buf.resize(HEADER, 0);
-        for &(len, width) in block.rows {
-            put_varint(buf, u64::from(len));
-            put_varint(buf, u64::from(width));
+    /// Whether blocks go through a writer thread.
+    pub fn has_writer(&self) -> bool {
+        self.writer.is_some()
+    }
+
+    /// Blocks the writer finished become plain entries; failed ones are counted as lost.
+    fn settle(&mut self) {
+        for b in self.blocks.iter_mut() {
+            let Loc::Queued(p) = &b.loc else { continue };
+            match p.state() {
+                WRITTEN => {
+                    b.loc = Loc::Written {
+                        off: p.off.load(Ordering::Acquire),
+                        len: p.len.load(Ordering::Acquire),
+                    }
+                }
+                FAILED => {
+                    self.lost += u64::from(b.rows);
+                    b.loc = Loc::Lost;
+                }
+                _ => {}
+            }
         }
-        let table_len = buf.len() - HEADER;
-        let packed_len = if block.packed { block.bytes.len() } else { 0 };
-        for (i, v) in [block.rows.len(), block.raw_len, packed_len, table_len]
-            .into_iter()
-            .enumerate()
-        {
-            buf[i * 4..i * 4 + 4].copy_from_slice(&(v as u32).to_le_bytes());
-        }
-        buf.extend_from_slice(block.bytes);
-        let rows = block.rows.len() as u32;
-        if let Err(e) = self.file.file.write_all_at(buf, self.end) {
-            // A full disk or a broken file never stops the window: the block is lost.
-            tracing::warn!(path = %self.file.path.display(), error = %e, rows, "cannot write history to disk; dropping the block");
-            return u64::from(rows);
-        }
-        let len = buf.len() as u64;
+    }
+
+    /// Appends a block (through the writer thread when there is one, else here); then, while
+    /// all windows together hold more than the budget, drops this window's oldest written
+    /// blocks. Returns the rows dropped, or None (nothing done) when the writer is full and
+    /// `wait` is false.
+    pub fn write(&mut self, block: &Outgoing<'_>, wait: bool) -> Option<u64> {
+        self.settle();
+        let pending = Arc::new(Pending::new(block));
+        let loc = match &self.writer {
+            Some(w) => Loc::Queued(w.submit(&self.file, pending, wait)?),
+            None => match self.file.append(&pending.record(None)) {
+                Ok(off) => Loc::Written {
+                    off,
+                    len: pending.record_len(),
+                },
+                Err(e) => {
+                    // A full disk or a broken file never stops the window: the block is lost.
+                    tracing::warn!(path = %self.file.path.display(), error = %e, rows = block.rows.len(), "cannot write history to disk; dropping the block");
+                    self.lost += block.rows.len() as u64;
+                    Loc::Lost
+                }
+            },
+        };
+        self.count += block.rows.len() as u64;
         self.blocks.push_back(Spilled {
             first: block.first,
-            rows,
-            len: len as u32,
-            off: self.end,
+            rows: block.rows.len() as u32,
+            loc,
         });
-        self.end += len;
-        self.bytes += len;
-        self.count += u64::from(rows);
-        let mut total = self.file.budget.add(len);
-        let mut dropped = 0;
-        while total > self.file.budget.limit() && !self.blocks.is_empty() {
-            let b = self.blocks[0];
+        let mut dropped = std::mem::take(&mut self.lost);
+        while self.file.budget.used() > self.file.budget.limit()
+            && self
+                .blocks
+                .front()
+                .is_some_and(|b| !matches!(b.loc, Loc::Queued(_)))
+        {
             dropped += self.drop_oldest_block();
-            total = total.saturating_sub(u64::from(b.len));
         }
-        dropped
+        Some(dropped)
     }
 
     /// Forgets the oldest block and frees its space; returns the kept rows it held.
@@ -241,8 +309,6 @@ impl Disk {
         let rows = u64::from(b.rows) - self.hidden;
         self.hidden = 0;
         self.count -= u64::from(b.rows);
-        self.bytes -= u64::from(b.len);
-        self.file.budget.sub(u64::from(b.len));
         if self
             .cache
             .get_mut()
@@ -251,19 +317,14 @@ impl Disk {
         {
             *self.cache.get_mut() = None;
         }
-        use rustix::fs::{fallocate, FallocateFlags};
-        let flags = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
-        // From the start of the file: blocks always go oldest first, so everything before this
-        // one is gone too, and the file system blocks shared with earlier records get freed.
-        let end = b.off + u64::from(b.len);
-        if let Err(e) = fallocate(&self.file.file, flags, 0, end) {
-            tracing::debug!(error = %e, "cannot free dropped history on disk");
-        }
-        if self.blocks.is_empty() {
-            // Nothing left to read: start the file over.
-            if self.file.file.set_len(0).is_ok() {
-                self.end = 0;
+        match b.loc {
+            Loc::Written { off, len } => self.file.release(off, len),
+            Loc::Queued(p) => {
+                if let Some((off, len)) = p.cancel() {
+                    self.file.release(off, len);
+                }
             }
+            Loc::Lost => {}
         }
         rows
     }
@@ -292,7 +353,7 @@ impl Disk {
             .blocks
             .partition_point(|b| b.first <= n)
             .checked_sub(1)?;
-        let b = self.blocks[i];
+        let b = &self.blocks[i];
         (n < b.first + u64::from(b.rows) && self.first().is_some_and(|f| n >= f)).then_some(i)
     }
 
@@ -319,33 +380,35 @@ impl Disk {
 
     /// Block `i` read and unpacked; None (logged) when it cannot be.
     pub fn load(&self, i: usize) -> Option<Loaded> {
-        let b = self.blocks[i];
-        let mut buf = vec![0; b.len as usize];
-        if let Err(e) = self.file.file.read_exact_at(&mut buf, b.off) {
-            tracing::warn!(path = %self.file.path.display(), error = %e, "cannot read history from disk");
-            return None;
-        }
-        let loaded = decode_record(b.first, &buf);
+        let b = &self.blocks[i];
+        let loaded = match &b.loc {
+            Loc::Written { off, len } => match self.file.read(*off, *len) {
+                Ok(buf) => decode_record(b.first, &buf),
+                Err(e) => {
+                    tracing::warn!(path = %self.file.path.display(), error = %e, "cannot read history from disk");
+                    return None;
+                }
+            },
+            Loc::Queued(p) => p.decode(b.first),
+            Loc::Lost => Some(Loaded {
+                first: b.first,
+                rows: vec![(0, 0, 0, false); b.rows as usize],
+                bytes: Vec::new(),
+            }),
+        };
         if loaded.is_none() {
-            tracing::warn!(path = %self.file.path.display(), off = b.off, "a history block on disk is damaged");
+            tracing::warn!(path = %self.file.path.display(), "a history block is damaged");
         }
         loaded
     }
 
-    /// Indices of blocks holding rows `from..to`, and the first row kept.
+    /// Indices of blocks holding rows `from..to`.
     pub fn block_range(&self, from: u64, to: u64) -> std::ops::Range<usize> {
         let lo = self
             .blocks
             .partition_point(|b| b.first + u64::from(b.rows) <= from);
         let hi = self.blocks.partition_point(|b| b.first < to);
         lo..hi.max(lo)
-    }
-}
-
-impl Drop for Disk {
-    fn drop(&mut self) {
-        // The file goes with the window: its bytes no longer count.
-        self.file.budget.sub(self.bytes);
     }
 }
 
@@ -364,10 +427,27 @@ pub(crate) fn decode_record(first: u64, buf: &[u8]) -> Option<Loaded> {
     );
     let table = buf.get(HEADER..HEADER + table_len)?;
     let body = buf.get(HEADER + table_len..)?;
-    let bytes = if packed_len > 0 {
-        zstd::bulk::decompress(body.get(..packed_len)?, raw_len).ok()?
+    let body = if packed_len > 0 {
+        body.get(..packed_len)?
     } else {
-        body.get(..raw_len)?.to_vec()
+        body.get(..raw_len)?
+    };
+    decode_parts(first, rows, raw_len, table, body, packed_len > 0)
+}
+
+/// A block from its row table and body (packed or not).
+pub(crate) fn decode_parts(
+    first: u64,
+    rows: usize,
+    raw_len: usize,
+    table: &[u8],
+    body: &[u8],
+    packed: bool,
+) -> Option<Loaded> {
+    let bytes = if packed {
+        zstd::bulk::decompress(body, raw_len).ok()?
+    } else {
+        body.to_vec()
     };
     let mut out = Vec::with_capacity(rows);
     let (mut pos, mut off) = (0, 0u32);

@@ -35,27 +35,35 @@ fn text(disk: &Disk, n: u64) -> Option<(String, bool)> {
 #[test]
 fn records_read_back_raw_and_packed_and_rows_keep_their_numbers() {
     let (f, budget, path) = file("rt", 1 << 20);
-    let mut disk = Disk::new(f);
+    let mut disk = Disk::new(f, None);
     let (t1, b1) = raw_block(100, 50);
     assert_eq!(
-        disk.write(&Outgoing {
-            first: 100,
-            rows: &t1,
-            raw_len: b1.len(),
-            bytes: &b1,
-            packed: false
-        }),
+        disk.write(
+            &Outgoing {
+                first: 100,
+                rows: &t1,
+                raw_len: b1.len(),
+                bytes: &b1,
+                packed: false
+            },
+            false
+        )
+        .unwrap(),
         0
     );
     let (t2, b2) = raw_block(150, 30);
     let packed = zstd::bulk::compress(&b2, 1).unwrap();
-    disk.write(&Outgoing {
-        first: 150,
-        rows: &t2,
-        raw_len: b2.len(),
-        bytes: &packed,
-        packed: true,
-    });
+    disk.write(
+        &Outgoing {
+            first: 150,
+            rows: &t2,
+            raw_len: b2.len(),
+            bytes: &packed,
+            packed: true,
+        },
+        false,
+    )
+    .unwrap();
     assert_eq!((disk.rows(), disk.first()), (80, Some(100)));
     assert_eq!(budget.used(), disk.bytes());
     assert_eq!(text(&disk, 100), Some(("r100".into(), false)));
@@ -83,15 +91,19 @@ fn records_read_back_raw_and_packed_and_rows_keep_their_numbers() {
 #[test]
 fn a_dedicated_block_row_is_the_whole_block() {
     let (f, _, _) = file("whole", 1 << 20);
-    let mut disk = Disk::new(f);
+    let mut disk = Disk::new(f, None);
     let long = [&[0x80, 0x01, 0][..], "x".repeat(40_000).as_bytes()].concat();
-    disk.write(&Outgoing {
-        first: 0,
-        rows: &[(LEN_WHOLE, 80)],
-        raw_len: long.len(),
-        bytes: &long,
-        packed: false,
-    });
+    disk.write(
+        &Outgoing {
+            first: 0,
+            rows: &[(LEN_WHOLE, 80)],
+            raw_len: long.len(),
+            bytes: &long,
+            packed: false,
+        },
+        false,
+    )
+    .unwrap();
     let (bytes, _, _) = disk.row(0).unwrap();
     assert_eq!(bytes.len(), long.len());
 }
@@ -99,17 +111,22 @@ fn a_dedicated_block_row_is_the_whole_block() {
 #[test]
 fn over_the_shared_budget_the_oldest_blocks_go_first() {
     let (f, budget, _) = file("budget", 2_000);
-    let mut disk = Disk::new(f);
+    let mut disk = Disk::new(f, None);
     let mut dropped = 0;
     for i in 0..10 {
         let (t, b) = raw_block(i * 50, 50);
-        dropped += disk.write(&Outgoing {
-            first: i * 50,
-            rows: &t,
-            raw_len: b.len(),
-            bytes: &b,
-            packed: false,
-        });
+        dropped += disk
+            .write(
+                &Outgoing {
+                    first: i * 50,
+                    rows: &t,
+                    raw_len: b.len(),
+                    bytes: &b,
+                    packed: false,
+                },
+                false,
+            )
+            .unwrap();
     }
     assert!(budget.used() <= 2_000, "{}", budget.used());
     assert_eq!(disk.first(), Some(dropped));

@@ -5,18 +5,28 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::disk::{Disk, DiskBudget, HistoryFile, Outgoing};
+use super::disk::{Disk, DiskBudget, HistoryFile, HistoryWriter, Outgoing};
 use super::read::{RowBytes, RowView};
 use super::{Block, Store, BLOCK};
+
+/// Where a window's history goes past its memory budget: its file (created when first
+/// needed), the shared disk budget, and the writer thread (None: blocks are packed and
+/// written on the window's own thread).
+#[derive(Clone, Debug)]
+pub struct HistoryPlan {
+    pub path: PathBuf,
+    pub budget: Arc<DiskBudget>,
+    pub writer: Option<HistoryWriter>,
+}
 
 impl Store {
     /// Sets the memory budget in bytes and where rows past it go (`None`: they are dropped).
     /// The file is created when the first block leaves memory, so a window that never passes
     /// its budget costs no file and no descriptor.
-    pub fn set_limits(&mut self, budget: usize, file: Option<(PathBuf, Arc<DiskBudget>)>) {
+    pub fn set_limits(&mut self, budget: usize, plan: Option<HistoryPlan>) {
         self.budget = budget;
         self.disk = None;
-        self.disk_plan = file;
+        self.disk_plan = plan;
         self.heap_checked = self.heap_bytes();
         self.new_blocks = 0;
     }
@@ -28,20 +38,31 @@ impl Store {
         self.heap_checked + self.new_blocks * BLOCK > self.budget
     }
 
-    /// Brings the heap under the budget: packs sealed blocks, then moves the oldest to disk
-    /// (or drops them) while it is still over. The open block always stays.
+    /// Brings the heap under the budget: moves the oldest sealed blocks to disk (or drops
+    /// them) while it is over. Without a writer thread the sealed blocks are packed here
+    /// first; with one they go as they are and the writer packs them, and while its queue is
+    /// full they stay in memory, up to twice the budget, past which the window waits for room.
+    /// The open block always stays.
     pub fn enforce_budget(&mut self) {
         let mut heap = self.heap_bytes();
-        if heap > self.budget {
+        let writer = self.disk.as_ref().map_or_else(
+            || self.disk_plan.as_ref().is_some_and(|p| p.writer.is_some()),
+            Disk::has_writer,
+        );
+        if heap > self.budget && !writer {
             self.compact();
             heap = self.heap_bytes();
         }
         // Down to seven eighths: the next check comes an eighth of the budget later, so the
         // packing before it works on many blocks at once, not one block per check.
         let target = self.budget - self.budget / 8;
+        let wait = heap > self.budget.saturating_mul(2);
         let mut spilled = false;
         while heap > target && self.blocks.len() > 1 {
-            heap = heap.saturating_sub(self.spill_oldest());
+            let Some(freed) = self.spill_oldest(wait) else {
+                break;
+            };
+            heap = heap.saturating_sub(freed);
             spilled = true;
         }
         if spilled && self.rows.capacity() > 2 * self.rows.len() + 64 {
@@ -58,13 +79,42 @@ impl Store {
         std::mem::take(&mut self.dropped)
     }
 
-    /// Moves the oldest block and its rows out of memory; returns the heap bytes freed.
-    fn spill_oldest(&mut self) -> usize {
+    /// Moves the oldest block and its rows out of memory; returns the heap bytes freed, or
+    /// None when the writer's queue is full (nothing moved).
+    fn spill_oldest(&mut self, wait: bool) -> Option<usize> {
         let seq = self.first_block;
         let n = self.rows.iter().take_while(|m| m.block == seq).count();
-        let Some(block) = self.blocks.pop_front() else {
-            return 0;
-        };
+        if let Some(plan) = self.disk_plan.take() {
+            match HistoryFile::create(&plan.path, plan.budget) {
+                Ok(file) => self.disk = Some(Disk::new(file, plan.writer)),
+                // Not retried: the history stays bounded by memory, older lines are dropped.
+                Err(e) => {
+                    tracing::warn!(path = %plan.path.display(), error = %e, "cannot create a history file; lines past the memory budget are dropped")
+                }
+            }
+        }
+        let first = self.pushed - self.rows.len() as u64;
+        if self.disk.is_some() {
+            let table: Vec<(u16, u16)> = (0..n)
+                .map(|i| (self.rows[i].len, self.width(i) as u16))
+                .collect();
+            let (bytes, raw_len, packed) = match self.blocks.front()? {
+                Block::Open(v) => (&v[..], v.len(), false),
+                Block::Packed { bytes, len } => (&bytes[..], *len, true),
+            };
+            let out = Outgoing {
+                first,
+                rows: &table,
+                raw_len,
+                bytes,
+                packed,
+            };
+            let disk = self.disk.as_mut()?;
+            self.dropped += disk.write(&out, wait)?;
+        } else {
+            self.dropped += n as u64;
+        }
+        let block = self.blocks.pop_front()?;
         let freed = block.heap_bytes();
         self.first_block = self.first_block.wrapping_add(1);
         if self
@@ -75,43 +125,12 @@ impl Store {
         {
             *self.unpacked.get_mut() = None;
         }
-        let first = self.pushed - self.rows.len() as u64;
-        if let Some((path, budget)) = self.disk_plan.take() {
-            match HistoryFile::create(&path, budget) {
-                Ok(file) => self.disk = Some(Disk::new(file)),
-                // Not retried: the history stays bounded by memory, older lines are dropped.
-                Err(e) => {
-                    tracing::warn!(path = %path.display(), error = %e, "cannot create a history file; lines past the memory budget are dropped")
-                }
-            }
-        }
-        let table: Vec<(u16, u16)> = match self.disk {
-            Some(_) => (0..n)
-                .map(|i| (self.rows[i].len, self.width(i) as u16))
-                .collect(),
-            None => Vec::new(),
-        };
-        if let Some(disk) = &mut self.disk {
-            let (bytes, raw_len, packed) = match &block {
-                Block::Open(v) => (&v[..], v.len(), false),
-                Block::Packed { bytes, len } => (&bytes[..], *len, true),
-            };
-            self.dropped += disk.write(&Outgoing {
-                first,
-                rows: &table,
-                raw_len,
-                bytes,
-                packed,
-            });
-        } else {
-            self.dropped += n as u64;
-        }
         self.rows.drain(..n);
         let first_seq = self.pushed - self.rows.len() as u64;
         while self.widths.len() > 1 && self.widths[1].0 <= first_seq {
             self.widths.pop_front();
         }
-        freed
+        Some(freed)
     }
 
     /// Rows kept on disk.
