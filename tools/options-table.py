@@ -15,6 +15,8 @@ NOTES = {
     "appearance.show_cpu": " (a percentage, not a graph)",
     "appearance.hide_clock": " (when on, no clock whatever show_clock says)",
     "daemon.resurrect_commands": " (tuios only)",
+    "appearance.history_bytes": " (tuios only)",
+    "appearance.history_disk_bytes": " (tuios only)",
     "notifications.agent.sound_mode": " (every mode rings the terminal bell)",
     "notifications.agent.notify": " (OSC 9 to the outer terminal)",
     "appearance.zen_mode": " (`always` hides the borders; `mouse` keeps them, since showing and hiding borders as the pointer moves would resize every program each time)",

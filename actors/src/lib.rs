@@ -17,6 +17,7 @@ pub mod event_hub;
 pub mod fd_store;
 pub mod fdio;
 pub mod handover;
+pub mod history;
 pub mod json_connection;
 pub mod memory;
 pub mod outbox;
@@ -86,6 +87,8 @@ pub struct Services {
     pub log_filter: Option<LogFilter>,
     /// A cgroup per window, where the service manager delegated one (see `cgroup`).
     pub cgroups: Option<cgroup::WindowCgroups>,
+    /// Where windows keep history past their memory budget, and the shared disk budget.
+    pub history: history::HistoryFiles,
 }
 
 /// A fixed set of arbiters handed out round-robin.
@@ -218,7 +221,17 @@ pub fn start(
 ) -> DaemonHandle {
     let hub = event_hub::EventHub::default();
     let events_heard = hub.listening();
+    let history = history::HistoryFiles::new(
+        history::default_dir(),
+        info.pid,
+        config::options::as_int(
+            config::options::resolve("appearance.history_disk_bytes").map_or("0", |s| s.default),
+        )
+        .unwrap_or(0)
+        .max(0) as u64,
+    );
     let services = Services {
+        history,
         info: Arc::new(info),
         hub: hub.start(),
         events_heard,

@@ -69,7 +69,8 @@ const GO_OPTIONS: [(&str, &str, &str, &str, &str, &str); 86] = [
         "appearance",
         "10000",
         "",
-        "100..1000000",
+        // The reference stops at 1000000; history on disk lets tuios keep far more.
+        "100..100000000",
     ),
     (
         "appearance.scroll_lines",
@@ -610,8 +611,8 @@ fn registry_is_sorted_unique_and_holds_every_reference_option() {
     }
     assert_eq!(
         all.len(),
-        88,
-        "86 of the reference plus daemon.resurrect_commands and recording.auto"
+        90,
+        "86 of the reference plus daemon.resurrect_commands, recording.auto and the two history budgets"
     );
     for (path, ty, section, default, accepted, range) in GO_OPTIONS {
         let spec = resolve(path).unwrap_or_else(|| panic!("{path} is missing"));
@@ -628,6 +629,8 @@ fn registry_is_sorted_unique_and_holds_every_reference_option() {
     }
     assert!(resolve("daemon.resurrect_commands").is_some());
     assert!(resolve("recording.auto").is_some());
+    assert!(resolve("appearance.history_bytes").is_some());
+    assert!(resolve("appearance.history_disk_bytes").is_some());
     assert_eq!(
         sections(),
         [
@@ -930,12 +933,13 @@ fn int_parsing_and_ranges() {
     assert!(check("appearance.scroll_lines", "").is_err());
     let err = check("appearance.scrollback_lines", "99999999999999999999999").unwrap_err();
     assert!(
-        err.message.contains("outside the range 100..1000000"),
+        err.message.contains("outside the range 100..100000000"),
         "{}",
         err.message
     );
     assert!(check("appearance.scrollback_lines", "99").is_err());
-    assert!(check("appearance.scrollback_lines", "1000000").is_ok());
+    assert!(check("appearance.scrollback_lines", "10000000").is_ok());
+    assert!(check("appearance.history_bytes", "65535").is_err());
     assert!(check("appearance.max_fps", "240").is_ok());
     assert!(check("appearance.max_fps", "241").is_err());
     assert!(check("notifications.duration", "3600").is_ok());

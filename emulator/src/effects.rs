@@ -16,6 +16,8 @@ pub struct Effects {
     pub bells: u32,
     /// Mode switches in the order they happened.
     pub mode_changes: Vec<(Mode, bool)>,
+    /// History lines dropped for a byte budget (memory without a history file, or disk).
+    pub history_dropped: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

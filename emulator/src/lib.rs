@@ -17,6 +17,7 @@
 mod digest;
 mod effects;
 mod history;
+mod lines;
 mod osc;
 mod render;
 mod rep;
@@ -46,8 +47,12 @@ use crate::store::Store;
 
 pub use crate::digest::ScreenDigest;
 pub use crate::effects::{Effects, Mode, Modes};
+pub use crate::lines::{HistoryStats, SearchHit, SearchOrder};
 pub use crate::osc::MAX_OSC_BYTES;
 pub use crate::state::MAX_TITLE_BYTES;
+pub use crate::store::disk::{DiskBudget, HistoryFile};
+pub use crate::store::HistoryPlan;
+pub use crate::store::HistoryWriter;
 
 /// Synchronized updates (mode 2026) stay off: alacritty would buffer output until a timer
 /// that only a GUI event loop drives. The daemon coalesces frames anyway.
@@ -201,6 +206,10 @@ impl Emulator {
         self.osc
             .feed(bytes, |segment| rep.feed(segment, &mut advance));
         sink.drain();
+        if self.store.maybe_over_budget() {
+            self.store.enforce_budget();
+            self.state.effects.history_dropped += self.store.take_dropped();
+        }
         flush_events(&self.term, &mut self.state);
         self.note_damage();
     }
@@ -255,7 +264,7 @@ impl Emulator {
 
     /// Rows of scrollback, at most `scrollback_lines`.
     pub fn scrollback_len(&self) -> usize {
-        (self.store.len() + self.pending_rows()).min(self.store.capacity())
+        (self.store.kept() as usize + self.pending_rows()).min(self.store.capacity())
     }
 
     /// Total rows pushed into scrollback. It only goes down when growing the window brings
@@ -295,41 +304,8 @@ impl Emulator {
     /// keeps its number as it scrolls, so a reader can resume where it stopped instead of
     /// re-reading the whole scrollback (rows already dropped from the ring are simply absent).
     pub fn capture_from(&self, from: u64, styled: bool) -> String {
-        let grid = self.term.grid();
-        let rows = grid.screen_lines();
-        let cols = grid.columns();
-        let pushed = self.rows_pushed();
-        let mut out = String::with_capacity((rows + 1) * (cols + 1));
-        if from < pushed {
-            let pending = self.pending_rows();
-            let kept = self.store.len() + pending;
-            // Rows beyond the configured scrollback, then rows before `from`, are skipped.
-            let over = kept.saturating_sub(self.store.capacity());
-            let first_kept = pushed - (kept - over) as u64;
-            let skip = over + from.saturating_sub(first_kept) as usize;
-            for i in skip.min(self.store.len())..self.store.len() {
-                let row = self.store.row(i);
-                if styled {
-                    row.render_styled(&mut out);
-                } else {
-                    row.render_plain(&mut out);
-                }
-                out.push('\n');
-            }
-            let skip_pending = skip.saturating_sub(self.store.len());
-            for i in (1..=pending.saturating_sub(skip_pending)).rev() {
-                render_row(&mut out, &grid[Line(-(i as i32))][..], styled);
-                out.push('\n');
-            }
-        }
-        let first_visible = from.saturating_sub(pushed).min(rows as u64) as usize;
-        for r in first_visible..rows {
-            if r > first_visible {
-                out.push('\n');
-            }
-            render_row(&mut out, &grid[Line(r as i32)][..], styled);
-        }
-        out
+        let end = self.rows_pushed() + self.term.screen_lines() as u64;
+        self.capture_between(from, end, styled)
     }
 }
 
@@ -348,8 +324,7 @@ impl Emulator {
     /// Number of the oldest row still kept (numbering as in `capture_from`). Equal to
     /// `rows_pushed()` when no scrollback is kept.
     pub fn first_row(&self) -> u64 {
-        let kept = (self.store.len() + self.pending_rows()).min(self.store.capacity());
-        self.rows_pushed() - kept as u64
+        self.rows_pushed() - self.scrollback_len() as u64
     }
 
     /// Rows numbered `first..first + count` (numbering as in `capture_from`), oldest first;
@@ -364,13 +339,12 @@ impl Emulator {
         let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
         let pending = self.pending_rows() as u64;
         let store_end = pushed - pending;
-        let store_first = store_end - self.store.len() as u64;
         for n in start..end {
             let row = if n < store_end {
                 let mut b = rows::RowBuilder::default();
-                self.store
-                    .row((n - store_first) as usize)
-                    .for_each_run(|text, pen| b.push_str(text, rows::style_of_pen(pen)));
+                if let Some(row) = self.store.line(n) {
+                    row.for_each_run(|text, pen| b.push_str(text, rows::style_of_pen(pen)));
+                }
                 b.finish()
             } else if n < pushed {
                 // Still in alacritty's history (only while feeding): oldest is furthest up.
@@ -408,5 +382,7 @@ pub(crate) fn render_row(out: &mut String, cells: &[Cell], styled: bool) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_history;
 #[cfg(test)]
 mod tests_vttest;

@@ -33,7 +33,13 @@ impl Emulator {
         let alt = mode.contains(TermMode::ALT_SCREEN);
         let alt_part = alt.then(|| (self.capture(false, true), self.cursor()));
         let left = alt.then(|| self.leave_alt());
-        let primary = self.capture(scrollback, true);
+        // History on disk stays behind: only the part in memory travels (see `lines`).
+        let from = if scrollback {
+            self.memory_first_row()
+        } else {
+            self.rows_pushed()
+        };
+        let primary = self.capture_from(from, true);
         let primary_cursor = self.cursor();
         if let Some((grid, kitty)) = left {
             self.reenter_alt(grid, kitty);

@@ -13,16 +13,23 @@
 //! Reading a row of a packed block unpacks the whole block into a one-block cache, so reading
 //! rows in order (capture, scrollback pages) unpacks each block once.
 
+pub(crate) mod disk;
 mod encode;
 mod pack;
 mod read;
+mod spill;
 mod varint;
+mod writer;
+
+pub use self::spill::HistoryPlan;
+pub use self::writer::HistoryWriter;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use alacritty_terminal::term::cell::{Cell, Flags};
 
+pub(crate) use self::read::RowView;
 use self::varint::put_varint_into;
 use crate::render::blank_suffix;
 
@@ -33,6 +40,9 @@ const BLOCK: usize = 32 * 1024;
 const LEN_WHOLE: u16 = 0x7FFF;
 const LEN_MASK: u16 = 0x7FFF;
 const WRAPPED: u16 = 0x8000;
+/// Most rows one block may hold: empty rows take no bytes, so without this a flood of blank
+/// lines would keep one block open (and its row index in memory) forever.
+const MAX_BLOCK_ROWS: usize = 4096;
 
 /// One arena block: rows are appended to the last one while it is `Open`; `compact` packs the
 /// others.
@@ -81,6 +91,19 @@ pub(crate) struct Store {
     text: Vec<u8>,
     /// The last packed block read, unpacked: (sequence number, bytes).
     unpacked: RefCell<Option<(u32, Vec<u8>)>>,
+    /// Heap bytes the store may hold (`history_bytes`); see `spill`.
+    budget: usize,
+    /// Heap bytes at the last budget check, and blocks opened since.
+    heap_checked: usize,
+    new_blocks: usize,
+    /// Rows of the open block.
+    open_rows: usize,
+    /// Where rows past the budget go, when the window has a history file.
+    disk: Option<disk::Disk>,
+    /// The history file to create when the first block leaves memory.
+    disk_plan: Option<HistoryPlan>,
+    /// Rows dropped for a byte budget, not yet taken.
+    dropped: u64,
 }
 
 impl Store {
@@ -96,6 +119,13 @@ impl Store {
             runs: Vec::new(),
             text: Vec::new(),
             unpacked: RefCell::new(None),
+            budget: usize::MAX,
+            heap_checked: 0,
+            new_blocks: 0,
+            open_rows: 0,
+            disk: None,
+            disk_plan: None,
+            dropped: 0,
         }
     }
 
@@ -119,6 +149,9 @@ impl Store {
         self.spare = None;
         self.widths = VecDeque::new();
         self.unpacked = RefCell::new(None);
+        if let Some(disk) = &mut self.disk {
+            disk.clear();
+        }
     }
 
     /// Heap bytes held, including the index and scratch buffers.
@@ -135,6 +168,10 @@ impl Store {
             + self.widths.capacity() * std::mem::size_of::<(u64, u16)>()
             + self.runs.capacity()
             + self.text.capacity()
+            + self
+                .disk
+                .as_ref()
+                .map_or(0, |d| d.blocks() * std::mem::size_of::<disk::Spilled>())
     }
 
     /// Appends one row of `width` columns, dropping the oldest row when full.
@@ -147,6 +184,16 @@ impl Store {
             .last()
             .is_some_and(|c| c.flags.contains(Flags::WRAPLINE));
         let end = cells.len() - blank_suffix(cells);
+        if self.open_rows >= MAX_BLOCK_ROWS {
+            if self.blocks.is_empty() {
+                // The rows so far belong to block `first_block`: give it a body.
+                self.blocks.push_back(Block::Open(Vec::new()));
+            }
+            self.blocks.push_back(Block::Open(Vec::new()));
+            self.new_blocks += 1;
+            self.open_rows = 0;
+        }
+        self.open_rows += 1;
         let mut meta = if end == 0 {
             RowMeta {
                 block: self.current_block(),
@@ -181,8 +228,8 @@ impl Store {
         if self.widths.back().is_none_or(|&(_, w)| w != width) {
             self.widths.push_back((self.pushed - 1, width));
         }
-        if self.rows.len() > self.capacity {
-            self.drop_oldest();
+        if self.rows.len() as u64 + self.disk_rows() > self.capacity as u64 {
+            self.drop_oldest_kept();
         }
     }
 
@@ -227,6 +274,8 @@ impl Store {
     /// Makes room for `total` bytes at the end of the last block and says where they go.
     fn alloc(&mut self, total: usize) -> RowMeta {
         if total >= LEN_WHOLE as usize {
+            self.new_blocks += 1;
+            self.open_rows = 1;
             self.blocks
                 .push_back(Block::Open(Vec::with_capacity(total)));
             return RowMeta {
@@ -247,6 +296,9 @@ impl Store {
                 .take()
                 .unwrap_or_else(|| Vec::with_capacity(BLOCK));
             self.blocks.push_back(Block::Open(block));
+            self.new_blocks += 1;
+            // The row being pushed is the new block's first.
+            self.open_rows = 1;
         }
         let off = self.blocks.back().and_then(Block::open_len).unwrap_or(0);
         RowMeta {

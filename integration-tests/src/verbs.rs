@@ -2,12 +2,13 @@
 //! error codes.
 
 /// Verbs the daemon adds to the spec's, each marked as an extension in its description.
-pub const EXTENSION_VERBS: [&str; 6] = [
+pub const EXTENSION_VERBS: [&str; 7] = [
     "new-session",
     "record-start",
     "record-stop",
     "resurrect",
     "run",
+    "search",
     "upgrade",
 ];
 

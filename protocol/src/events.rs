@@ -26,6 +26,8 @@ pub const EVENT_TYPES: &[&str] = &[
     // Extensions: a terminal, browser or SSH client attached to a session or left it.
     "client-attached",
     "client-detached",
+    // Extension: lines left a window's history for a byte budget (`lines` says how many).
+    "history-dropped",
 ];
 
 /// Conditions `wait-for` understands.
@@ -84,6 +86,9 @@ pub struct Event {
     /// `client-attached` / `client-detached`: who.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<ClientInfo>,
+    /// `history-dropped`: how many lines left the history.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lines: u64,
     /// Unix time in nanoseconds.
     #[serde(skip_serializing_if = "is_zero")]
     pub time: u64,

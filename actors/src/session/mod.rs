@@ -454,6 +454,32 @@ impl Session {
             inputs: self.services.inputs.clone(),
             ptys: self.services.ptys.clone(),
             cgroups: self.services.cgroups.clone(),
+            history: self.window_history(),
+        }
+    }
+
+    /// The history budgets for a window created now: the session's options, else the
+    /// defaults. The disk budget is shared by every window, so the last value set applies.
+    fn window_history(&self) -> crate::history::WindowHistory {
+        let int = |path: &str| {
+            self.options
+                .get(path)
+                .and_then(|v| config::options::as_int(v))
+                .or_else(|| {
+                    config::options::resolve(path).and_then(|s| config::options::as_int(s.default))
+                })
+                .unwrap_or(0)
+                .max(0)
+        };
+        let files = self.services.history.clone();
+        if self.options.contains_key("appearance.history_disk_bytes") {
+            files
+                .budget
+                .set_limit(int("appearance.history_disk_bytes") as u64);
+        }
+        crate::history::WindowHistory {
+            memory_bytes: int("appearance.history_bytes") as usize,
+            files,
         }
     }
 

@@ -14,23 +14,23 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbE
     let s = session(env, params.session).await?;
     let w = window(&s, params.window).await?;
     let (scrollback, styled) = (mode.scrollback, mode.styled);
+    let (start, end) = (params.start.unwrap_or(0), params.end.unwrap_or(0));
+    // A range reads only its lines, wherever they are kept (history on disk included).
+    let range = (start > 0 || end > 0).then_some((start, end));
     let captured = mailbox(
         w.addr
             .send(win::CaptureScreen {
                 scrollback,
                 styled,
                 since: params.since,
+                range,
             })
             .await,
     )
     .map_err(|_| errors::window_gone(&w.id))?;
-    let content = captured.content.map(|content| {
-        slice_capture(
-            &content,
-            params.lines.unwrap_or(0),
-            params.start.unwrap_or(0),
-            params.end.unwrap_or(0),
-        )
+    let content = captured.content.map(|content| match range {
+        Some(_) => content,
+        None => slice_capture(&content, params.lines.unwrap_or(0), 0, 0),
     });
     let rows = captured.rows.map(|rows| {
         rows.into_iter()

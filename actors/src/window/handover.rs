@@ -142,7 +142,9 @@ impl Window {
         } else {
             None
         };
-        let emulator = Emulator::from_replay(w.cols, w.rows, w.scrollback, &w.replay);
+        let mut emulator = Emulator::from_replay(w.cols, w.rows, w.scrollback, &w.replay);
+        let (memory, file) = links.history.plan(&links.pty_id);
+        emulator.set_history_limits(memory, file);
         Ok(Window::start_in_arbiter(arbiter, move |ctx| {
             let drain = Arc::new(Notify::new());
             let (input, reader) = match fds {

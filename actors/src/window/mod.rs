@@ -101,6 +101,8 @@ pub struct WindowLinks {
     pub ptys: crate::fd_store::PtyStore,
     /// Per-window cgroups, when the daemon has them.
     pub cgroups: Option<crate::cgroup::WindowCgroups>,
+    /// The history's memory budget and where what passes it goes.
+    pub history: crate::history::WindowHistory,
 }
 
 pub struct Window {
@@ -210,7 +212,9 @@ impl Window {
                 let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) };
                 links.ptys.store_pty(&id, fd);
             }
-            let emulator = Emulator::new(cols, rows, scrollback);
+            let mut emulator = Emulator::new(cols, rows, scrollback);
+            let (memory, file) = links.history.plan(&links.pty_id);
+            emulator.set_history_limits(memory, file);
             Window::assemble(
                 id,
                 links,
@@ -400,5 +404,51 @@ impl Handler<GetState> for Window {
             exited: self.exited,
             title: self.emulator.title().map(str::to_owned),
         })
+    }
+}
+
+/// Lines of the history and screen matching a regex (the `search` verb), at most `limit`,
+/// and where to go on.
+#[derive(Message)]
+#[rtype(result = "(Vec<emulator::SearchHit>, Option<u64>)")]
+pub struct Search {
+    pub regex: regex::Regex,
+    pub newest: bool,
+    pub from: Option<u64>,
+    pub limit: usize,
+}
+
+impl Handler<Search> for Window {
+    type Result = MessageResult<Search>;
+    fn handle(&mut self, msg: Search, _: &mut Self::Context) -> Self::Result {
+        let order = if msg.newest {
+            emulator::SearchOrder::Newest
+        } else {
+            emulator::SearchOrder::Oldest
+        };
+        let mut matches = |text: &str| msg.regex.is_match(text);
+        MessageResult(
+            self.emulator
+                .search(&mut matches, order, msg.from, msg.limit),
+        )
+    }
+}
+
+/// capture-pane's `start`/`end` range, read line by line (history on disk included) instead
+/// of capturing everything and slicing it.
+#[derive(Message)]
+#[rtype(result = "String")]
+pub struct CaptureLines {
+    pub scrollback: bool,
+    pub styled: bool,
+    pub start: i64,
+    pub end: i64,
+}
+
+impl Handler<CaptureLines> for Window {
+    type Result = String;
+    fn handle(&mut self, m: CaptureLines, _: &mut Self::Context) -> String {
+        self.emulator
+            .capture_lines(m.scrollback, m.styled, m.start, m.end)
     }
 }

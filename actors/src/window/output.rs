@@ -27,6 +27,8 @@ pub(super) struct PendingEvents {
     title: bool,
     /// The last failed Lumen frame's reason, when any failed since the last batch.
     frame_failed: Option<&'static str>,
+    /// History lines dropped for a byte budget.
+    history_dropped: u64,
 }
 
 impl PendingEvents {
@@ -36,6 +38,7 @@ impl PendingEvents {
             && self.modes.is_empty()
             && !self.title
             && self.frame_failed.is_none()
+            && self.history_dropped == 0
     }
 }
 
@@ -159,6 +162,11 @@ impl Window {
                 });
             }
         }
+        if pending.history_dropped > 0 {
+            let mut e = self.event("history-dropped");
+            e.lines = pending.history_dropped;
+            self.publish(e);
+        }
         // A batch stands for at most a few bells: a bell storm is noise, not information.
         for _ in 0..pending.bells.min(4) {
             let e = self.event("bell");
@@ -222,6 +230,7 @@ impl Window {
             }
         }
         self.pending.title |= effects.title_changed;
+        self.pending.history_dropped += effects.history_dropped;
         self.pending.bells = self.pending.bells.saturating_add(effects.bells);
         for (mode, enabled) in effects.mode_changes {
             self.pending.modes.insert(mode_name(mode), enabled);

@@ -94,6 +94,9 @@ pub struct CaptureScreen {
     pub scrollback: bool,
     pub styled: bool,
     pub since: Option<String>,
+    /// Only these lines (`start`, `end`, as capture-pane numbers them), read wherever they are
+    /// kept, history on disk included (ignored with `since`).
+    pub range: Option<(i64, i64)>,
 }
 
 pub struct ScreenCapture {
@@ -110,7 +113,13 @@ impl Handler<CaptureScreen> for Window {
     type Result = MessageResult<CaptureScreen>;
     fn handle(&mut self, msg: CaptureScreen, _: &mut Self::Context) -> Self::Result {
         let Some(since) = msg.since else {
-            let content = self.emulator.capture(msg.scrollback, msg.styled);
+            let content = match msg.range {
+                Some((start, end)) => {
+                    self.emulator
+                        .capture_lines(msg.scrollback, msg.styled, start, end)
+                }
+                None => self.emulator.capture(msg.scrollback, msg.styled),
+            };
             let hash = self.screens.hand_out(&self.emulator);
             return MessageResult(ScreenCapture {
                 content: Some(content),

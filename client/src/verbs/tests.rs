@@ -190,6 +190,9 @@ fn every_sent_param_is_declared_by_the_registry() {
             "4096",
         ],
         &["record-stop", "-s", "s", "-w", "w"],
+        &[
+            "search", "-s", "s", "-w", "w", "x", "--limit", "3", "--oldest", "--from", "9",
+        ],
     ];
     let mut covered = Vec::new();
     for args in samples {

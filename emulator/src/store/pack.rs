@@ -8,7 +8,7 @@ use super::{Block, Store};
 
 /// zstd level for packing: level 1 packs as tightly as 3–6 on terminal text, several times
 /// faster.
-const PACK_LEVEL: i32 = 1;
+pub(super) const PACK_LEVEL: i32 = 1;
 
 impl Store {
     /// A row's bytes from packed block `seq`, through the one-block cache.

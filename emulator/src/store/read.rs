@@ -83,6 +83,17 @@ impl Store {
     }
 }
 
+impl<'a> RowView<'a> {
+    /// A view of a row's bytes read from elsewhere (a block loaded from disk).
+    pub fn borrowed(bytes: &'a [u8], width: u16, wrapped: bool) -> Self {
+        RowView {
+            bytes: RowBytes::Slice(bytes),
+            width: usize::from(width),
+            wrapped,
+        }
+    }
+}
+
 impl RowView<'_> {
     fn parts(&self) -> (usize, &[u8], &[u8]) {
         if self.bytes.is_empty() {
@@ -99,6 +110,12 @@ impl RowView<'_> {
     fn text_str(text: &[u8]) -> &str {
         // The arena only ever receives text pushed from `char`s.
         std::str::from_utf8(text).unwrap_or("")
+    }
+
+    /// Plain text, trailing spaces trimmed, borrowed.
+    pub fn plain(&self) -> &str {
+        let (_, _, text) = self.parts();
+        Self::text_str(text).trim_end_matches(' ')
     }
 
     /// Plain text, trailing spaces trimmed.

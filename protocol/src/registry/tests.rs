@@ -44,6 +44,7 @@ fn registry_is_sorted_and_complete() {
             "resurrect",
             "run",
             "run-command",
+            "search",
             "select-workspace",
             "send-keys",
             "send-text",
@@ -64,8 +65,8 @@ fn registry_is_sorted_and_complete() {
         ]
     );
     // The spec's 35 verbs and the extensions: new-session, record-start, record-stop,
-    // resurrect, run, upgrade.
-    assert_eq!(names.len(), 41);
+    // resurrect, run, search, upgrade.
+    assert_eq!(names.len(), 42);
     for v in verbs() {
         assert!(!v.description.is_empty(), "{}", v.name);
         assert!(!v.examples.is_empty(), "{} has no example", v.name);

@@ -186,6 +186,7 @@ macro_rules! for_each_verb {
             Resurrect => resurrect,
             Run => run,
             RunCommand => run_command,
+            Search => search,
             SelectWorkspace => select_workspace,
             SendKeys => send_keys,
             SendText => send_text,

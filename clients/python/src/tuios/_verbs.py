@@ -36,6 +36,7 @@ VERB_METHODS: Dict[str, str] = {
     "resurrect": "resurrect",
     "run": "run",
     "run-command": "run_command",
+    "search": "search",
     "select-workspace": "select_workspace",
     "send-keys": "send_keys",
     "send-text": "send_text",
@@ -860,6 +861,53 @@ class VerbMethods:
             name (string): NewWindow run by the daemon: the new window's name.
         """
         return self._verb("run-command", {"session": session, "command": command, "args": args})
+
+    def search(
+        self,
+        *,
+        session: Optional[str] = None,
+        window: Optional[str] = None,
+        pattern: Optional[str] = None,
+        limit: Optional[int] = None,
+        order: Optional[str] = None,
+        from_: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """``search``: Search a window's whole history (in memory and on disk) and its
+        screen for lines matching a regular expression. Lines are numbered from the
+        window's first line and keep their numbers when older lines are dropped. An
+        extension beyond the control-protocol spec.
+
+        Args:
+            session: Session name. Leave it out to use the session that was active most
+                recently.
+            window: Window to act on: its id, a unique id prefix, the index list-windows shows,
+                or its exact name. Leave it out for the focused window.
+            pattern: Regular expression (Rust regex syntax) matched against each line's plain
+                text.
+            limit: Most matches to return (at most 10000). Default: 100.
+            order: "newest" searches from the bottom of the screen upwards, "oldest" from the
+                oldest line kept downwards. Accepted: newest, oldest. Default: newest.
+            from_: Go on from a previous reply's next: lines before it (newest) or from it on
+                (oldest).
+
+        Returns:
+            The result object, with these keys among others:
+            matches ([]object): The matching lines in search order: line (number from the
+                window's first line) and text (plain, cut at 4096 bytes).
+            next (int): Where to go on (pass as from); null when nothing is left to search.
+            window_id (string): Id of the window that was searched.
+        """
+        return self._verb(
+            "search",
+            {
+                "session": session,
+                "window": window,
+                "pattern": pattern,
+                "limit": limit,
+                "order": order,
+                "from": from_,
+            },
+        )
 
     def select_workspace(
         self,

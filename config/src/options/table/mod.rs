@@ -30,9 +30,9 @@ pub const TITLE_POSITIONS: &[&str] = &["bottom", "top", "hidden"];
 // Why an inert option does nothing here.
 
 /// The registry, sorted by path (a test keeps it so): the reference TUIOS's 86 options with its
-/// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands` and
-/// `recording.auto`.
-pub(super) static OPTIONS: [OptionSpec; 88] = join(&[
+/// types, defaults, accepted values and ranges, plus `daemon.resurrect_commands`,
+/// `recording.auto` and the two history budgets.
+pub(super) static OPTIONS: [OptionSpec; 90] = join(&[
     appearance::APPEARANCE_HEAD,
     sidebar::SIDEBAR,
     appearance::APPEARANCE_TAIL,
