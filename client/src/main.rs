@@ -6,6 +6,7 @@ mod cli;
 mod clock;
 mod docs;
 mod failure;
+mod help;
 mod import_theme;
 mod json_client;
 mod local;
@@ -150,6 +151,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         },
         Command::Ssh(a) => serve::ssh::run(&socket, a),
         Command::Web(a) => serve::web::run(&socket, &a),
+        Command::Help(a) => help::run(&a).and_then(|text| emit(&text)),
         Command::Verb(v) => v.run(&socket),
     }
 }
