@@ -72,8 +72,27 @@ pub enum Command {
     /// Serve the attach client to a web browser (xterm.js): 127.0.0.1 only unless
     /// --allow-remote, and nothing without the access token it prints.
     Web(crate::serve::web::WebArgs),
+    /// Generate documentation from this binary (for the book; not a user command).
+    #[command(hide = true)]
+    Docs(DocsArgs),
     /// Print the grouped list of commands, every command (--all), or one command's full help.
     Help(HelpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    #[command(subcommand)]
+    pub command: DocsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DocsCommand {
+    /// Write the book's protocol reference, from the verb registry, into DIR.
+    Reference {
+        /// The directory to write the pages into: docs/src/reference in the repository.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]

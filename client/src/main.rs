@@ -12,6 +12,7 @@ mod json_client;
 mod local;
 mod output;
 mod paste_check;
+mod reference;
 mod request_line;
 mod serve;
 mod socket_check;
@@ -151,6 +152,13 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         },
         Command::Ssh(a) => serve::ssh::run(&socket, a),
         Command::Web(a) => serve::web::run(&socket, &a),
+        Command::Docs(a) => match a.command {
+            cli::DocsCommand::Reference { out } => {
+                let written = reference::write(&out)?;
+                let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                emit(&format!("wrote {}\n", names.join(" ")))
+            }
+        },
         Command::Help(a) => help::run(&a).and_then(|text| emit(&text)),
         Command::Verb(v) => v.run(&socket),
     }
