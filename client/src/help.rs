@@ -90,7 +90,7 @@ const GROUPS: &[Group] = &[
         ],
     },
     Group {
-        title: "Sessions, more",
+        title: "More sessions and windows",
         in_short_help: false,
         commands: &["resurrect", "record-start", "record-stop", "run-command"],
     },
