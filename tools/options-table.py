@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Rewrite the option table in README.md (section "Parity with the reference TUIOS") from the
+"""Rewrite the option table in the book (docs/src/options.md, "Parity with the reference TUIOS") from the
 registry in config/src/options/table/, so the two cannot drift. Run from the repository root."""
 import glob
 import re
 
 SRC = sorted(glob.glob("config/src/options/table/*.rs"))
-README = "README.md"
+PAGE = "docs/src/options.md"
 HEAD = "| option | type | section | default | status |\n|---|---|---|---|---|\n"
 # Qualifications the registry does not carry.
 NOTES = {
@@ -64,10 +64,12 @@ for path, ty, sec, default, applies, reason, dep in entries:
     rows.append(f"| `{path}` | {ty.lower()} | {sec} | {shown} | {status} |")
 inert = sum(1 for e in entries if e[4] == "Inert")
 
-text = open(README, encoding="utf-8").read()
+text = open(PAGE, encoding="utf-8").read()
 start = text.index(HEAD) + len(HEAD)
-end = text.index("\n\n", start)
+end = text.find("\n\n", start)
+if end < 0:  # the table ends the page
+    end = len(text.rstrip("\n"))
 text = text[:start] + "\n".join(rows) + text[end:]
 text = re.sub(r"\(\d+ options act, \d+ are inert\)", f"({len(entries) - inert} options act, {inert} are inert)", text)
-open(README, "w", encoding="utf-8").write(text)
+open(PAGE, "w", encoding="utf-8").write(text)
 print(f"{len(entries)} options, {inert} inert")

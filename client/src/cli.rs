@@ -11,7 +11,9 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
     version,
     about = "Terminal session daemon and its command-line client",
     arg_required_else_help = true,
-    propagate_version = true
+    propagate_version = true,
+    // Our own `help` (below) takes --all; clap's would only take command names.
+    disable_help_subcommand = true
 )]
 pub struct Cli {
     /// Daemon socket to use (overrides TUIOS_SOCKET and the default location).
@@ -70,6 +72,37 @@ pub enum Command {
     /// Serve the attach client to a web browser (xterm.js): 127.0.0.1 only unless
     /// --allow-remote, and nothing without the access token it prints.
     Web(crate::serve::web::WebArgs),
+    /// Generate documentation from this binary (for the book; not a user command).
+    #[command(hide = true)]
+    Docs(DocsArgs),
+    /// Print the grouped list of commands, every command (--all), or one command's full help.
+    Help(HelpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    #[command(subcommand)]
+    pub command: DocsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DocsCommand {
+    /// Write the book's protocol reference, from the verb registry, into DIR.
+    Reference {
+        /// The directory to write the pages into: docs/src/reference in the repository.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// List every command, one line each, instead of the ones most people start with.
+    #[arg(long)]
+    pub all: bool,
+    /// The command (and subcommand) whose full help to print.
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 const COMPLETIONS_HELP: &str = "Install (then open a new shell):
@@ -301,7 +334,10 @@ pub fn command() -> clap::Command {
             })
         });
     }
-    cmd
+    // Short lines for listings and `-h`, the full text for `--help` (see help.rs).
+    let cmd = crate::help::apply_summaries(cmd);
+    let template = crate::help::root_template(&cmd);
+    cmd.help_template(template)
 }
 
 /// Only for args that hold plain strings and have no value set of their own (a value enum keeps
@@ -338,8 +374,8 @@ mod tests {
             let verb = protocol::registry::find_verb(verb_name)
                 .unwrap_or_else(|| panic!("{name} fronts unknown verb {verb_name}"));
             assert_eq!(
-                sub.get_about().map(|a| a.to_string()),
-                Some(verb.description.to_string()),
+                sub.get_long_about().map(|a| a.to_string()),
+                Some(crate::help::without_provenance(verb.description)),
                 "{name}"
             );
             for arg in sub.get_arguments() {

@@ -73,6 +73,7 @@ mod tests {
     fn subcommand_names() -> Vec<String> {
         crate::cli::command()
             .get_subcommands()
+            .filter(|s| !s.is_hide_set())
             .map(|s| s.get_name().to_string())
             .collect()
     }

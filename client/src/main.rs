@@ -6,11 +6,13 @@ mod cli;
 mod clock;
 mod docs;
 mod failure;
+mod help;
 mod import_theme;
 mod json_client;
 mod local;
 mod output;
 mod paste_check;
+mod reference;
 mod request_line;
 mod serve;
 mod socket_check;
@@ -150,6 +152,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         },
         Command::Ssh(a) => serve::ssh::run(&socket, a),
         Command::Web(a) => serve::web::run(&socket, &a),
+        Command::Docs(a) => match a.command {
+            cli::DocsCommand::Reference { out } => {
+                let written = reference::write(&out)?;
+                let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                emit(&format!("wrote {}\n", names.join(" ")))
+            }
+        },
+        Command::Help(a) => help::run(&a).and_then(|text| emit(&text)),
         Command::Verb(v) => v.run(&socket),
     }
 }

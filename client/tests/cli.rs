@@ -30,7 +30,8 @@ fn help_lists_the_verb_commands_with_registry_descriptions() {
         std::os::unix::fs::PermissionsExt::from_mode(0o700),
     )
     .unwrap();
-    let out = tuios(&dir.path().join("tuios.sock"), &["--help"]);
+    // `tuios --help` shows the commands people start with; `help --all` lists every one.
+    let out = tuios(&dir.path().join("tuios.sock"), &["help", "--all"]);
     assert!(out.status.success(), "{out:?}");
     let help = String::from_utf8(out.stdout).unwrap();
     for cmd in [
@@ -57,9 +58,13 @@ fn help_lists_the_verb_commands_with_registry_descriptions() {
     ] {
         assert!(
             help.lines().any(|l| l.trim_start().starts_with(cmd)),
-            "`tuios --help` does not list {cmd}:\n{help}"
+            "`tuios help --all` does not list {cmd}:\n{help}"
         );
     }
+    // A command's own --help is the verb's whole registry description.
+    let out = tuios(&dir.path().join("tuios.sock"), &["send-keys", "--help"]);
+    assert!(out.status.success(), "{out:?}");
+    let help = String::from_utf8(out.stdout).unwrap();
     let send_keys = protocol::registry::find_verb("send-keys").expect("send-keys is a verb");
     let first_line = send_keys.description.lines().next().unwrap_or_default();
     assert!(

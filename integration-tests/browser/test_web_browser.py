@@ -8,7 +8,7 @@ terminal buffer).
 Needs TUIOS_BIN (the tuios binary under test); chromium and chromedriver on PATH. A missing
 one fails the test: it is never skipped.
 
-TUIOS_WEB_SCREENSHOT=FILE saves a screenshot of the attached page (docs/web.png).
+TUIOS_WEB_SCREENSHOT=FILE saves a screenshot of the attached page (docs/src/web.png).
 TUIOS_WEB_LATENCY=FILE writes the latency figures as JSON.
 """
 

@@ -14,7 +14,7 @@ pub(super) const STARTUP: &[OptionSpec] = &[
         max: None,
         kind: OptionKind::Plain,
         // Every tuios client is daemon-backed, as true asks; there is no standalone mode for
-        // false to pick, so nothing reads the value (the README says so).
+        // false to pick, so nothing reads the value (the book's options table says so).
         applies: Applies::Client,
         deprecated: None,
         description: "Make a bare \"tuios\" attach to a daemon-backed session instead of running standalone. TUIOS_NO_DAEMON=1 or --standalone overrides it",
