@@ -316,21 +316,27 @@ pub fn command() -> clap::Command {
         .map(|c| c.get_name().to_string())
         .collect();
     for name in names {
-        let Some(verb) = Command::verb_of(&name).and_then(protocol::registry::find_verb) else {
+        if let Some(verb) = Command::verb_of(&name).and_then(protocol::registry::find_verb) {
+            cmd = cmd.mut_subcommand(&name, |sub| {
+                with_param_help(sub.about(verb.description), verb)
+            });
             continue;
-        };
-        // mut_args edits in place: mut_arg would re-append the arg and so renumber positionals.
-        cmd = cmd.mut_subcommand(name, |sub| {
-            sub.about(verb.description).mut_args(|arg| {
-                let Some(param) = verb.param(arg.get_id().as_str()) else {
-                    return arg;
-                };
-                let arg = if arg.get_help().is_some() {
-                    arg
-                } else {
-                    arg.help(param.description)
-                };
-                restrict_to_accepted(arg, param.accepted)
+        }
+        // A verb spelt as two words (`record start` for record-start) gets the same help.
+        cmd = cmd.mut_subcommand(&name, |group| {
+            let nested: Vec<String> = group
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            nested.into_iter().fold(group, |group, word| {
+                match protocol::registry::find_verb(&format!("{name}-{word}")) {
+                    // Its own short about stays for the group's listing.
+                    Some(verb) => group.mut_subcommand(word, |sub| {
+                        let full = crate::help::without_provenance(verb.description);
+                        with_param_help(sub.long_about(full), verb)
+                    }),
+                    None => group,
+                }
             })
         });
     }
@@ -338,6 +344,25 @@ pub fn command() -> clap::Command {
     let cmd = crate::help::apply_summaries(cmd);
     let template = crate::help::root_template(&cmd);
     cmd.help_template(template)
+}
+
+/// A verb command's params' help, from the registry (mut_args edits in place: mut_arg would
+/// re-append the arg and so renumber positionals).
+fn with_param_help(
+    sub: clap::Command,
+    verb: &'static protocol::registry::VerbSpec,
+) -> clap::Command {
+    sub.mut_args(|arg| {
+        let Some(param) = verb.param(arg.get_id().as_str()) else {
+            return arg;
+        };
+        let arg = if arg.get_help().is_some() {
+            arg
+        } else {
+            arg.help(param.description)
+        };
+        restrict_to_accepted(arg, param.accepted)
+    })
 }
 
 /// Only for args that hold plain strings and have no value set of their own (a value enum keeps

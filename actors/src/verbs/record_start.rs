@@ -70,7 +70,11 @@ pub(super) async fn handle(env: &VerbEnv, p: Params) -> Result<Reply, VerbError>
             input: p.input.unwrap_or(false),
             max_bytes,
         };
-        mailbox(s.addr.send(crate::session::RecordNewWindows(Some(plan))).await)?;
+        mailbox(
+            s.addr
+                .send(crate::session::RecordNewWindows(Some(plan)))
+                .await,
+        )?;
     }
     Ok(Reply {
         files,

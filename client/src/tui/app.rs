@@ -13,7 +13,7 @@ use protocol::binary::DaemonMessage;
 use serde_json::{json, Value};
 use termwiz::input::{InputEvent, KeyCode, KeyEvent, Modifiers, MouseButtons, MouseEvent};
 
-use super::copy::{CopyMode, CopyOutcome};
+use super::copy::{CopyMode, CopyOutcome, SearchAnswer, SearchAsk};
 use super::input::{encode_key, encode_mouse, normalize_mods, MouseAction};
 use super::keys::{token_events, Action, InputMode, KeyChord, KeyConfig, KeyRoute, Router};
 use super::layout::{
@@ -146,6 +146,8 @@ pub struct App {
     out: Vec<ClientOp>,
     /// Text to put on the outer terminal's clipboard (OSC 52).
     clipboard: Vec<String>,
+    /// A copy-mode search for the run loop to hand to the daemon.
+    search_ask: Option<SearchAsk>,
     /// The user's link policy (scheme allowlist, opener); only the policy file sets it.
     links: LinkPolicy,
     /// Confirmed links for the run loop to hand to the opener.
@@ -219,6 +221,7 @@ impl App {
             figures: Figures::default(),
             out: Vec::new(),
             clipboard: Vec::new(),
+            search_ask: None,
             links: LinkPolicy::default(),
             open_links: Vec::new(),
             tape_offer: None,
@@ -657,6 +660,21 @@ impl App {
     /// Texts to put on the outer terminal's clipboard.
     pub fn take_clipboard(&mut self) -> Vec<String> {
         std::mem::take(&mut self.clipboard)
+    }
+
+    /// The copy-mode search asked since the last call, with the session it is in.
+    pub fn take_search(&mut self) -> Option<(String, SearchAsk)> {
+        let ask = self.search_ask.take()?;
+        Some((self.session.name.clone(), ask))
+    }
+
+    /// A copy-mode search's answer, for the window it was asked in.
+    pub fn search_found(&mut self, window: &str, answer: SearchAnswer) {
+        if let Some(copy) = self.copy.as_mut().filter(|c| c.window == window) {
+            copy.found(answer);
+            self.dirty = true;
+            self.fetch_scrollback();
+        }
     }
 
     /// Links the user confirmed, for the run loop to hand to the opener.

@@ -1,6 +1,10 @@
 //! Copy mode: a scrollable view of one window's scrollback and screen, fetched from the daemon on
 //! demand, with a cursor, character or line selection, and yank (to the outer terminal's
-//! clipboard through OSC 52, done by the caller).
+//! clipboard through OSC 52, done by the caller); `search` finds lines over the window's whole
+//! history with the daemon's `search` verb.
+
+mod search;
+pub use search::{SearchAnswer, SearchAsk, Searcher};
 
 use protocol::attach::{ClientOp, Row};
 use termwiz::input::{KeyCode, KeyEvent, Modifiers};
@@ -10,6 +14,8 @@ use super::text::char_width;
 
 /// Rows asked for per scrollback request.
 const CHUNK: u32 = 500;
+/// Rows asked for per request while loading up to a line a search found (the daemon's most).
+const JUMP_CHUNK: u32 = 10_000;
 
 /// What a key did in copy mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +24,8 @@ pub enum CopyOutcome {
     Exit,
     /// Leave, copying this text.
     Yank(String),
+    /// Ask the daemon for the next line matching a pattern (see `search`).
+    Search(SearchAsk),
 }
 
 #[derive(Debug, Clone)]
@@ -44,6 +52,14 @@ pub struct CopyMode {
     via_wheel: bool,
     pub width: usize,
     pub height: usize,
+    /// The number of the screen's first row, learnt from the first history answer.
+    screen_first: Option<u64>,
+    /// The loaded history stops short of the screen (a search jumped far back): the screen is
+    /// not shown until `G` goes back to it.
+    gap: bool,
+    /// A line a search found, to put the cursor on once its rows are loaded.
+    jump: Option<(u64, usize)>,
+    search: search::SearchState,
 }
 
 impl CopyMode {
@@ -73,11 +89,19 @@ impl CopyMode {
             via_wheel,
             width: width.max(1),
             height,
+            screen_first: None,
+            gap: false,
+            jump: None,
+            search: search::SearchState::default(),
         }
     }
 
     pub fn total(&self) -> usize {
-        self.history.len() + self.screen.len()
+        if self.gap {
+            self.history.len()
+        } else {
+            self.history.len() + self.screen.len()
+        }
     }
 
     /// Where the view is among all the rows the window keeps: (first line shown, lines in
@@ -91,12 +115,21 @@ impl CopyMode {
             None => return None,
         };
         let unloaded = usize::try_from(unloaded).unwrap_or(usize::MAX);
-        Some((unloaded + self.top, unloaded.saturating_add(self.total())))
+        let all = match (self.gap, self.screen_first) {
+            // Rows around a far search match: the lines down to the screen count too.
+            (true, Some(screen_first)) => usize::try_from(screen_first.saturating_sub(oldest))
+                .unwrap_or(usize::MAX)
+                .saturating_add(self.screen.len()),
+            _ => unloaded.saturating_add(self.total()),
+        };
+        Some((unloaded + self.top, all))
     }
 
     pub fn line_row(&self, i: usize) -> Option<&Row> {
         if i < self.history.len() {
             self.history.get(i)
+        } else if self.gap {
+            None
         } else {
             self.screen.get(i - self.history.len())
         }
@@ -105,14 +138,22 @@ impl CopyMode {
     /// The next scrollback request, when the view is near the oldest loaded row and older rows
     /// may exist; at most one is in flight.
     pub fn wanted(&mut self) -> Option<ClientOp> {
-        if !self.more || self.requested || self.top > self.height * 2 {
+        if !self.more || self.requested {
             return None;
         }
+        // A search's line further up is loaded in big steps; otherwise only near the top.
+        let count = match (self.jump, self.history_first) {
+            (Some((line, _)), Some(first)) if line < first => {
+                (first - line + self.height as u64).min(JUMP_CHUNK as u64) as u32
+            }
+            _ if self.top > self.height * 2 => return None,
+            _ => CHUNK,
+        };
         self.requested = true;
         Some(ClientOp::Scrollback {
             window: self.window.clone(),
             before: self.history_first,
-            count: CHUNK,
+            count,
         })
     }
 
@@ -121,6 +162,10 @@ impl CopyMode {
         self.requested = false;
         if oldest.is_some() {
             self.oldest = oldest;
+        }
+        if self.history_first.is_none() && !self.gap {
+            // Asked for the rows just above the screen: the screen starts after them.
+            self.screen_first = Some(first + rows.len() as u64);
         }
         if let Some(known) = self.history_first {
             if first >= known {
@@ -139,6 +184,7 @@ impl CopyMode {
         let n = rows.len();
         self.more = more && n > 0;
         if n == 0 {
+            self.land_jump();
             return;
         }
         self.history_first = Some(first);
@@ -150,6 +196,7 @@ impl CopyMode {
         if let Some((l, _)) = &mut self.anchor {
             *l += n;
         }
+        self.land_jump();
     }
 
     pub fn resize(&mut self, width: usize, height: usize) {
@@ -193,7 +240,14 @@ impl CopyMode {
         let mods = normalize_mods(ev.modifiers);
         let ctrl = mods.contains(Modifiers::CTRL);
         let page = self.height as isize;
+        if self.search.typing() {
+            return self.prompt_key(ev.key, ctrl);
+        }
         match ev.key {
+            KeyCode::Char('/') => self.search.open(false),
+            KeyCode::Char('?') => self.search.open(true),
+            KeyCode::Char('n') if !ctrl => return self.search_again(false),
+            KeyCode::Char('N') => return self.search_again(true),
             KeyCode::Char('q') | KeyCode::Escape => return CopyOutcome::Exit,
             KeyCode::Char('c') if ctrl => return CopyOutcome::Exit,
             KeyCode::UpArrow | KeyCode::ApplicationUpArrow | KeyCode::Char('k') => self.move_by(-1),
@@ -217,6 +271,9 @@ impl CopyMode {
                 self.follow_cursor();
             }
             KeyCode::Char('G') | KeyCode::End => {
+                if self.gap {
+                    self.back_to_screen();
+                }
                 self.line = self.total().saturating_sub(1);
                 self.follow_cursor();
             }

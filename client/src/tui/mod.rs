@@ -73,6 +73,8 @@ use term::{clamp16, BufferedTerm, LocalTerminal, Polled, Term, TermError};
 const INPUT_BURST: usize = 512;
 /// Longest sleep when nothing is scheduled (the clock still ticks over).
 const IDLE_WAIT: Duration = Duration::from_secs(1);
+/// How often the loop looks for a copy-mode search's answer while one runs.
+const SEARCH_LOOK: Duration = Duration::from_millis(20);
 /// Frames drawn back to back before the frame rate applies.
 const FRAME_BURST: f64 = 3.0;
 /// DECRST 1004: no focus-in/out reports from the outer terminal.
@@ -221,6 +223,7 @@ fn run_loop<T: Term>(
     let mut filter = ReplyFilter::new();
     let mut tapes = project_tape::ProjectTapes::new(socket);
     let mut sessions = sessions_poll::SessionsPoll::new(socket);
+    let mut searcher = copy::Searcher::new(socket);
     loop {
         while let Some(incoming) = conn.next_incoming() {
             match incoming {
@@ -285,6 +288,15 @@ fn run_loop<T: Term>(
         if let Some(list) = sessions.take(app.rail_shown()) {
             app.set_sessions(list);
         }
+        if let Some((session, ask)) = app.take_search() {
+            searcher.start(&session, ask);
+        }
+        if let Some((window, answer)) = searcher.take() {
+            app.search_found(&window, answer);
+            if let Some(exit) = send_out(socket, app, conn, bt) {
+                return Ok(exit);
+            }
+        }
         let settings = app.settings();
         if (settings.show_cpu || settings.show_ram) && sampler.refresh(now) {
             app.set_figures(sampler.figures());
@@ -320,6 +332,12 @@ fn run_loop<T: Term>(
                 .map(|t| t.saturating_duration_since(Instant::now()))
                 .unwrap_or(IDLE_WAIT)
                 .min(IDLE_WAIT)
+        };
+        // A search's answer comes on a channel no wait watches: look again soon.
+        let wait = if searcher.busy() {
+            wait.min(SEARCH_LOOK)
+        } else {
+            wait
         };
 
         // A connection made again since the last look may hold frames read with its attach

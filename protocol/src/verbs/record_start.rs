@@ -28,7 +28,7 @@ pub struct Reply {
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "record-start",
-    description: "Record a window, or every window of the session (one file each), to asciicast v2 files: the screen as it stands, then the output with its timing and the resizes. A recording stops by itself at max_bytes or when its file cannot be written, never slowing the window. An extension beyond the control-protocol spec.",
+    description: "Extension (not in the control-protocol spec): record a window, or every window of the session (one file each), to asciicast v2 files: the screen as it stands, then the output with its timing and the resizes. A recording stops by itself at max_bytes or when its file cannot be written, never slowing the window.",
     params: &[
         SESSION,
         param("window", Str, "Window to record; left out, every window of the session."),

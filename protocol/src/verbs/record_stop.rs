@@ -31,7 +31,7 @@ pub struct Reply {
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "record-stop",
-    description: "Stop recording a window, or every recorded window of the session, and close the files. A recording that already stopped by itself (max_bytes, a write error) is reported with its reason. An extension beyond the control-protocol spec.",
+    description: "Extension (not in the control-protocol spec): stop recording a window, or every recorded window of the session, and close the files. A recording that already stopped by itself (max_bytes, a write error) is reported with its reason.",
     params: &[
         SESSION,
         param("window", Str, "Window to stop recording; left out, every window of the session."),

@@ -50,7 +50,7 @@ pub struct Reply {
 
 pub const SPEC: VerbSpec = VerbSpec {
     name: "search",
-    description: "Search a window's whole history (in memory and on disk) and its screen for lines matching a regular expression. Lines are numbered from the window's first line and keep their numbers when older lines are dropped. An extension beyond the control-protocol spec.",
+    description: "Extension (not in the control-protocol spec): search a window's whole history (in memory and on disk) and its screen for lines matching a regular expression. Lines are numbered from the window's first line and keep their numbers when older lines are dropped.",
     params: &[
         SESSION,
         WINDOW,

@@ -79,6 +79,7 @@ impl App {
             match copy.key(&ev) {
                 CopyOutcome::Stay => self.fetch_scrollback(),
                 CopyOutcome::Exit => self.copy = None,
+                CopyOutcome::Search(ask) => self.search_ask = Some(ask),
                 CopyOutcome::Yank(text) => {
                     self.copy = None;
                     self.yank(text);

@@ -183,14 +183,16 @@ pub(super) fn draw_dock(
             format!("keys: {}", last.join(" ")),
         )
     } else if let Some(cm) = v.copy {
-        if cm.has_selection() {
+        if let Some(search) = cm.search_status() {
+            (search.clone(), search)
+        } else if cm.has_selection() {
             (
                 "y copy the selection · v clear · q leave".into(),
                 "y copy · q leave".into(),
             )
         } else {
             (
-                "arrows move · v select · y copy the line · q leave".into(),
+                "arrows move · v select · y copy the line · / ? search · q leave".into(),
                 "v select · q leave".into(),
             )
         }

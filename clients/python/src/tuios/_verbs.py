@@ -708,11 +708,11 @@ class VerbMethods:
         input: Optional[bool] = None,
         max_bytes: Optional[int] = None,
     ) -> Dict[str, Any]:
-        """``record-start``: Record a window, or every window of the session (one file
-        each), to asciicast v2 files: the screen as it stands, then the output with its
-        timing and the resizes. A recording stops by itself at max_bytes or when its
-        file cannot be written, never slowing the window. An extension beyond the
-        control-protocol spec.
+        """``record-start``: Extension (not in the control-protocol spec): record a
+        window, or every window of the session (one file each), to asciicast v2 files:
+        the screen as it stands, then the output with its timing and the resizes. A
+        recording stops by itself at max_bytes or when its file cannot be written, never
+        slowing the window.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
@@ -745,10 +745,10 @@ class VerbMethods:
         session: Optional[str] = None,
         window: Optional[str] = None,
     ) -> Dict[str, Any]:
-        """``record-stop``: Stop recording a window, or every recorded window of the
-        session, and close the files. A recording that already stopped by itself
-        (max_bytes, a write error) is reported with its reason. An extension beyond the
-        control-protocol spec.
+        """``record-stop``: Extension (not in the control-protocol spec): stop recording
+        a window, or every recorded window of the session, and close the files. A
+        recording that already stopped by itself (max_bytes, a write error) is reported
+        with its reason.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
@@ -872,10 +872,10 @@ class VerbMethods:
         order: Optional[str] = None,
         from_: Optional[int] = None,
     ) -> Dict[str, Any]:
-        """``search``: Search a window's whole history (in memory and on disk) and its
-        screen for lines matching a regular expression. Lines are numbered from the
-        window's first line and keep their numbers when older lines are dropped. An
-        extension beyond the control-protocol spec.
+        """``search``: Extension (not in the control-protocol spec): search a window's
+        whole history (in memory and on disk) and its screen for lines matching a
+        regular expression. Lines are numbered from the window's first line and keep
+        their numbers when older lines are dropped.
 
         Args:
             session: Session name. Leave it out to use the session that was active most
