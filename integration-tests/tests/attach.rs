@@ -476,3 +476,42 @@ fn the_first_attach_types_into_the_window_and_says_which_key_is_the_leader() {
     let marker = daemon.dir().join("state/tuios/attach-hint-shown");
     assert!(marker.exists(), "the first attach leaves its marker");
 }
+
+#[test]
+fn an_exited_window_follows_its_box_so_its_last_lines_stay_in_view() {
+    require_tmux!();
+    let daemon = TestDaemon::start();
+    let s = daemon.new_session("dead");
+    let mut conn = daemon.conn();
+    // The program ends before any client is attached: its screen is the session's 80x24.
+    let w = conn.new_window_id(
+        &s,
+        json!({"command": ["sh", "-c", "seq 1 40; echo LAST-LINE"], "remain": true, "focus": true}),
+    );
+    conn.wait_for_line(&s, &w, "LAST-LINE");
+    let waited = conn.ok(
+        "wait-for",
+        json!({"condition": "window-exit", "session": s, "window": w, "timeout": 20000}),
+    );
+    assert_eq!(waited["matched"], true, "{waited}");
+    for other in list_windows(&mut conn, &s)
+        .iter()
+        .filter(|row| row["window_id"] != w.as_str())
+    {
+        conn.ok(
+            "close-window",
+            json!({"session": s, "window": other["window_id"]}),
+        );
+    }
+    // Its box inside the client is smaller than 24 rows: the screen shrinks with it, from the
+    // top, as a live window's would.
+    let client = TmuxClient::start(daemon.env(), &s, 80, 24);
+    let screen = client.wait_screen("the window's last line", |sc| shows_line(sc, "LAST-LINE"));
+    assert!(shows_line(&screen, "40"), "{screen}");
+    // The verb still says there is no PTY to resize.
+    let err = conn.err(
+        "resize",
+        json!({"session": s, "window": w, "width": 60, "height": 10}),
+    );
+    assert_eq!(err["code"], "pty_not_found", "{err}");
+}

@@ -136,9 +136,13 @@ impl BinaryConnection {
                         let _permit = permit;
                         let w = window_addr(target, &s, &window).await?;
                         let (cols, rows) = (cols.max(1), rows.max(1));
-                        w.send(window::Resize { cols, rows })
-                            .await
-                            .map_err(|e| crate::errors::internal(e.to_string()))??;
+                        w.send(window::Resize {
+                            cols,
+                            rows,
+                            layout: true,
+                        })
+                        .await
+                        .map_err(|e| crate::errors::internal(e.to_string()))??;
                         s.addr.do_send(session::WindowResized {
                             window_id: window,
                             cols,
@@ -149,7 +153,7 @@ impl BinaryConnection {
                     .into_actor(self)
                     .map(|res, _, _| {
                         if let Err(e) = res {
-                            // A window that exited cannot be resized; nothing to tell the user.
+                            // A window gone meanwhile; nothing to tell the user.
                             tracing::debug!(error = %e, "client window resize failed");
                         }
                     }),

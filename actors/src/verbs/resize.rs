@@ -22,8 +22,16 @@ pub(super) async fn handle(env: &VerbEnv, params: Params) -> Result<Reply, VerbE
     let s = session(env, params.session).await?;
     let w = live_window(&s, params.window).await?;
     let (cols, rows) = (width as u16, height as u16);
-    mailbox(w.addr.send(win::Resize { cols, rows }).await)
-        .map_err(|_| errors::window_gone(&w.id))??;
+    mailbox(
+        w.addr
+            .send(win::Resize {
+                cols,
+                rows,
+                layout: false,
+            })
+            .await,
+    )
+    .map_err(|_| errors::window_gone(&w.id))??;
     s.addr.do_send(crate::session::WindowResized {
         window_id: w.id.clone(),
         cols,

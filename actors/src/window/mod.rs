@@ -361,12 +361,17 @@ impl Handler<Capture> for Window {
 pub struct Resize {
     pub cols: u16,
     pub rows: u16,
+    /// Asked by a client's layout: an exited window's screen still follows its box, as tmux's
+    /// dead panes do, so its last rows (often the error) stay in view. The `resize` verb asks
+    /// for the PTY and gets pty_not_found instead.
+    pub layout: bool,
 }
 
 impl Handler<Resize> for Window {
     type Result = Result<(), VerbError>;
     fn handle(&mut self, msg: Resize, ctx: &mut Self::Context) -> Self::Result {
-        if self.exited.or(self.reaped).is_some() {
+        let exited = self.exited.or(self.reaped).is_some();
+        if exited && !msg.layout {
             return Err(errors::pty_not_found(&self.id));
         }
         // The emulator first, so output the program draws for the new size lands on a grid of it.
@@ -376,6 +381,9 @@ impl Handler<Resize> for Window {
             recording.resize(msg.cols, msg.rows);
         }
         self.schedule_flush(ctx);
+        if exited {
+            return Ok(());
+        }
         self.master
             .resize(pty::pty_size(msg.cols, msg.rows))
             .map_err(|e| errors::internal(format!("resizing window {} failed: {e}", self.id)))
