@@ -10,7 +10,7 @@ use crate::cli::Shell;
 /// The completion script for `shell`, completing subcommands, flags and the accepted values
 /// the registry publishes (wait-for conditions, subscribe types, ...).
 pub fn completions(shell: Shell) -> Vec<u8> {
-    let mut cmd = crate::cli::command();
+    let mut cmd = crate::help::command();
     let generator = match shell {
         Shell::Bash => clap_complete::Shell::Bash,
         Shell::Zsh => clap_complete::Shell::Zsh,
@@ -24,7 +24,7 @@ pub fn completions(shell: Shell) -> Vec<u8> {
 /// The command as the man pages describe it: no `help` subcommand (every page documents
 /// `--help` already), built so each subcommand knows its `tuios-NAME` display name.
 fn man_command() -> clap::Command {
-    let mut cmd = crate::cli::command().disable_help_subcommand(true);
+    let mut cmd = crate::help::command().disable_help_subcommand(true);
     cmd.build();
     cmd
 }
@@ -71,7 +71,7 @@ mod tests {
     use super::*;
 
     fn subcommand_names() -> Vec<String> {
-        crate::cli::command()
+        crate::help::command()
             .get_subcommands()
             .filter(|s| !s.is_hide_set())
             .map(|s| s.get_name().to_string())

@@ -1,8 +1,12 @@
 //! What `tuios --help` and `tuios help` show: the commands people start with, grouped as git
 //! groups its own, one short line each; `tuios help --all` lists every command the same way.
 //! The full description of each command stays on `tuios COMMAND --help` and in its man page.
+//! Here too the clap command as users see it ([`command`]): `cli`'s types with the verb
+//! registry's descriptions and accepted values applied.
 
 use std::fmt::Write as _;
+
+use clap::CommandFactory;
 
 /// The widest a help line may be (the README and the issue promise it, a test checks it).
 pub const MAX_WIDTH: usize = 100;
@@ -383,7 +387,7 @@ const FULL_HELP: &str = "Each command's full help: tuios help COMMAND, or tuios 
 /// `tuios help`: the grouped list, every command (`--all`), or one command's full help (as
 /// its `--help` prints it). The text to print.
 pub fn run(args: &crate::cli::HelpArgs) -> Result<String, crate::failure::Failure> {
-    let mut cmd = crate::cli::command();
+    let mut cmd = crate::help::command();
     cmd.build();
     if args.all {
         let about = cmd.get_about().map(|s| s.to_string()).unwrap_or_default();
@@ -410,6 +414,84 @@ pub fn run(args: &crate::cli::HelpArgs) -> Result<String, crate::failure::Failur
     Ok(help.to_string())
 }
 
+/// The clap command with registry-sourced help applied: a verb-backed subcommand's about is
+/// the verb's description, and each of its args named like a verb param gets that param's
+/// description (only where the arg carries no hand-written help of its own). A string arg whose
+/// param publishes an accepted set is restricted to it, so typos fail before any connection.
+pub fn command() -> clap::Command {
+    let mut cmd = crate::cli::Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        if let Some(verb) =
+            crate::cli::Command::verb_of(&name).and_then(protocol::registry::find_verb)
+        {
+            cmd = cmd.mut_subcommand(&name, |sub| {
+                with_param_help(sub.about(verb.description), verb)
+            });
+            continue;
+        }
+        // A verb spelt as two words (`record start` for record-start) gets the same help.
+        cmd = cmd.mut_subcommand(&name, |group| {
+            let nested: Vec<String> = group
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            nested.into_iter().fold(group, |group, word| {
+                match protocol::registry::find_verb(&format!("{name}-{word}")) {
+                    // Its own short about stays for the group's listing.
+                    Some(verb) => group.mut_subcommand(word, |sub| {
+                        let full = without_provenance(verb.description);
+                        with_param_help(sub.long_about(full), verb)
+                    }),
+                    None => group,
+                }
+            })
+        });
+    }
+    // Short lines for listings and `-h`, the full text for `--help` (see help.rs).
+    let cmd = crate::help::apply_summaries(cmd);
+    let template = crate::help::root_template(&cmd);
+    cmd.help_template(template)
+}
+
+/// A verb command's params' help, from the registry (mut_args edits in place: mut_arg would
+/// re-append the arg and so renumber positionals).
+fn with_param_help(
+    sub: clap::Command,
+    verb: &'static protocol::registry::VerbSpec,
+) -> clap::Command {
+    sub.mut_args(|arg| {
+        let Some(param) = verb.param(arg.get_id().as_str()) else {
+            return arg;
+        };
+        let arg = if arg.get_help().is_some() {
+            arg
+        } else {
+            arg.help(param.description)
+        };
+        restrict_to_accepted(arg, param.accepted)
+    })
+}
+
+/// Only for args that hold plain strings and have no value set of their own (a value enum keeps
+/// its variants); swapping the parser of any other type would break the typed accessors.
+fn restrict_to_accepted(arg: clap::Arg, accepted: &'static [&'static str]) -> clap::Arg {
+    let plain_string = arg.get_value_parser().type_id() == std::any::TypeId::of::<String>();
+    if accepted.is_empty()
+        || !arg.get_action().takes_values()
+        || !plain_string
+        || !arg.get_possible_values().is_empty()
+    {
+        return arg;
+    }
+    arg.value_parser(clap::builder::PossibleValuesParser::new(
+        accepted.iter().copied(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,7 +516,7 @@ mod tests {
 
     #[test]
     fn every_command_is_in_the_full_listing_and_none_twice() {
-        let cmd = crate::cli::command();
+        let cmd = crate::help::command();
         let all = listing(&cmd, true);
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             let rows = all
@@ -459,5 +541,142 @@ mod tests {
             assert!(name.len() < NAME_COLUMN - 2, "{name}");
             assert!(s.chars().count() <= MAX_WIDTH - NAME_COLUMN, "{name}: {s}");
         }
+    }
+
+    #[test]
+    fn verb_commands_take_their_help_from_the_registry() {
+        let cmd = command();
+        cmd.clone().debug_assert();
+        let mut seen = 0;
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name();
+            let Some(verb_name) = crate::cli::Command::verb_of(name) else {
+                continue;
+            };
+            seen += 1;
+            let verb = protocol::registry::find_verb(verb_name)
+                .unwrap_or_else(|| panic!("{name} fronts unknown verb {verb_name}"));
+            assert_eq!(
+                sub.get_long_about().map(|a| a.to_string()),
+                Some(without_provenance(verb.description)),
+                "{name}"
+            );
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" || id == "socket" {
+                    continue;
+                }
+                assert!(arg.get_help().is_some(), "{name} --{id} has no help text");
+            }
+        }
+        assert_eq!(
+            seen,
+            protocol::registry::verbs().len() - NO_SUBCOMMAND.len()
+        );
+    }
+
+    /// Registry verbs deliberately left without a subcommand.
+    const NO_SUBCOMMAND: &[&str] = &[
+        // It ends the event stream of the connection it is sent on; each CLI invocation opens a
+        // connection of its own, so there is never a stream of ours to end (`tuios subscribe`
+        // ends on Ctrl+C or when its reader goes away).
+        "unsubscribe",
+    ];
+
+    #[test]
+    fn every_registry_verb_has_a_subcommand() {
+        let cmd = command();
+        let mut fronted: Vec<&str> = cmd
+            .get_subcommands()
+            .filter_map(|s| crate::cli::Command::verb_of(s.get_name()))
+            .collect();
+        fronted.sort_unstable();
+        let before = fronted.len();
+        fronted.dedup();
+        assert_eq!(before, fronted.len(), "a verb is fronted twice");
+        for verb in protocol::registry::verbs() {
+            assert_eq!(
+                fronted.contains(&verb.name),
+                !NO_SUBCOMMAND.contains(&verb.name),
+                "verb {}: a subcommand must front it, unless it is a listed exception",
+                verb.name
+            );
+        }
+        for exception in NO_SUBCOMMAND {
+            assert!(
+                protocol::registry::find_verb(exception).is_some(),
+                "{exception} is no longer a verb"
+            );
+        }
+    }
+
+    /// A param the verb requires is a required arg of the same name, so clap refuses its
+    /// absence before anything is sent.
+    #[test]
+    fn required_params_are_required_args() {
+        // run-command's COMMAND may be left out for --list, which sends nothing; split-window's
+        // DIRECTION may be given as tmux's -h or -v instead (one of the three is required).
+        let exceptions = [("run-command", "command"), ("split-window", "direction")];
+        let cmd = command();
+        for sub in cmd.get_subcommands() {
+            let Some(verb) = crate::cli::Command::verb_of(sub.get_name())
+                .and_then(protocol::registry::find_verb)
+            else {
+                continue;
+            };
+            for p in verb.params.iter().filter(|p| p.required) {
+                let arg = sub
+                    .get_arguments()
+                    .find(|a| a.get_id() == p.name)
+                    .unwrap_or_else(|| panic!("{} has no arg for {}", sub.get_name(), p.name));
+                if exceptions.contains(&(verb.name, p.name)) {
+                    continue;
+                }
+                assert!(arg.is_required_set(), "{} {}", sub.get_name(), p.name);
+            }
+        }
+    }
+
+    fn possible_values(sub: &str, arg: &str) -> Vec<String> {
+        let cmd = command();
+        let sub = cmd.find_subcommand(sub).expect("subcommand exists");
+        let arg = sub
+            .get_arguments()
+            .find(|a| a.get_id() == arg)
+            .expect("arg exists");
+        arg.get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn accepted_sets_come_from_the_registry() {
+        assert_eq!(
+            possible_values("wait-for", "condition"),
+            protocol::registry::accepted_of("wait-for", "condition")
+        );
+        assert_eq!(
+            possible_values("subscribe", "types"),
+            protocol::registry::accepted_of("subscribe", "types")
+        );
+        for (sub, arg, verb, param) in [
+            ("run-command", "command", "run-command", "command"),
+            ("focus-window", "relative", "focus-window", "relative"),
+            ("focus-window", "direction", "focus-window", "direction"),
+            ("split-window", "direction", "split-window", "direction"),
+        ] {
+            assert_eq!(
+                possible_values(sub, arg),
+                protocol::registry::accepted_of(verb, param),
+                "{sub} {arg}"
+            );
+        }
+        assert_eq!(possible_values("wait-for", "source"), ["visible", "recent"]);
+        let err = command()
+            .try_get_matches_from(["tuios", "wait-for", "window-outptu"])
+            .unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue);
+        assert!(err.to_string().contains("window-output"), "{err}");
     }
 }

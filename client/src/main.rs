@@ -39,7 +39,7 @@ const KILL_SERVER_DEADLINE: Duration = Duration::from_secs(10);
 
 fn main() -> ExitCode {
     let json_errors = wants_json_errors(std::env::args_os().skip(1));
-    let parsed = cli::command()
+    let parsed = help::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {

@@ -179,7 +179,7 @@ pub mod testing {
 
     /// `tuios ARGS...` as the verb command it parses to.
     pub fn parse(args: &[&str]) -> VerbCommand {
-        let matches = crate::cli::command()
+        let matches = crate::help::command()
             .try_get_matches_from(std::iter::once("tuios").chain(args.iter().copied()))
             .expect("arguments parse");
         match Cli::from_arg_matches(&matches)
@@ -193,7 +193,7 @@ pub mod testing {
 
     /// How clap refuses `tuios ARGS...`.
     pub fn refused(args: &[&str]) -> clap::error::ErrorKind {
-        crate::cli::command()
+        crate::help::command()
             .try_get_matches_from(std::iter::once("tuios").chain(args.iter().copied()))
             .expect_err("arguments are refused")
             .kind()

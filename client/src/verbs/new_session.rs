@@ -125,7 +125,7 @@ mod tests {
         let argv = [
             "tuios", "new", "-d", "ci", "-c", "/tmp", "-e", "A=1", "-e", "B=2", "--", "top", "-b",
         ];
-        let m = crate::cli::command()
+        let m = crate::help::command()
             .try_get_matches_from(argv)
             .expect("arguments parse");
         let cli = <crate::cli::Cli as clap::FromArgMatches>::from_arg_matches(&m).unwrap();

@@ -87,7 +87,7 @@ mod tests {
     /// What `tuios subscribe ARGS` sends (`None`: no params), parsed as main parses it.
     fn sent(args: &[&str]) -> Option<Value> {
         let argv = ["tuios", "subscribe"].iter().chain(args);
-        let m = crate::cli::command()
+        let m = crate::help::command()
             .try_get_matches_from(argv)
             .expect("arguments parse");
         let cli = <crate::cli::Cli as clap::FromArgMatches>::from_arg_matches(&m).unwrap();
@@ -119,7 +119,7 @@ mod tests {
                 "types": ["window-created", "window-closed", "bell"], "queue": 16
             }))
         );
-        let typo = crate::cli::command().try_get_matches_from([
+        let typo = crate::help::command().try_get_matches_from([
             "tuios",
             "subscribe",
             "--types",

@@ -220,7 +220,7 @@ fn every_sent_param_is_declared_by_the_registry() {
         assert_eq!(typed.verb(), verb_name);
     }
     // Every verb-backed subcommand is sampled, so a new one cannot skip this check.
-    for sub in crate::cli::command().get_subcommands() {
+    for sub in crate::help::command().get_subcommands() {
         if let Some(verb) = crate::cli::Command::verb_of(sub.get_name()) {
             assert!(covered.contains(&verb), "no sample for {}", sub.get_name());
         }

@@ -90,7 +90,7 @@ mod tests {
     /// What `tuios wait-for ARGS` sends, parsed as main parses it (registry checks included).
     fn sent(args: &[&str]) -> Value {
         let argv = ["tuios", "wait-for"].iter().chain(args);
-        let m = crate::cli::command()
+        let m = crate::help::command()
             .try_get_matches_from(argv)
             .expect("arguments parse");
         let cli = <crate::cli::Cli as clap::FromArgMatches>::from_arg_matches(&m).unwrap();
@@ -131,7 +131,7 @@ mod tests {
             sent(&["agent-state", "--until", "idle,done", "--until", "errored"]),
             json!({"condition": "agent-state", "until": "idle,done,errored"})
         );
-        let missing = crate::cli::command().try_get_matches_from(["tuios", "wait-for"]);
+        let missing = crate::help::command().try_get_matches_from(["tuios", "wait-for"]);
         assert!(missing.is_err(), "CONDITION is required");
         // Each --until state is checked against the registry's set before anything is sent.
         assert_eq!(
