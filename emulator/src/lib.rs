@@ -50,7 +50,7 @@ pub use crate::effects::{Effects, Mode, Modes};
 pub use crate::lines::{HistoryStats, SearchHit, SearchOrder};
 pub use crate::osc::MAX_OSC_BYTES;
 pub use crate::state::MAX_TITLE_BYTES;
-pub use crate::store::disk::{DiskBudget, HistoryFile};
+pub use crate::store::history_file::{DiskBudget, HistoryFile};
 pub use crate::store::HistoryPlan;
 pub use crate::store::HistoryWriter;
 

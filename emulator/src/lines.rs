@@ -7,7 +7,7 @@
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::index::Line;
 
-use crate::store::disk::Loaded;
+use crate::store::history_file::Loaded;
 use crate::store::HistoryPlan;
 use crate::store::RowView;
 use crate::{render_row, Emulator};

@@ -15,6 +15,7 @@
 
 pub(crate) mod disk;
 mod encode;
+pub(crate) mod history_file;
 mod pack;
 mod read;
 mod spill;

@@ -1,4 +1,7 @@
 use super::*;
+use crate::store::history_file::{decode_record, DiskBudget};
+use crate::store::{LEN_WHOLE, WRAPPED};
+use std::path::PathBuf;
 
 fn file(name: &str, limit: u64) -> (HistoryFile, Arc<DiskBudget>, PathBuf) {
     let path = std::env::temp_dir().join(format!("tuios-disk-{}-{name}.hist", std::process::id()));

@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::disk::{Disk, DiskBudget, HistoryFile, HistoryWriter, Outgoing};
+use super::disk::{Disk, HistoryWriter};
+use super::history_file::{DiskBudget, HistoryFile, Outgoing};
 use super::read::{RowBytes, RowView};
 use super::{Block, Store, BLOCK};
 

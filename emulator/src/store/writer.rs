@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Arc;
 
-use super::disk::{decode_parts, HistoryFile, Loaded, Outgoing, HEADER};
+use super::history_file::{decode_parts, HistoryFile, Loaded, Outgoing, HEADER};
 use super::varint::put_varint;
 
 /// Blocks queued for the writer, all windows together.

@@ -17,8 +17,7 @@ use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
 use serde::Deserialize;
 use tokio::sync::{mpsc, oneshot};
 
-use super::server::ServerState;
-use super::shares::Share;
+use super::shares::{Share, ShareBook};
 use crate::tui::{self, AttachEnd, SendError, StreamTerminal};
 
 /// What the page asks for when it opens the attach WebSocket (`/ws?session=...`).
@@ -102,7 +101,7 @@ pub struct AttachAs {
     pub peer: String,
     /// The shared link it came through, if any: read-only when the link says so, and ended
     /// once the link is revoked or expires.
-    pub share: Option<(Share, Arc<ServerState>)>,
+    pub share: Option<(Share, Arc<ShareBook>)>,
     /// How long a silent browser stays attached.
     pub silence_limit: Duration,
 }
@@ -198,8 +197,8 @@ async fn pump(
             },
             end = &mut end_rx, if output_done => break end.ok(),
             _ = share_check.tick(), if who.share.is_some() => {
-                if let Some((share, state)) = &who.share {
-                    if !state.shares.still_valid(share) {
+                if let Some((share, book)) = &who.share {
+                    if !book.still_valid(share) {
                         tracing::info!(session = %share.session, "a shared link ended; detaching its browser");
                         break Some(Err(crate::failure::Failure::msg(
                             "the shared link was revoked or has expired",

@@ -49,7 +49,7 @@ pub struct ServerState {
     attaches: Arc<std::sync::atomic::AtomicUsize>,
     silence_limit: std::time::Duration,
     /// Links made with `tuios web --share`: one session each, maybe read-only.
-    pub shares: ShareBook,
+    pub shares: Arc<ShareBook>,
 }
 
 /// Content-Security-Policy for every response: scripts only from our own files (no inline
@@ -80,7 +80,7 @@ pub fn serve(
         socket: config.socket,
         attaches: Arc::default(),
         silence_limit: config.silence_limit,
-        shares: ShareBook::new(config.state),
+        shares: Arc::new(ShareBook::new(config.state)),
     });
     let data = web::Data::from(state);
     let system = actix_web::rt::System::new();
@@ -478,7 +478,7 @@ async fn websocket(
                 messages,
                 bridge::AttachAs {
                     peer,
-                    share: share.map(|s| (s, state.clone().into_inner())),
+                    share: share.map(|s| (s, state.shares.clone())),
                     silence_limit: state.silence_limit,
                 },
             );
