@@ -135,6 +135,10 @@ const SUMMARIES: &[(&str, &str)] = &[
         "capture-pane",
         "Print the text of a window: its screen or its scrollback",
     ),
+    (
+        "search",
+        "Search a window's whole history (on disk too) for a pattern",
+    ),
     ("close-window", "Close a window and end the program in it"),
     (
         "completions",
@@ -293,7 +297,7 @@ pub fn summary(name: &str, description: &str, width: usize) -> String {
     }
     let mut out = String::new();
     for word in first.split_whitespace() {
-        if out.chars().count() + word.chars().count() + 2 > width {
+        if out.chars().count() + word.chars().count() + 4 > width {
             break;
         }
         if !out.is_empty() {
@@ -301,7 +305,8 @@ pub fn summary(name: &str, description: &str, width: usize) -> String {
         }
         out.push_str(word);
     }
-    out.push('…');
+    // ASCII, so a man page rendered for a plain terminal (groff -Tascii) shows it too.
+    out.push_str("...");
     out
 }
 
@@ -511,7 +516,7 @@ mod tests {
         assert_eq!(summary("zz", "Show it: all of it", 60), "Show it");
         let long = "word ".repeat(40);
         let s = summary("zz", &long, 30);
-        assert!(s.chars().count() <= 30 && s.ends_with('…'), "{s}");
+        assert!(s.chars().count() <= 30 && s.ends_with("..."), "{s}");
     }
 
     #[test]
