@@ -268,6 +268,13 @@ impl JsonConn {
             .collect()
     }
 
+    /// Closes every window of the session but `keep`, so an attached client shows it alone.
+    pub fn close_windows_but(&mut self, session: &str, keep: &str) {
+        for id in self.window_ids(session).iter().filter(|id| *id != keep) {
+            self.ok("close-window", json!({"session": session, "window": id}));
+        }
+    }
+
     /// The id of the first window of a session (a `tuios new -d` session starts with one).
     pub fn first_window(&mut self, session: &str) -> String {
         let ids = self.window_ids(session);

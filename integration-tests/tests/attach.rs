@@ -494,15 +494,7 @@ fn an_exited_window_follows_its_box_so_its_last_lines_stay_in_view() {
         json!({"condition": "window-exit", "session": s, "window": w, "timeout": 20000}),
     );
     assert_eq!(waited["matched"], true, "{waited}");
-    for other in list_windows(&mut conn, &s)
-        .iter()
-        .filter(|row| row["window_id"] != w.as_str())
-    {
-        conn.ok(
-            "close-window",
-            json!({"session": s, "window": other["window_id"]}),
-        );
-    }
+    conn.close_windows_but(&s, &w);
     // Its box inside the client is smaller than 24 rows: the screen shrinks with it, from the
     // top, as a live window's would.
     let client = TmuxClient::start(daemon.env(), &s, 80, 24);

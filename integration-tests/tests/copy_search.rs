@@ -48,17 +48,7 @@ fn copy_mode_searches_the_whole_history_and_comes_back() {
     );
     assert_eq!(waited["matched"], true, "{waited}");
     // Others' windows would share the screen: only the numbers are left.
-    for other in conn.ok("list-windows", json!({"session": s}))["windows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|row| row["window_id"] != w.as_str())
-    {
-        conn.ok(
-            "close-window",
-            json!({"session": s, "window": other["window_id"]}),
-        );
-    }
+    conn.close_windows_but(&s, &w);
 
     let client = TmuxClient::start(daemon.env(), &s, 80, 24);
     client.wait_mode("TERM");

@@ -454,7 +454,7 @@ mod tests {
     use super::*;
     use protocol::attach::Run;
 
-    fn row(s: &str) -> Row {
+    pub(super) fn row(s: &str) -> Row {
         Row {
             runs: vec![Run {
                 text: s.to_string(),

@@ -297,20 +297,11 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::row;
     use super::super::{line_text, CHUNK, JUMP_CHUNK};
     use super::*;
-    use protocol::attach::{ClientOp, Row, Run};
+    use protocol::attach::{ClientOp, Row};
     use termwiz::input::{KeyEvent, Modifiers};
-
-    fn row(s: &str) -> Row {
-        Row {
-            runs: vec![Run {
-                text: s.to_string(),
-                style: Default::default(),
-                link: None,
-            }],
-        }
-    }
 
     fn rows(first: u64, n: u64) -> Vec<Row> {
         (first..first + n)
