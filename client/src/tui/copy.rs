@@ -38,7 +38,10 @@ pub struct CopyMode {
     oldest: Option<u64>,
     /// Older rows than the loaded ones exist (or have not been asked about yet).
     more: bool,
-    requested: bool,
+    /// Scrollback requests sent and not answered yet (answers come in the order asked), and
+    /// how many of those answers were asked for rows the view has since let go.
+    in_flight: u32,
+    discard: u32,
     /// The screen as it was on entering, so the view holds still while the program writes.
     screen: Vec<Row>,
     /// Cursor as (line in history+screen, display column).
@@ -79,7 +82,8 @@ impl CopyMode {
             history_first: None,
             oldest: None,
             more: true,
-            requested: false,
+            in_flight: 0,
+            discard: 0,
             screen,
             line,
             col: cursor.0.min(width.saturating_sub(1)),
@@ -138,45 +142,47 @@ impl CopyMode {
     /// The next scrollback request, when the view is near the oldest loaded row and older rows
     /// may exist; at most one is in flight.
     pub fn wanted(&mut self) -> Option<ClientOp> {
-        if !self.more || self.requested {
+        if !self.more || self.in_flight > self.discard {
             return None;
         }
+        // Once known, the frozen screen's first row bounds every request, so rows the program
+        // wrote since entering never come in as history.
+        let before = self.history_first.or(self.screen_first);
         // A search's line further up is loaded in big steps; otherwise only near the top.
-        let count = match (self.jump, self.history_first) {
+        let count = match (self.jump, before) {
             (Some((line, _)), Some(first)) if line < first => {
                 (first - line + self.height as u64).min(JUMP_CHUNK as u64) as u32
             }
             _ if self.top > self.height * 2 => return None,
             _ => CHUNK,
         };
-        self.requested = true;
+        self.in_flight += 1;
         Some(ClientOp::Scrollback {
             window: self.window.clone(),
-            before: self.history_first,
+            before,
             count,
         })
     }
 
     /// Older rows arrived: put them in front and keep the view where it was.
     pub fn add_history(&mut self, first: u64, rows: Vec<Row>, more: bool, oldest: Option<u64>) {
-        self.requested = false;
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if self.discard > 0 {
+            // Asked before a search or G let the loaded rows go.
+            self.discard -= 1;
+            return;
+        }
         if oldest.is_some() {
             self.oldest = oldest;
         }
-        if self.history_first.is_none() && !self.gap {
-            // Asked for the rows just above the screen: the screen starts after them.
+        if self.screen_first.is_none() {
+            // The first answer was for the rows just above the screen: it starts after them.
             self.screen_first = Some(first + rows.len() as u64);
         }
-        if let Some(known) = self.history_first {
-            if first >= known {
-                // A stale or repeated answer.
-                return;
-            }
-        }
         let rows: Vec<Row> = match self.history_first {
-            // Keep only rows older than what we hold.
+            // Keep only rows older than what we hold (none when the daemon has dropped them).
             Some(known) => {
-                let keep = (known - first).min(rows.len() as u64) as usize;
+                let keep = known.saturating_sub(first).min(rows.len() as u64) as usize;
                 rows.into_iter().take(keep).collect()
             }
             None => rows,

@@ -124,9 +124,12 @@ impl CopyMode {
     }
 
     /// The daemon's answer to the last search: the line found (with its text), none, or why
-    /// it failed.
+    /// it failed. An answer nobody here is waiting for (asked in an earlier copy view) is
+    /// ignored.
     pub fn found(&mut self, answer: SearchAnswer) {
-        self.search.waiting = false;
+        if !std::mem::take(&mut self.search.waiting) {
+            return;
+        }
         let (line, text) = match answer {
             Ok(Some(found)) => found,
             Ok(None) => {
@@ -140,28 +143,51 @@ impl CopyMode {
                 return;
             }
         };
-        let col = self.match_column(&text);
         let Some(screen_first) = self.screen_first else {
             return;
         };
-        if line >= screen_first && self.gap {
-            self.back_to_screen();
+        let col = self.match_column(&text);
+        let screen_end = screen_first + self.screen.len() as u64;
+        if line >= screen_end {
+            // The daemon searched the live screen; this view holds the one it entered with.
+            self.search.status = Some(format!(
+                "line {line} came after this view: leave copy mode to see it"
+            ));
+            return;
         }
-        let loaded_from = self.history_first.unwrap_or(screen_first);
-        if line < loaded_from && loaded_from - line > LOAD_UP_TO {
-            // Too far to load everything between: show the rows around it alone.
-            let end = (line + CONTEXT_BELOW).min(screen_first);
-            self.history.clear();
-            self.history_first = Some(end);
-            self.gap = end < screen_first;
-            self.more = true;
-            self.requested = false;
-            self.anchor = None;
-            self.line = 0;
-            self.top = 0;
+        if line >= screen_first {
+            if self.gap {
+                self.back_to_screen();
+            }
+        } else {
+            let loaded_from = self.history_first.unwrap_or(screen_first);
+            let loaded_end = if self.gap {
+                loaded_from + self.history.len() as u64
+            } else {
+                screen_first
+            };
+            let loaded = (loaded_from..loaded_end).contains(&line);
+            let near = line < loaded_from && loaded_from - line <= LOAD_UP_TO;
+            if !loaded && !near {
+                self.show_around(line, screen_first);
+            }
         }
         self.jump = Some((line, col));
         self.land_jump();
+    }
+
+    /// Lets the loaded rows go and loads those around `line` alone (the screen stays out of
+    /// view unless they reach it).
+    fn show_around(&mut self, line: u64, screen_first: u64) {
+        let end = (line + CONTEXT_BELOW).min(screen_first);
+        self.history.clear();
+        self.history_first = Some(end);
+        self.gap = end < screen_first;
+        self.more = true;
+        self.discard = self.in_flight;
+        self.anchor = None;
+        self.line = 0;
+        self.top = 0;
     }
 
     /// The display column where the last pattern first matches `text` (0 when it cannot tell).
@@ -183,9 +209,11 @@ impl CopyMode {
             return;
         };
         let Some(index) = self.index_of(line) else {
-            // Still above what is loaded, and nothing older left: it has gone.
+            // Still above what is loaded, and nothing older left: the daemon has dropped it.
             if !self.more {
                 self.jump = None;
+                self.search.status = Some(format!("line {line} is no longer kept"));
+                self.follow_cursor();
             }
             return;
         };
@@ -204,7 +232,7 @@ impl CopyMode {
         self.history_first = None;
         self.gap = false;
         self.more = true;
-        self.requested = false;
+        self.discard = self.in_flight;
         self.anchor = None;
         self.jump = None;
         self.line = self.screen.len().saturating_sub(1);
@@ -439,14 +467,91 @@ mod tests {
         c.found(Ok(Some((1_000_011, "ok".into()))));
         assert_eq!(c.total(), 3);
         assert_eq!(c.line, 1);
+        // History loads afresh above the screen the view entered with.
         assert_eq!(
             c.wanted(),
             Some(ClientOp::Scrollback {
                 window: "w".into(),
-                before: None,
+                before: Some(1_000_010),
                 count: CHUNK,
             })
         );
+    }
+
+    #[test]
+    fn a_match_between_far_rows_and_the_screen_is_shown_around_it() {
+        let mut c = view(1_000_010);
+        press(&mut c, "?x\n");
+        c.found(Ok(Some((100, "x".into()))));
+        c.wanted();
+        c.add_history(0, rows(0, 300), false, Some(0));
+        press(&mut c, "/y\n");
+        c.found(Ok(Some((500_000, "y".into()))));
+        assert_eq!(
+            c.wanted(),
+            Some(ClientOp::Scrollback {
+                window: "w".into(),
+                before: Some(500_000 + CONTEXT_BELOW),
+                count: (CONTEXT_BELOW + 3) as u32,
+            })
+        );
+        c.add_history(499_997, rows(499_997, 203), true, Some(0));
+        assert_eq!(line_text(c.line_row(c.line).unwrap()), "line 500000");
+    }
+
+    #[test]
+    fn answers_asked_for_rows_let_go_are_dropped() {
+        let mut c = view(1_000_010);
+        press(&mut c, "?x\n");
+        c.found(Ok(Some((100, "x".into()))));
+        assert!(c.wanted().is_some());
+        // G before the rows around line 100 came: their answer must not join the screen.
+        press(&mut c, "G");
+        let fresh = c.wanted();
+        assert!(
+            fresh.is_some(),
+            "G asks for the rows above the screen at once"
+        );
+        c.add_history(0, rows(0, 300), false, Some(0));
+        assert_eq!(c.total(), 3, "the late answer was dropped");
+        c.add_history(1_000_000, rows(1_000_000, 10), true, Some(0));
+        assert_eq!(c.total(), 13);
+        assert_eq!(line_text(c.line_row(0).unwrap()), "line 1000000");
+    }
+
+    #[test]
+    fn stray_and_too_new_answers_move_nothing() {
+        let mut c = view(110);
+        let before = (c.line, c.col);
+        // Nobody asked (an answer for an earlier copy view).
+        c.found(Ok(Some((105, "x".into()))));
+        assert_eq!((c.line, c.col), before);
+        assert_eq!(c.search_status(), None);
+        // Written after the view was entered: the view cannot show it.
+        press(&mut c, "/x\n");
+        c.found(Ok(Some((113, "x".into()))));
+        assert_eq!((c.line, c.col), before);
+        assert!(c.search_status().unwrap().contains("after this view"));
+    }
+
+    #[test]
+    fn a_match_the_daemon_has_dropped_since_ends_the_jump() {
+        let mut c = view(110);
+        c.key(&KeyEvent {
+            key: KeyCode::Char('g'),
+            modifiers: Modifiers::NONE,
+        });
+        press(&mut c, "?x\n");
+        c.found(Ok(Some((50, "x".into()))));
+        assert!(c.wanted().is_some());
+        // The daemon dropped everything before line 100 meanwhile: no rows, none older.
+        c.add_history(100, vec![], false, Some(100));
+        assert_eq!(c.wanted(), None, "no more asking");
+        assert_eq!(
+            c.search_status().as_deref(),
+            Some("line 50 is no longer kept")
+        );
+        assert!(c.line < c.total());
     }
 
     #[test]

@@ -14,6 +14,8 @@ use crate::tui::view::View;
 
 /// Widest a workspace's name is drawn on its tab, in columns.
 const TAB_NAME_MAX: usize = 16;
+/// Columns a copy-mode search prompt or message keeps in a narrow dock.
+const SEARCH_SHORT: usize = 24;
 
 /// `s` cut to `max` columns, the last one an ellipsis when anything was cut.
 fn cut(s: &str, max: usize) -> String {
@@ -184,7 +186,15 @@ pub(super) fn draw_dock(
         )
     } else if let Some(cm) = v.copy {
         if let Some(search) = cm.search_status() {
-            (search.clone(), search)
+            // Narrow docks keep the end: what is being typed, or the end of a message.
+            let chars: Vec<char> = search.chars().collect();
+            let short = match chars.len().checked_sub(SEARCH_SHORT) {
+                Some(cut) if cut > 0 => {
+                    format!("...{}", chars[cut + 3..].iter().collect::<String>())
+                }
+                _ => search.clone(),
+            };
+            (search, short)
         } else if cm.has_selection() {
             (
                 "y copy the selection · v clear · q leave".into(),
