@@ -122,6 +122,11 @@ fn sample(row: &Value) -> String {
             if path == "appearance.preferred_shell" {
                 return "/bin/sh".to_string();
             }
+            if path == "recording.auto" {
+                // A directory, absolute; the test opens no window after setting it.
+                let dir = std::env::temp_dir().join(format!("tuios-parity-{}", std::process::id()));
+                return dir.to_string_lossy().into_owned();
+            }
             match row["accepted"].as_array() {
                 Some(acc) => acc
                     .iter()
@@ -149,6 +154,7 @@ fn every_reference_option_is_listed_with_type_and_default() {
             "debug",
             "dock",
             "notifications",
+            "recording",
             "scrollbar",
             "sidebar",
             "startup",

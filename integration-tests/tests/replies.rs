@@ -227,6 +227,11 @@ fn every_reply_carries_only_published_keys_and_every_required_one() {
     );
     call(
         &mut conn,
+        "search",
+        json!({"session": s, "window": first, "pattern": ".", "limit": 2}),
+    );
+    call(
+        &mut conn,
         "set-session-name",
         json!({"session": s, "name": "Replies"}),
     );

@@ -171,6 +171,10 @@ fn every_verb_works_headless_or_needs_a_client() {
         ),
         ("resurrect", json!({})),
         (
+            "search",
+            json!({"session": s, "window": first, "pattern": "."}),
+        ),
+        (
             "run",
             json!({"session": s, "window": first, "command": "true"}),
         ),
