@@ -28,6 +28,15 @@ enum Chunk {
 /// The reason a recording's writer stops for a live upgrade (no event: it carries on).
 pub const HANDOVER: &str = "handover";
 
+/// How a session records its new windows (a session-wide record-start), carried through a
+/// live upgrade in the handover document.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RecordingPlan {
+    pub dir: PathBuf,
+    pub input: bool,
+    pub max_bytes: u64,
+}
+
 /// Where a recording stood when its window was handed to the next daemon.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RecordingResume {

@@ -359,6 +359,7 @@ fn adopt_handed_over(
             workspace_focus: handed.saved.workspace_focus.clone(),
         };
         let restored = handed.restored;
+        let record_new = handed.record_new;
         jobs.push(async move {
             let mut windows = 0;
             for msg in adopt {
@@ -369,7 +370,12 @@ fn adopt_handed_over(
                     Err(_) => break,
                 }
             }
-            let _ = addr.send(HandedOver { restored }).await;
+            let _ = addr
+                .send(HandedOver {
+                    restored,
+                    record_new,
+                })
+                .await;
             let _ = addr.send(finish).await;
             tracing::info!(session = %name, windows, "session taken over from the previous daemon");
         });

@@ -449,3 +449,36 @@ fn a_recording_carries_on_through_a_live_upgrade() {
         "{output:?}"
     );
 }
+
+#[test]
+fn a_session_wide_recording_goes_on_recording_new_windows_after_a_live_upgrade() {
+    let daemon = TestDaemon::start();
+    let (s, first) = daemon.session_with_window("wide");
+    let mut conn = daemon.conn();
+    let dir = daemon.dir().join("wide-casts");
+    let started = conn.ok(
+        "record-start",
+        json!({"session": s, "path": dir.display().to_string()}),
+    );
+    assert_eq!(started["files"].as_array().unwrap().len(), 1, "{started}");
+    let out = daemon.cli(&["upgrade"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let mut conn = daemon.conn();
+    assert_eq!(conn.window_row(&s, &first)["recording"], true);
+    let w = conn.new_window_id(
+        &s,
+        json!({"command": ["/bin/sh", "-c", "echo NEW-AFTER-UPGRADE; exec sleep 600"]}),
+    );
+    conn.wait_for_text(&s, &w, "NEW-AFTER-UPGRADE");
+    let row = conn.window_row(&s, &w);
+    assert_eq!(
+        row["recording"], true,
+        "the new daemon records new windows too: {row}"
+    );
+    let stopped = conn.ok("record-stop", json!({"session": s}));
+    assert_eq!(stopped["files"].as_array().unwrap().len(), 2, "{stopped}");
+    assert_eq!(casts_in(&dir).len(), 2);
+    // The session-wide stop ends the plan: the next window goes unrecorded.
+    let later = conn.new_window_id(&s, json!({"focus": false}));
+    assert_eq!(conn.window_row(&s, &later)["recording"], false);
+}

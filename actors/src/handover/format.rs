@@ -44,6 +44,10 @@ pub struct HandedSession {
     pub restored: bool,
     /// Same order as `saved.windows`.
     pub windows: Vec<HandedWindow>,
+    /// How it recorded its new windows (a session-wide record-start; absent from older
+    /// daemons).
+    #[serde(default)]
+    pub record_new: Option<crate::recorder::RecordingPlan>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -33,6 +33,7 @@ impl Handler<Export> for Session {
     fn handle(&mut self, _: Export, _: &mut Self::Context) -> Self::Result {
         let (saved, _) = self.structure();
         let restored = self.saved.was_restored();
+        let record_new = self.record_new.clone();
         let scrollback = self.scrollback_lines();
         let metas: Vec<HandedWindow> = self
             .windows
@@ -91,6 +92,7 @@ impl Handler<Export> for Session {
                             saved,
                             restored,
                             windows,
+                            record_new,
                         },
                         fds,
                     ))
@@ -210,6 +212,8 @@ impl Session {
 #[rtype(result = "()")]
 pub struct HandedOver {
     pub restored: bool,
+    /// The previous daemon's session-wide recording of new windows, carried on.
+    pub record_new: Option<crate::recorder::RecordingPlan>,
 }
 
 impl Handler<HandedOver> for Session {
@@ -217,5 +221,8 @@ impl Handler<HandedOver> for Session {
     fn handle(&mut self, msg: HandedOver, ctx: &mut Self::Context) {
         self.save_soon(ctx);
         self.saved.handed_over(msg.restored);
+        if msg.record_new.is_some() {
+            self.record_new = msg.record_new;
+        }
     }
 }

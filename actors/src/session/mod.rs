@@ -25,10 +25,11 @@ mod transcript;
 mod views;
 mod workspaces;
 
+pub use crate::recorder::RecordingPlan;
 pub use agent::{AgentStates, AgentWindowInfo, GetAgentState, GetAgentWindowInfo, SetAgentState};
 pub use clients::*;
 pub use labels::*;
-pub use recording::{RecordNewWindows, RecordingPlan, AUTO_OPTION as RECORDING_AUTO_OPTION};
+pub use recording::{RecordNewWindows, AUTO_OPTION as RECORDING_AUTO_OPTION};
 pub use views::*;
 pub use workspaces::*;
 
@@ -115,7 +116,7 @@ pub struct Session {
     /// Saving to the state directory, and whether this session was restored from it.
     saved: saved::SaveState,
     /// How new windows are recorded after a session-wide record-start.
-    record_new: Option<recording::RecordingPlan>,
+    record_new: Option<RecordingPlan>,
     services: Services,
 }
 

@@ -6,19 +6,11 @@ use actix::prelude::*;
 use std::path::PathBuf;
 
 use super::Session;
-use crate::recorder::{Recording, RecordingSetup, DEFAULT_MAX_BYTES};
+use crate::recorder::{Recording, RecordingPlan, RecordingSetup, DEFAULT_MAX_BYTES};
 use crate::window::StartRecording;
 
 /// The session option naming a directory that records every new window.
 pub const AUTO_OPTION: &str = "recording.auto";
-
-/// How new windows are recorded (set by a session-wide record-start).
-#[derive(Debug, Clone)]
-pub struct RecordingPlan {
-    pub dir: PathBuf,
-    pub input: bool,
-    pub max_bytes: u64,
-}
 
 /// Record the session's new windows this way from now on (None: stop).
 #[derive(Message)]
