@@ -17,6 +17,15 @@ fn read_cast(path: &str) -> (Value, Vec<Value>) {
     (header, events)
 }
 
+/// The output events' text, joined.
+fn output_of(events: &[Value]) -> String {
+    events
+        .iter()
+        .filter(|e| e[1] == "o")
+        .map(|e| e[2].as_str().unwrap())
+        .collect()
+}
+
 /// record-start for one window into `casts/` of the test's directory; the file's path.
 fn record_window(
     daemon: &TestDaemon,
@@ -89,11 +98,7 @@ fn a_recording_holds_the_screen_the_coloured_output_and_a_resize() {
             "no input events by default: {e}"
         );
     }
-    let output: String = events
-        .iter()
-        .filter(|e| e[1] == "o")
-        .map(|e| e[2].as_str().unwrap())
-        .collect();
+    let output = output_of(&events);
     assert!(
         output.contains("\x1b[31mREDX"),
         "the coloured output: {output:?}"
@@ -183,11 +188,7 @@ fn the_cli_records_with_record_start_and_record_stop() {
         .unwrap()
         .path();
     let (_, events) = read_cast(file.to_str().unwrap());
-    let output: String = events
-        .iter()
-        .filter(|e| e[1] == "o")
-        .map(|e| e[2].as_str().unwrap())
-        .collect();
+    let output = output_of(&events);
     assert!(output.contains("CLIOK"), "{output:?}");
 }
 
@@ -333,11 +334,7 @@ fn recording_auto_and_a_session_wide_record_start_record_new_windows_from_their_
     let file = stopped["files"][0]["path"].as_str().unwrap().to_string();
     assert_eq!(casts_in(&auto), vec![file.clone()]);
     let (_, events) = read_cast(&file);
-    let output: String = events
-        .iter()
-        .filter(|e| e[1] == "o")
-        .map(|e| e[2].as_str().unwrap())
-        .collect();
+    let output = output_of(&events);
     assert!(output.contains("FIRST-WORDS"), "{output:?}");
     conn.ok(
         "set-option",
@@ -439,11 +436,7 @@ fn a_recording_carries_on_through_a_live_upgrade() {
         );
         last = t;
     }
-    let output: String = events
-        .iter()
-        .filter(|e| e[1] == "o")
-        .map(|e| e[2].as_str().unwrap())
-        .collect();
+    let output = output_of(&events);
     assert!(
         output.contains("BEFORE-2") && output.contains("AFTER-4"),
         "{output:?}"

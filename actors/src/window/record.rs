@@ -30,16 +30,7 @@ impl Handler<StartRecording> for Window {
             cursor_visible: self.emulator.cursor_visible(),
             alt_screen: self.emulator.modes().alt_screen,
         };
-        let me = self.me.clone();
-        let ended_path = msg.path.clone();
-        let on_end = Box::new(move |reason: &'static str| {
-            if let Some(window) = me.upgrade() {
-                window.do_send(RecordingEnded {
-                    path: ended_path,
-                    reason,
-                });
-            }
-        });
+        let on_end = self.on_recording_end(msg.path.clone());
         let recording = Recording::start(msg.file, msg.path, &msg.setup, &screen, on_end)
             .map_err(|e| format!("cannot start the recorder: {e}"))?;
         let path = recording.path.clone();

@@ -45,6 +45,15 @@ def _snapshot(pytester: pytest.Pytester, name: str) -> str:
     return os.path.join(str(pytester.path), "__snapshots__", "test_inner", name + ".txt")
 
 
+def _write_snapshot(pytester: pytest.Pytester, name: str, text: str) -> str:
+    """A golden file written by hand (its directory made); its path."""
+    path = _snapshot(pytester, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def test_update_writes_snapshots_that_then_pass(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_inner=INNER)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", snapshots.UPDATE_OPTION)
@@ -62,10 +71,7 @@ def test_update_writes_snapshots_that_then_pass(pytester: pytest.Pytester) -> No
 
 def test_a_mismatch_fails_with_a_row_by_row_diff(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_inner=INNER)
-    path = _snapshot(pytester, "greeting")
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as f:
-        f.write("hello\nthere\nred\n")
+    path = _write_snapshot(pytester, "greeting", "hello\nthere\nred\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
@@ -94,10 +100,7 @@ def test_a_missing_snapshot_fails_and_says_how_to_write_it(pytester: pytest.Pyte
 
 def test_a_failed_report_lists_the_recordings(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_inner=RECORDED)
-    path = _snapshot(pytester, "hello")
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as f:
-        f.write("goodbye\n")
+    _write_snapshot(pytester, "hello", "goodbye\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*expected |goodbye|", "*actual   |hello|", "*tuios recordings*"])
