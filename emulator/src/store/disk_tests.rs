@@ -1,6 +1,6 @@
 use super::*;
 use crate::store::history_file::{decode_record, DiskBudget};
-use crate::store::{LEN_WHOLE, WRAPPED};
+use crate::store::{LEN_MASK, LEN_WHOLE, WRAPPED};
 use std::path::PathBuf;
 
 fn file(name: &str, limit: u64) -> (HistoryFile, Arc<DiskBudget>, PathBuf) {
@@ -36,6 +36,40 @@ fn text(disk: &Disk, n: u64) -> Option<(String, bool)> {
 }
 
 #[test]
+fn a_block_whose_first_rows_were_dropped_reads_back_from_where_its_rows_start() {
+    let (f, _budget, path) = file("base", 1 << 20);
+    let mut disk = Disk::new(f, None);
+    // Rows 10..20 were in the block; 10..13 left memory past scrollback_lines before it
+    // moved to disk, their bytes still at its front.
+    let (table, bytes) = raw_block(10, 10);
+    let base: u32 = table[..3].iter().map(|(l, _)| u32::from(l & LEN_MASK)).sum();
+    for packed in [false, true] {
+        let body = if packed {
+            zstd::bulk::compress(&bytes, 1).unwrap()
+        } else {
+            bytes.clone()
+        };
+        disk.clear();
+        disk.write(
+            &Outgoing {
+                first: 13,
+                rows: &table[3..],
+                base,
+                raw_len: bytes.len(),
+                bytes: &body,
+                packed,
+            },
+            false,
+        )
+        .unwrap();
+        assert_eq!(text(&disk, 13), Some(("r13".into(), false)), "packed {packed}");
+        assert_eq!(text(&disk, 19), Some(("r19".into(), false)), "packed {packed}");
+    }
+    drop(disk);
+    assert!(!path.exists());
+}
+
+#[test]
 fn records_read_back_raw_and_packed_and_rows_keep_their_numbers() {
     let (f, budget, path) = file("rt", 1 << 20);
     let mut disk = Disk::new(f, None);
@@ -45,6 +79,7 @@ fn records_read_back_raw_and_packed_and_rows_keep_their_numbers() {
             &Outgoing {
                 first: 100,
                 rows: &t1,
+                base: 0,
                 raw_len: b1.len(),
                 bytes: &b1,
                 packed: false
@@ -60,6 +95,7 @@ fn records_read_back_raw_and_packed_and_rows_keep_their_numbers() {
         &Outgoing {
             first: 150,
             rows: &t2,
+            base: 0,
             raw_len: b2.len(),
             bytes: &packed,
             packed: true,
@@ -100,6 +136,7 @@ fn a_dedicated_block_row_is_the_whole_block() {
         &Outgoing {
             first: 0,
             rows: &[(LEN_WHOLE, 80)],
+            base: 0,
             raw_len: long.len(),
             bytes: &long,
             packed: false,
@@ -123,6 +160,7 @@ fn over_the_shared_budget_the_oldest_blocks_go_first() {
                 &Outgoing {
                     first: i * 50,
                     rows: &t,
+                    base: 0,
                     raw_len: b.len(),
                     bytes: &b,
                     packed: false,

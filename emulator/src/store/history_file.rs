@@ -3,9 +3,10 @@
 //!
 //! Record format, integers little-endian: a 16-byte header (`rows` u32, `raw_len` u32,
 //! `packed_len` u32 — 0 when the block is stored unpacked —, `table_len` u32), the row table
-//! (per row, LEB128: its length field as in memory, `WRAPPED` bit included, then its width),
-//! then the block's bytes. A row's offset in the block is the sum of the lengths before it, as
-//! rows are appended to a block in order.
+//! (LEB128: where the first row starts in the block's bytes — rows dropped from the block's
+//! front leave theirs before it —, then per row its length field as in memory, `WRAPPED` bit
+//! included, and its width), then the block's bytes. A row's offset in the block is that start
+//! plus the lengths before it, as rows are appended to a block in order.
 //!
 //! Dropping the oldest block punches a hole where it was, so the file's disk usage follows
 //! the bytes kept while offsets never move. All windows' files share one [`DiskBudget`].
@@ -155,6 +156,9 @@ pub(crate) struct Outgoing<'a> {
     pub first: u64,
     /// Per row: its length field (as `RowMeta::len`) and width.
     pub rows: &'a [(u16, u16)],
+    /// Where the first of those rows starts in the block's bytes: rows dropped from the
+    /// block's front (past `scrollback_lines`) leave their bytes before it.
+    pub base: u32,
     pub raw_len: usize,
     /// The packed bytes, or the raw block when `packed` is false.
     pub bytes: &'a [u8],
@@ -199,7 +203,9 @@ pub(crate) fn decode_parts(
         body.to_vec()
     };
     let mut out = Vec::with_capacity(rows);
-    let (mut pos, mut off) = (0, 0u32);
+    let mut pos = 0;
+    // The table starts with where the first row starts (see `Outgoing::base`).
+    let mut off = u32::try_from(get_varint(table, &mut pos)).ok()?;
     for _ in 0..rows {
         if pos >= table.len() {
             return None;
@@ -211,8 +217,13 @@ pub(crate) fn decode_parts(
         if len == LEN_WHOLE {
             out.push((0, bytes.len() as u32, width, wrapped));
         } else {
+            let end = off.checked_add(u32::from(len))?;
+            // A damaged table never points past the block.
+            if end as usize > bytes.len() {
+                return None;
+            }
             out.push((off, u32::from(len), width, wrapped));
-            off += u32::from(len);
+            off = end;
         }
     }
     Some(Loaded {

@@ -102,9 +102,15 @@ impl RowView<'_> {
         let mut pos = 0;
         let cells = get_varint(&self.bytes, &mut pos) as usize;
         let runs_len = get_varint(&self.bytes, &mut pos) as usize;
-        let runs = &self.bytes[pos..pos + runs_len];
-        let text = &self.bytes[pos + runs_len..];
-        (cells, runs, text)
+        // Bytes read back from disk are checked against their block, not trusted: a row that
+        // does not hold together reads as empty rather than taking the window down.
+        match (
+            self.bytes.get(pos..pos.saturating_add(runs_len)),
+            self.bytes.get(pos.saturating_add(runs_len)..),
+        ) {
+            (Some(runs), Some(text)) => (cells, runs, text),
+            _ => (0, &[], &[]),
+        }
     }
 
     fn text_str(text: &[u8]) -> &str {

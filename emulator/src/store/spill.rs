@@ -106,6 +106,7 @@ impl Store {
             let out = Outgoing {
                 first,
                 rows: &table,
+                base: u32::from(self.rows[0].off),
                 raw_len,
                 bytes,
                 packed,

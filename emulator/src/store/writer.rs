@@ -41,7 +41,8 @@ pub struct Pending {
 
 impl Pending {
     pub(crate) fn new(block: &Outgoing<'_>) -> Pending {
-        let mut table = Vec::with_capacity(block.rows.len() * 2);
+        let mut table = Vec::with_capacity(block.rows.len() * 2 + 1);
+        put_varint(&mut table, u64::from(block.base));
         for &(len, width) in block.rows {
             put_varint(&mut table, u64::from(len));
             put_varint(&mut table, u64::from(width));
