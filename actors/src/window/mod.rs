@@ -340,7 +340,9 @@ fn hang_up(pid: i32) {
     pty::end_session_tree(pid, HANGUP_GRACE);
 }
 
-/// Render the screen (and optionally scrollback) as text.
+/// Render the screen as text, after the history in memory with `scrollback`. The daemon's own
+/// readers (`run`, agent probes) never sweep up the history on disk on the window's thread:
+/// capture-pane reads it when asked (`CaptureScreen`).
 #[derive(Message)]
 #[rtype(result = "String")]
 pub struct Capture {
@@ -351,7 +353,12 @@ pub struct Capture {
 impl Handler<Capture> for Window {
     type Result = String;
     fn handle(&mut self, msg: Capture, _: &mut Self::Context) -> String {
-        self.emulator.capture(msg.scrollback, msg.styled)
+        let from = if msg.scrollback {
+            self.emulator.memory_first_row()
+        } else {
+            self.emulator.rows_pushed()
+        };
+        self.emulator.capture_from(from, msg.styled)
     }
 }
 

@@ -46,8 +46,6 @@ pub(crate) struct Disk {
     /// Rows in `blocks`, hidden ones included.
     count: u64,
     cache: RefCell<Option<Arc<Loaded>>>,
-    /// Rows whose block could not be written, not yet reported.
-    lost: u64,
 }
 
 impl Disk {
@@ -59,7 +57,6 @@ impl Disk {
             hidden: 0,
             count: 0,
             cache: RefCell::new(None),
-            lost: 0,
         }
     }
 
@@ -87,8 +84,10 @@ impl Disk {
         self.writer.is_some()
     }
 
-    /// Blocks the writer finished become plain entries; failed ones are counted as lost.
-    fn settle(&mut self) {
+    /// Blocks the writer finished become plain entries; returns the rows of those it failed
+    /// to write (lost, reported once, here).
+    fn settle(&mut self) -> u64 {
+        let mut lost = 0;
         for b in self.blocks.iter_mut() {
             let Loc::Queued(p) = &b.loc else { continue };
             match p.state() {
@@ -99,12 +98,13 @@ impl Disk {
                     }
                 }
                 FAILED => {
-                    self.lost += u64::from(b.rows);
+                    lost += u64::from(b.rows);
                     b.loc = Loc::Lost;
                 }
                 _ => {}
             }
         }
+        lost
     }
 
     /// Appends a block (through the writer thread when there is one, else here); then, while
@@ -112,7 +112,7 @@ impl Disk {
     /// blocks. Returns the rows dropped, or None (nothing done) when the writer is full and
     /// `wait` is false.
     pub fn write(&mut self, block: &Outgoing<'_>, wait: bool) -> Option<u64> {
-        self.settle();
+        let mut dropped = self.settle();
         let pending = Arc::new(Pending::new(block));
         let loc = match &self.writer {
             Some(w) => Loc::Queued(w.submit(&self.file, pending, wait)?),
@@ -124,7 +124,7 @@ impl Disk {
                 Err(e) => {
                     // A full disk or a broken file never stops the window: the block is lost.
                     tracing::warn!(path = %self.file.path.display(), error = %e, rows = block.rows.len(), "cannot write history to disk; dropping the block");
-                    self.lost += block.rows.len() as u64;
+                    dropped += block.rows.len() as u64;
                     Loc::Lost
                 }
             },
@@ -135,7 +135,6 @@ impl Disk {
             rows: block.rows.len() as u32,
             loc,
         });
-        let mut dropped = std::mem::take(&mut self.lost);
         while self.file.budget.used() > self.file.budget.limit()
             && self
                 .blocks
@@ -170,7 +169,8 @@ impl Disk {
                     self.file.release(off, len);
                 }
             }
-            Loc::Lost => {}
+            // Its rows were reported dropped when its write failed.
+            Loc::Lost => return 0,
         }
         rows
     }
