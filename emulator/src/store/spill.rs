@@ -34,8 +34,7 @@ impl Store {
 
     /// Whether the heap may have passed the budget: exact after `enforce_budget`, then an
     /// upper bound counting each new block as full (blocks released meanwhile not subtracted),
-    /// so the check costs nothing per row. After the writer's full queue refused a block, it
-    /// says yes again only once a new block has opened.
+    /// so the check costs nothing per row.
     pub fn maybe_over_budget(&self) -> bool {
         self.heap_checked + self.new_blocks * BLOCK > self.budget
     }
@@ -59,10 +58,9 @@ impl Store {
         // packing before it works on many blocks at once, not one block per check.
         let target = self.budget - self.budget / 8;
         let wait = heap > self.budget.saturating_mul(2);
-        let (mut spilled, mut refused) = (false, false);
+        let mut spilled = false;
         while heap > target && self.blocks.len() > 1 {
             let Some(freed) = self.spill_oldest(wait) else {
-                refused = true;
                 break;
             };
             heap = heap.saturating_sub(freed);
@@ -74,11 +72,6 @@ impl Store {
                 .shrink_to(self.rows.len() + self.rows.len() / 2 + 64);
         }
         self.heap_checked = self.heap_bytes();
-        if refused {
-            // The writer's queue is full: try again once a new block has opened, not on every
-            // burst of output until then (each try walks the blocks and copies one).
-            self.heap_checked = self.heap_checked.min(self.budget);
-        }
         self.new_blocks = 0;
     }
 
