@@ -142,10 +142,7 @@ fn scan(emulator: &Emulator, scan: &ScanSince) -> (String, ScanSince) {
     let pushed = emulator.rows_pushed();
     // History on disk is left out: a wait scans what the window holds in memory and what
     // comes next, so its first scan costs at most the memory budget, not the disk's.
-    let mut from = scan
-        .from_row
-        .unwrap_or(0)
-        .max(emulator.memory_first_row());
+    let mut from = scan.from_row.unwrap_or(0).max(emulator.memory_first_row());
     if scan.visible_only {
         from = from.max(pushed);
     }

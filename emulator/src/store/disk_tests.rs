@@ -42,7 +42,10 @@ fn a_block_whose_first_rows_were_dropped_reads_back_from_where_its_rows_start() 
     // Rows 10..20 were in the block; 10..13 left memory past scrollback_lines before it
     // moved to disk, their bytes still at its front.
     let (table, bytes) = raw_block(10, 10);
-    let base: u32 = table[..3].iter().map(|(l, _)| u32::from(l & LEN_MASK)).sum();
+    let base: u32 = table[..3]
+        .iter()
+        .map(|(l, _)| u32::from(l & LEN_MASK))
+        .sum();
     for packed in [false, true] {
         let body = if packed {
             zstd::bulk::compress(&bytes, 1).unwrap()
@@ -62,8 +65,16 @@ fn a_block_whose_first_rows_were_dropped_reads_back_from_where_its_rows_start() 
             false,
         )
         .unwrap();
-        assert_eq!(text(&disk, 13), Some(("r13".into(), false)), "packed {packed}");
-        assert_eq!(text(&disk, 19), Some(("r19".into(), false)), "packed {packed}");
+        assert_eq!(
+            text(&disk, 13),
+            Some(("r13".into(), false)),
+            "packed {packed}"
+        );
+        assert_eq!(
+            text(&disk, 19),
+            Some(("r19".into(), false)),
+            "packed {packed}"
+        );
     }
     drop(disk);
     assert!(!path.exists());
