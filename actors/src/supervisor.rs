@@ -27,6 +27,9 @@ pub struct Supervisor {
     orphans: HashMap<i32, Instant>,
     /// A /proc scan for ended orphans is running or scheduled.
     scanning: bool,
+    /// A SIGCHLD came while a scan ran: the orphan it announces may have ended after that scan
+    /// read /proc, so one more scan follows.
+    rescan: bool,
 }
 
 /// How long an ended child nobody watches waits before it is reaped as an orphan. A window's
@@ -76,7 +79,11 @@ impl Supervisor {
 
     /// Look for ended orphans off the actor's thread, then reap the old enough ones.
     fn scan_orphans(&mut self, ctx: &mut Context<Self>) {
-        if self.scanning || self.paused {
+        if self.paused {
+            return;
+        }
+        if self.scanning {
+            self.rescan = true;
             return;
         }
         self.scanning = true;
@@ -87,6 +94,9 @@ impl Supervisor {
                 .map(|found, act, ctx| {
                     act.scanning = false;
                     act.reap_orphans(found, ctx);
+                    if std::mem::take(&mut act.rescan) {
+                        act.scan_orphans(ctx);
+                    }
                 }),
         );
     }
